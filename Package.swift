@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "AsyncRealm",
+    products: [
+        .library(name: "AsyncRealm", targets: ["AsyncRealm"]),
+        .executable(name: "realm-bench", targets: ["RealmBench"]),
+    ],
+    targets: [
+        // C libraries from Debian packages, reached through module maps.
+        .systemLibrary(
+            name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(
+            name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLMDB", path: "Benchmarks/RealmBench/CLMDB", pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]),
+
+        // Pages, trees, versions, commits. No objects, no actors.
+        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash"]),
+        // The public library.
+        .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
+
+        .executableTarget(
+            name: "RealmBench",
+            dependencies: ["StorageEngine", "AsyncRealm", "CSQLite", "CLMDB"],
+            path: "Benchmarks/RealmBench/Sources"),
+
+        // A child process for the crash tests: commits numbered transactions until killed.
+        .executableTarget(
+            name: "CrashWriter", dependencies: ["StorageEngine"], path: "Tests/CrashWriter"),
+        .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter"]),
+        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

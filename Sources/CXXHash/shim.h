@@ -1,0 +1,1 @@
+#include <xxhash.h>
