@@ -1,0 +1,34 @@
+/// The seam through which every byte of a database file is read and written (invariant 7).
+///
+/// Tests substitute implementations that tear, drop or fail writes, the way SQLite tests through its
+/// VFS. Implementations must be safe to call from several threads at once: readers on many threads
+/// share one file while one writer appends pages.
+package protocol FileIO: AnyObject, Sendable {
+    /// Fills `buffer` with the bytes at `offset`. Reading past the end of the file throws
+    /// `fileCorrupted`, because the engine only reads what a committed version references.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
+    /// Writes `bytes` at `offset`, growing the file as needed. Not durable until `sync()` returns.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
+    /// Makes every write issued before this call durable.
+    func sync() throws
+    /// The file's current length in bytes.
+    func size() throws -> UInt64
+    /// Sets the file's length, dropping or zero-filling the tail.
+    func truncate(to length: UInt64) throws
+}
+
+extension FileIO {
+    package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        try bytes.withUnsafeMutableBytes { (buffer) in
+            try read(into: buffer, at: offset)
+        }
+        return bytes
+    }
+
+    package func write(_ bytes: [UInt8], at offset: UInt64) throws {
+        try bytes.withUnsafeBytes { (buffer) in
+            try write(buffer, at: offset)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CLZ4
+import CXXHash
+
+/// What a page holds; stored in its header so a reader can tell a misplaced page from the one it wanted.
+package enum PageKind: UInt8, Sendable {
+    case leaf = 1
+    case branch = 2
+    case overflow = 3
+    case catalog = 4
+    case freeList = 5
+}
+
+/// Turns a page's raw body into its stored form and back (invariants 3 and 4).
+///
+/// Stored layout, little-endian:
+///
+///     [0, 8)    checksum: XXH3-64 of bytes [8, end), seeded with the page's file offset
+///     8         kind (PageKind)
+///     9         flags: bit 0 = body is LZ4-compressed
+///     [10, 12)  reserved, zero
+///     [12, 16)  raw length: body length after decompression
+///     [16, 20)  stored length: body length as stored
+///     [20, 24)  reserved, zero
+///     [24, ...) body
+///
+/// The body is compressed only when that saves at least an eighth of it, so incompressible pages
+/// cost no decompression on the read path.
+package enum PageCodec {
+    package static let headerSize = 24
+    private static let compressedFlag: UInt8 = 1
+
+    /// The stored form of `raw`, with the checksum left zero until `seal(_:at:)` knows the offset.
+    package static func encode(kind: PageKind, raw: UnsafeRawBufferPointer, compress: Bool = true) -> [UInt8] {
+        let rawCount = raw.count
+        let bound = Int(LZ4_compressBound(Int32(rawCount)))
+        var stored = [UInt8](repeating: 0, count: headerSize + max(bound, rawCount))
+        var bodyCount = 0
+        var flags: UInt8 = 0
+        stored.withUnsafeMutableBytes { page in
+            let body = page.baseAddress! + headerSize
+            var compressed: Int32 = 0
+            if compress && rawCount >= 64 {
+                compressed = LZ4_compress_default(
+                    raw.baseAddress!.assumingMemoryBound(to: CChar.self),
+                    body.assumingMemoryBound(to: CChar.self), Int32(rawCount), Int32(bound))
+            }
+            if compressed > 0 && Int(compressed) <= rawCount - rawCount / 8 {
+                bodyCount = Int(compressed)
+                flags = compressedFlag
+            } else {
+                if rawCount > 0 { body.copyMemory(from: raw.baseAddress!, byteCount: rawCount) }
+                bodyCount = rawCount
+            }
+            page[8] = kind.rawValue
+            page[9] = flags
+            page.storeBytes(of: UInt32(rawCount).littleEndian, toByteOffset: 12, as: UInt32.self)
+            page.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: 16, as: UInt32.self)
+        }
+        stored.removeLast(stored.count - headerSize - bodyCount)
+        return stored
+    }
+
+    package static func encode(kind: PageKind, raw: [UInt8], compress: Bool = true) -> [UInt8] {
+        raw.withUnsafeBytes { encode(kind: kind, raw: $0, compress: compress) }
+    }
+
+    /// Writes the checksum for a page about to be stored at `offset` and returns its reference.
+    package static func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
+        let checksum = stored.withUnsafeBytes { checksumOf($0, at: offset) }
+        stored.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
+        return PageRef(offset: offset, length: UInt32(stored.count), checksum: checksum)
+    }
+
+    /// The checksum of a stored page image (the bytes after its checksum field).
+    package static func checksumOf(_ stored: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
+        let covered = UnsafeRawBufferPointer(rebasing: stored[8...])
+        return XXH3_64bits_withSeed(covered.baseAddress, covered.count, offset)
+    }
+
+    /// Verifies and decodes a stored page, returning its kind and raw body.
+    ///
+    /// The checksum is checked before anything else is trusted; then the lengths must agree with
+    /// the reference and the decompressed body must have exactly the recorded raw length.
+    package static func decode(_ stored: UnsafeRawBufferPointer, ref: PageRef) throws -> (PageKind, [UInt8]) {
+        let offset = ref.offset
+        guard stored.count >= headerSize, stored.count == Int(ref.length) else {
+            throw StorageError.corrupted("page is \(stored.count) bytes, shorter than a page header", at: offset)
+        }
+        let recorded = UInt64(littleEndian: stored.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let actual = checksumOf(stored, at: offset)
+        guard recorded == actual, actual == ref.checksum else {
+            throw StorageError.corrupted("page failed its checksum", at: offset)
+        }
+        guard let kind = PageKind(rawValue: stored[8]) else {
+            throw StorageError.corrupted("page has unknown kind \(stored[8])", at: offset)
+        }
+        let flags = stored[9]
+        let rawCount = Int(UInt32(littleEndian: stored.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
+        let bodyCount = Int(UInt32(littleEndian: stored.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
+        guard bodyCount == stored.count - headerSize, flags & ~compressedFlag == 0 else {
+            throw StorageError.corrupted("page header disagrees with the page's length", at: offset)
+        }
+        let body = UnsafeRawBufferPointer(rebasing: stored[headerSize...])
+        if flags & compressedFlag == 0 {
+            guard rawCount == bodyCount else {
+                throw StorageError.corrupted("uncompressed page declares raw length \(rawCount) but stores \(bodyCount)", at: offset)
+            }
+            return (kind, Array(body))
+        }
+        guard rawCount <= 1 << 30 else {
+            throw StorageError.corrupted("page declares an implausible raw length \(rawCount)", at: offset)
+        }
+        var raw = [UInt8](repeating: 0, count: rawCount)
+        let produced = raw.withUnsafeMutableBytes { target in
+            LZ4_decompress_safe(
+                body.baseAddress!.assumingMemoryBound(to: CChar.self),
+                target.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bodyCount), Int32(rawCount))
+        }
+        guard produced == Int32(rawCount) else {
+            throw StorageError.corrupted("page did not decompress to its recorded \(rawCount) bytes", at: offset)
+        }
+        return (kind, raw)
+    }
+}

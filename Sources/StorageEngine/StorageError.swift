@@ -1,0 +1,41 @@
+/// An error the environment or the data caused, with a stable code and a message a person can act on.
+///
+/// The engine never crashes on bad bytes: a checksum mismatch, a truncated file, a foreign file or an
+/// impossible length inside a page all surface as `fileCorrupted` naming the offset where it was seen.
+package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable {
+    package enum Code: String, Sendable {
+        /// Stored bytes failed a check: checksum, length, magic number or structure.
+        case fileCorrupted
+        /// The operating system reported an I/O failure (`EIO` and friends).
+        case ioError
+        /// The disk is full (`ENOSPC`, `EDQUOT`).
+        case diskFull
+        /// The file does not exist and creation was not requested.
+        case fileNotFound
+        /// The file or its lock file cannot be opened with the access requested.
+        case permissionDenied
+        /// A unique index already holds the value.
+        case duplicateKey
+        /// A write was attempted through a read-only handle.
+        case readOnly
+        /// A table or index was used that the catalog does not have.
+        case noSuchTable
+    }
+
+    package var code: Code
+    package var message: String
+    /// The file offset at which corruption was detected, when there is one.
+    package var offset: UInt64?
+
+    package init(_ code: Code, _ message: String, offset: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
+
+    package static func corrupted(_ message: String, at offset: UInt64) -> StorageError {
+        StorageError(.fileCorrupted, "\(message) (at offset \(offset))", offset: offset)
+    }
+
+    package var description: String { "\(code.rawValue): \(message)" }
+}

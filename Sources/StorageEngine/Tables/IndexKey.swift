@@ -1,0 +1,119 @@
+/// Maps indexed values to tree keys that sort as the values do.
+///
+/// An index is a tree from `IndexKey.of(value)` to a bucket of the rows holding values with that
+/// key. Integers, dates, doubles and object keys map one to one (order preserved); strings, data
+/// and UUIDs map by their first 8 bytes, so values sharing a prefix share a bucket, and the bucket
+/// keeps the full values apart.
+package enum IndexKey {
+    package static func of(_ value: Value) -> UInt64 {
+        switch value {
+        case .null: return 0
+        case .bool(let flag): return flag ? 2 : 1
+        case .int(let number): return UInt64(bitPattern: number) ^ (1 << 63)
+        case .timestamp(let seconds, _): return UInt64(bitPattern: seconds) ^ (1 << 63)
+        case .float(let number): return orderable(Double(number).bitPattern)
+        case .double(let number): return orderable(number.bitPattern)
+        case .objectKey(let key): return key
+        case .uuid(let bits): return UInt64(truncatingIfNeeded: bits >> 64)
+        case .string(let text):
+            var text = text
+            return text.withUTF8 { prefix(UnsafeRawBufferPointer($0)) }
+        case .binary(let bytes): return bytes.withUnsafeBytes { prefix($0) }
+        case .list: preconditionFailure("lists cannot be indexed")
+        }
+    }
+
+    private static func orderable(_ bits: UInt64) -> UInt64 {
+        bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+
+    private static func prefix(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var key: UInt64 = 0
+        for index in 0..<8 {
+            key <<= 8
+            if index < bytes.count { key |= UInt64(bytes[index]) }
+        }
+        return key
+    }
+}
+
+/// The rows of one index bucket: for each distinct value, the keys of the rows holding it.
+///
+/// Stored as, per value: encoded value length (varint), the value (`RowCodec` of one column),
+/// row count (varint), row keys ascending (first absolute, then deltas).
+package struct IndexBucket {
+    package var entries: [(value: Value, keys: [UInt64])] = []
+
+    package init() {}
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexBucket {
+        var bucket = IndexBucket()
+        var reader = ByteReader(bytes, origin: 0)
+        while !reader.isAtEnd {
+            let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            guard let value = try RowCodec.decode(encoded).first else { throw reader.corrupted("index bucket has an empty value") }
+            let count = try reader.readLength(limit: reader.remaining)
+            var keys: [UInt64] = []
+            keys.reserveCapacity(count)
+            var key: UInt64 = 0
+            for _ in 0..<count {
+                key &+= try reader.readVarint()
+                keys.append(key)
+            }
+            bucket.entries.append((value, keys))
+        }
+        return bucket
+    }
+
+    package func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        for (value, keys) in entries {
+            let encoded = RowCodec.encode([value])
+            writer.appendVarint(UInt64(encoded.count))
+            writer.append(contentsOf: encoded)
+            writer.appendVarint(UInt64(keys.count))
+            var previous: UInt64 = 0
+            for key in keys {
+                writer.appendVarint(key &- previous)
+                previous = key
+            }
+        }
+        return writer.bytes
+    }
+
+    package func keys(for value: Value) -> [UInt64] {
+        entries.first { $0.value == value }?.keys ?? []
+    }
+
+    package mutating func insert(_ key: UInt64, for value: Value) {
+        if let index = entries.firstIndex(where: { $0.value == value }) {
+            let position = entries[index].keys.partitionPoint { $0 < key }
+            if position == entries[index].keys.count || entries[index].keys[position] != key {
+                entries[index].keys.insert(key, at: position)
+            }
+        } else {
+            entries.append((value, [key]))
+        }
+    }
+
+    package mutating func remove(_ key: UInt64, for value: Value) {
+        guard let index = entries.firstIndex(where: { $0.value == value }) else { return }
+        entries[index].keys.removeAll { $0 == key }
+        if entries[index].keys.isEmpty { entries.remove(at: index) }
+    }
+
+    package var isEmpty: Bool { entries.isEmpty }
+}
+
+extension Array {
+    /// The first index whose element fails `belongsBefore` (binary search over a partitioned array).
+    package func partitionPoint(_ belongsBefore: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) >> 1
+            if belongsBefore(self[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,180 @@
+/// Encodes rows so that one column can be read without decoding the others.
+///
+/// Layout: column count (varint); one 4-bit type tag per column, two per byte, low nibble
+/// first; then each column's payload in order. A reader finds column `c` by skipping the
+/// payloads before it, whose lengths follow from their tags, without building their values.
+/// Small non-negative integers cost one payload byte and zero costs none, which is most of
+/// what rows hold.
+package enum RowCodec {
+    enum Tag: UInt8 {
+        case null = 0, `false`, `true`, zero, positive, negative, float, double
+        case string, binary, timestamp, uuid, objectKey, list
+    }
+
+    package static func encode(_ values: [Value]) -> [UInt8] {
+        var writer = ByteWriter(capacity: 8 + values.count * 3)
+        encode(values, into: &writer)
+        return writer.bytes
+    }
+
+    package static func encode(_ values: [Value], into writer: inout ByteWriter) {
+        writer.appendVarint(UInt64(values.count))
+        var index = 0
+        while index < values.count {
+            let low = tag(of: values[index]).rawValue
+            let high = index + 1 < values.count ? tag(of: values[index + 1]).rawValue : 0
+            writer.append(low | high << 4)
+            index += 2
+        }
+        for value in values { encodePayload(value, into: &writer) }
+    }
+
+    private static func tag(of value: Value) -> Tag {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return flag ? .true : .false
+        case .int(let number): return number == 0 ? .zero : (number > 0 ? .positive : .negative)
+        case .float: return .float
+        case .double: return .double
+        case .string: return .string
+        case .binary: return .binary
+        case .timestamp: return .timestamp
+        case .uuid: return .uuid
+        case .objectKey: return .objectKey
+        case .list: return .list
+        }
+    }
+
+    private static func encodePayload(_ value: Value, into writer: inout ByteWriter) {
+        switch value {
+        case .null, .bool: break
+        case .int(let number):
+            if number > 0 { writer.appendVarint(UInt64(number)) }
+            // ~number maps -1 to 0 and Int64.min to Int64.max without overflow.
+            else if number < 0 { writer.appendVarint(UInt64(~number)) }
+        case .float(let number): writer.appendUInt32(number.bitPattern)
+        case .double(let number): writer.appendUInt64(number.bitPattern)
+        case .string(let text):
+            var text = text
+            text.withUTF8 { utf8 in
+                writer.appendVarint(UInt64(utf8.count))
+                writer.append(UnsafeRawBufferPointer(utf8))
+            }
+        case .binary(let bytes):
+            writer.appendVarint(UInt64(bytes.count))
+            writer.append(contentsOf: bytes)
+        case .timestamp(let seconds, let nanoseconds):
+            writer.appendVarint(UInt64(bitPattern: (seconds << 1) ^ (seconds >> 63)))
+            writer.appendVarint(UInt64(UInt32(bitPattern: nanoseconds)))
+        case .uuid(let value):
+            writer.appendUInt64(UInt64(truncatingIfNeeded: value >> 64).bigEndian.littleEndian)
+            writer.appendUInt64(UInt64(truncatingIfNeeded: value).bigEndian.littleEndian)
+        case .objectKey(let key): writer.appendVarint(key)
+        case .list(let elements):
+            var nested = ByteWriter(capacity: elements.count * 3 + 4)
+            encode(elements, into: &nested)
+            writer.appendVarint(UInt64(nested.count))
+            writer.append(contentsOf: nested.bytes)
+        }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes every column.
+    package static func decode(_ row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> [Value] {
+        var values: [Value] = []
+        try decode(row, into: &values, origin: origin)
+        return values
+    }
+
+    /// Decodes every column into `values`, reusing its storage: a scan decodes millions of rows
+    /// without allocating an array per row.
+    package static func decode(_ row: UnsafeRawBufferPointer, into values: inout [Value], origin: UInt64 = 0) throws {
+        values.removeAll(keepingCapacity: true)
+        var reader = ByteReader(row, origin: origin)
+        let count = try reader.readLength(limit: row.count * 2)
+        let tags = try reader.readBytes((count + 1) / 2)
+        for index in 0..<count {
+            values.append(try decodePayload(tag: try tag(tags, index, &reader), &reader))
+        }
+    }
+
+    /// Decodes column `column` alone; a column past the row's end reads as null (it was added
+    /// after the row was written).
+    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> Value {
+        var reader = ByteReader(row, origin: origin)
+        let count = try reader.readLength(limit: row.count * 2)
+        guard column < count else { return .null }
+        let tags = try reader.readBytes((count + 1) / 2)
+        for index in 0..<column { try skipPayload(tag: try tag(tags, index, &reader), &reader) }
+        return try decodePayload(tag: try tag(tags, column, &reader), &reader)
+    }
+
+    /// The number of columns stored in `row`.
+    package static func columnCount(of row: UnsafeRawBufferPointer) throws -> Int {
+        var reader = ByteReader(row, origin: 0)
+        return try reader.readLength(limit: row.count * 2)
+    }
+
+    @inline(__always)
+    private static func tag(_ tags: UnsafeRawBufferPointer, _ index: Int, _ reader: inout ByteReader) throws -> Tag {
+        let byte = tags[index >> 1]
+        let raw = index & 1 == 0 ? byte & 0x0f : byte >> 4
+        guard let tag = Tag(rawValue: raw) else { throw reader.corrupted("row has unknown type tag \(raw)") }
+        return tag
+    }
+
+    @inline(__always)
+    private static func skipPayload(tag: Tag, _ reader: inout ByteReader) throws {
+        switch tag {
+        case .null, .false, .true, .zero: break
+        case .positive, .negative, .objectKey: try reader.skipVarint()
+        case .float: try reader.skip(4)
+        case .double: try reader.skip(8)
+        case .uuid: try reader.skip(16)
+        case .timestamp:
+            try reader.skipVarint()
+            try reader.skipVarint()
+        case .string, .binary, .list: try reader.skip(try reader.readLength(limit: reader.remaining))
+        }
+    }
+
+    @inline(__always)
+    private static func decodePayload(tag: Tag, _ reader: inout ByteReader) throws -> Value {
+        switch tag {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .zero: return .int(0)
+        case .positive:
+            let magnitude = try reader.readVarint()
+            guard magnitude <= UInt64(Int64.max) else { throw reader.corrupted("row has an integer out of range") }
+            return .int(Int64(magnitude))
+        case .negative:
+            let magnitude = try reader.readVarint()
+            guard magnitude <= UInt64(Int64.max) else { throw reader.corrupted("row has an integer out of range") }
+            return .int(~Int64(magnitude))
+        case .float: return .float(Float(bitPattern: try reader.readUInt32()))
+        case .double: return .double(Double(bitPattern: try reader.readUInt64()))
+        case .string:
+            let bytes = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case .binary:
+            return .binary(Array(try reader.readBytes(try reader.readLength(limit: reader.remaining))))
+        case .timestamp:
+            let zigzag = try reader.readVarint()
+            let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+            let nanoseconds = try reader.readVarint()
+            guard nanoseconds < 1_000_000_000 else { throw reader.corrupted("row has a timestamp with \(nanoseconds) ns") }
+            return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+        case .uuid:
+            let high = UInt64(bigEndian: UInt64(littleEndian: try reader.readUInt64()).littleEndian)
+            let low = UInt64(bigEndian: UInt64(littleEndian: try reader.readUInt64()).littleEndian)
+            return .uuid(UInt128(high) << 64 | UInt128(low))
+        case .objectKey: return .objectKey(try reader.readVarint())
+        case .list:
+            let bytes = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            return .list(try decode(bytes, origin: reader.origin))
+        }
+    }
+}

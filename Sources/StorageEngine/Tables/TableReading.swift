@@ -1,0 +1,120 @@
+/// A row seen during a scan; valid only inside the scan's closure.
+package struct RowView {
+    package let bytes: UnsafeRawBufferPointer
+
+    /// Decodes one column without decoding the others.
+    @inline(__always)
+    package func column(_ column: Int) throws -> Value {
+        try RowCodec.decodeColumn(column, of: bytes)
+    }
+
+    /// Decodes every column into `values`, reusing its storage.
+    @inline(__always)
+    package func decode(into values: inout [Value]) throws {
+        try RowCodec.decode(bytes, into: &values)
+    }
+
+    package func decoded() throws -> [Value] {
+        try RowCodec.decode(bytes)
+    }
+}
+
+/// Reading a table: shared by a snapshot's tables and a write transaction's.
+package protocol TableReading {
+    associatedtype Tree: TreeReading
+    var name: String { get }
+    var rowTree: Tree { get }
+    /// The number of rows.
+    var count: Int { get }
+    /// The index on `column`, if there is one, and whether it is unique.
+    func index(on column: Int) -> (tree: Tree, unique: Bool)?
+}
+
+extension TableReading {
+    package var isEmpty: Bool { count == 0 }
+
+    package func contains(_ key: UInt64) throws -> Bool {
+        try rowTree.contains(key)
+    }
+
+    /// Every column of row `key`, or nil if there is no such row.
+    package func row(_ key: UInt64) throws -> [Value]? {
+        try rowTree.withValue(forKey: key) { try RowCodec.decode($0) }
+    }
+
+    /// One column of row `key`, decoded alone; nil if there is no such row.
+    @inline(__always)
+    package func value(_ key: UInt64, column: Int) throws -> Value? {
+        try rowTree.withValue(forKey: key) { try RowCodec.decodeColumn(column, of: $0) }
+    }
+
+    /// Visits rows with keys in `range` in key order until `body` returns false.
+    package func scan(
+        _ range: ClosedRange<UInt64> = 0...UInt64.max, _ body: (UInt64, RowView) throws -> Bool
+    ) throws {
+        try rowTree.scan(range) { key, bytes in try body(key, RowView(bytes: bytes)) }
+    }
+
+    /// Every row key in order.
+    package func keys() throws -> [UInt64] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(count)
+        try rowTree.scan { key, _ in
+            keys.append(key)
+            return true
+        }
+        return keys
+    }
+
+    package func hasIndex(on column: Int) -> Bool { index(on: column) != nil }
+
+    /// The keys of the rows whose `column` equals `value`, in key order, through the index.
+    ///
+    /// - Precondition: `column` is indexed.
+    package func keys(where column: Int, equals value: Value) throws -> [UInt64] {
+        guard let (tree, _) = index(on: column) else {
+            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+        }
+        return try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.decode($0).keys(for: value) } ?? []
+    }
+
+    /// The (value, keys) entries of the index on `column` whose index keys fall in `range`, in
+    /// index order. Bucket entries sharing an index key are returned together; the caller
+    /// checks exact bounds.
+    package func indexEntries(
+        on column: Int, in range: ClosedRange<UInt64>, _ body: (Value, [UInt64]) throws -> Bool
+    ) throws {
+        guard let (tree, _) = index(on: column) else {
+            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+        }
+        try tree.scan(range) { _, bytes in
+            for entry in try IndexBucket.decode(bytes).entries {
+                guard try body(entry.value, entry.keys) else { return false }
+            }
+            return true
+        }
+    }
+}
+
+/// A table as one snapshot sees it. `Sendable`: it reads immutable pages only.
+package struct TableReader: TableReading, Sendable {
+    package let name: String
+    package let roots: TableRoots
+    package let rowTree: TreeReader
+    private let store: PageStore
+
+    package init(name: String, roots: TableRoots, store: PageStore) {
+        self.name = name
+        self.roots = roots
+        self.store = store
+        self.rowTree = TreeReader(store: store, root: roots.rows)
+    }
+
+    package var count: Int { Int(roots.rowCount) }
+    package var nextKey: UInt64 { roots.nextKey }
+
+    package func index(on column: Int) -> (tree: TreeReader, unique: Bool)? {
+        guard let index = roots.indexes.first(where: { $0.column == column }) else { return nil }
+        return (TreeReader(store: store, root: index.root), index.unique)
+    }
+}

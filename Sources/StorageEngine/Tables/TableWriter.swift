@@ -1,0 +1,209 @@
+/// A table inside a write transaction: rows and indexes change together, and every change is
+/// recorded in the transaction's changeset.
+///
+/// Every check that can fail (a unique index already holding a value) runs before anything is
+/// changed, so a thrown error leaves the table as it was and the transaction usable.
+package final class TableWriter: TableReading {
+    package let name: String
+    package private(set) var roots: TableRoots
+    package let rowTree: MutableTree
+    private var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
+    private let space: TransactionSpace
+    private let recorder: ChangeRecorder
+    package private(set) var isModified = false
+
+    init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
+        self.name = name
+        self.roots = roots
+        self.space = space
+        self.recorder = recorder
+        self.rowTree = MutableTree(root: roots.rows, space: space)
+        for index in roots.indexes {
+            indexTrees[index.column] = (MutableTree(root: index.root, space: space), index.unique)
+        }
+    }
+
+    package var count: Int { Int(roots.rowCount) }
+    package var nextKey: UInt64 { roots.nextKey }
+
+    package func index(on column: Int) -> (tree: MutableTree, unique: Bool)? {
+        indexTrees[column]
+    }
+
+    // MARK: Rows
+
+    /// Inserts a row under a new key (one more than any key handed out before) and returns it.
+    @discardableResult
+    package func insert(_ values: [Value]) throws -> UInt64 {
+        let key = roots.nextKey
+        try insert(values, forKey: key)
+        return key
+    }
+
+    /// Inserts a row under `key`, which must not hold a row.
+    package func insert(_ values: [Value], forKey key: UInt64) throws {
+        precondition(key > 0, "row keys start at 1")
+        guard try !rowTree.contains(key) else {
+            throw StorageError(.duplicateKey, "table '\(name)' already has a row with key \(key)")
+        }
+        try checkUnique(values, excluding: key)
+        for (column, index) in indexTrees {
+            try addToIndex(index.tree, key: key, value: column < values.count ? values[column] : .null)
+        }
+        try rowTree.append(key, RowCodec.encode(values))
+        roots.rowCount += 1
+        roots.nextKey = max(roots.nextKey, key + 1)
+        isModified = true
+        recorder.recordInsert(table: name, key: key)
+    }
+
+    /// Replaces every column of row `key`. Returns false if there is no such row.
+    @discardableResult
+    package func update(_ key: UInt64, to values: [Value]) throws -> Bool {
+        guard let old = try row(key) else { return false }
+        let width = max(old.count, values.count)
+        var changed: [Int] = []
+        for column in 0..<width where (column < old.count ? old[column] : .null) != (column < values.count ? values[column] : .null) {
+            changed.append(column)
+        }
+        guard !changed.isEmpty else { return true }
+        try checkUnique(values, excluding: key, columns: changed)
+        for column in changed {
+            guard let index = indexTrees[column] else { continue }
+            try removeFromIndex(index.tree, key: key, value: column < old.count ? old[column] : .null)
+            try addToIndex(index.tree, key: key, value: column < values.count ? values[column] : .null)
+        }
+        try rowTree.put(key, RowCodec.encode(values))
+        isModified = true
+        recorder.recordModify(table: name, key: key, columns: changed)
+        return true
+    }
+
+    /// Sets one column of row `key`. Returns false if there is no such row.
+    @discardableResult
+    package func set(_ key: UInt64, column: Int, to value: Value) throws -> Bool {
+        guard var values = try row(key) else { return false }
+        if column >= values.count { values.append(contentsOf: repeatElement(.null, count: column + 1 - values.count)) }
+        values[column] = value
+        return try update(key, to: values)
+    }
+
+    /// Deletes row `key`. Returns false if there is no such row.
+    @discardableResult
+    package func delete(_ key: UInt64) throws -> Bool {
+        guard let old = try row(key) else { return false }
+        for (column, index) in indexTrees {
+            try removeFromIndex(index.tree, key: key, value: column < old.count ? old[column] : .null)
+        }
+        try rowTree.delete(key)
+        roots.rowCount -= 1
+        isModified = true
+        recorder.recordDelete(table: name, key: key)
+        return true
+    }
+
+    /// Deletes every row.
+    package func deleteAll() throws {
+        for key in try keys() { recorder.recordDelete(table: name, key: key) }
+        try rowTree.freeAll()
+        for (_, index) in indexTrees { try index.tree.freeAll() }
+        roots.rowCount = 0
+        isModified = true
+    }
+
+    // MARK: Indexes
+
+    /// Adds an index on `column`, built from the existing rows.
+    ///
+    /// - Throws: `duplicateKey` if `unique` and two rows share a value; nothing is changed then.
+    package func addIndex(on column: Int, unique: Bool) throws {
+        guard indexTrees[column] == nil else { return }
+        let tree = MutableTree(root: .null, space: space)
+        var seen: [Value: UInt64] = [:]
+        var failure: StorageError?
+        try scan { key, row in
+            let value = try row.column(column)
+            if unique, let other = seen.updateValue(key, forKey: value) {
+                failure = StorageError(.duplicateKey, "cannot add a unique index on column \(column) of '\(name)': rows \(other) and \(key) both hold \(value)")
+                return false
+            }
+            try addToIndex(tree, key: key, value: value)
+            return true
+        }
+        if let failure {
+            try tree.freeAll()
+            throw failure
+        }
+        indexTrees[column] = (tree, unique)
+        isModified = true
+    }
+
+    package func removeIndex(on column: Int) throws {
+        guard let index = indexTrees.removeValue(forKey: column) else { return }
+        try index.tree.freeAll()
+        isModified = true
+    }
+
+    private func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
+        for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
+            let value = column < values.count ? values[column] : .null
+            let holders = try keys(where: column, equals: value)
+            if let other = holders.first(where: { $0 != key }) {
+                throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
+            }
+        }
+    }
+
+    private func addToIndex(_ tree: MutableTree, key: UInt64, value: Value) throws {
+        let indexKey = IndexKey.of(value)
+        var bucket = try tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
+        bucket.insert(key, for: value)
+        try tree.put(indexKey, bucket.encoded())
+    }
+
+    private func removeFromIndex(_ tree: MutableTree, key: UInt64, value: Value) throws {
+        let indexKey = IndexKey.of(value)
+        guard var bucket = try tree.withValue(forKey: indexKey, { try IndexBucket.decode($0) }) else { return }
+        bucket.remove(key, for: value)
+        if bucket.isEmpty {
+            try tree.delete(indexKey)
+        } else {
+            try tree.put(indexKey, bucket.encoded())
+        }
+    }
+
+    // MARK: Commit
+
+    /// Writes the table's dirty pages and returns its new roots.
+    func flush() throws -> TableRoots {
+        roots.rows = try rowTree.flush()
+        roots.indexes = try indexTrees.keys.sorted().map { column in
+            let index = indexTrees[column]!
+            return IndexRoots(column: column, unique: index.unique, root: try index.tree.flush())
+        }
+        return roots
+    }
+
+    /// Frees every page of the table (when it is dropped).
+    func freeAll() throws {
+        try rowTree.freeAll()
+        for (_, index) in indexTrees { try index.tree.freeAll() }
+    }
+}
+
+/// Collects the changeset of one write transaction.
+final class ChangeRecorder {
+    var changeset = Changeset()
+
+    func recordInsert(table: String, key: UInt64) {
+        changeset.tables[table, default: TableChangeset()].recordInsert(key)
+    }
+
+    func recordDelete(table: String, key: UInt64) {
+        changeset.tables[table, default: TableChangeset()].recordDelete(key)
+    }
+
+    func recordModify(table: String, key: UInt64, columns: [Int]) {
+        changeset.tables[table, default: TableChangeset()].recordModify(key, columns: columns)
+    }
+}

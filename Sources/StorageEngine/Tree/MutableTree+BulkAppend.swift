@@ -1,0 +1,78 @@
+/// The dirty right edge of a tree: branch indices from the root down, then the last leaf.
+struct Spine {
+    var branches: [Int]
+    var leaf: Int
+    var lastKey: UInt64?
+}
+
+extension MutableTree {
+    /// Appends `key`, which should be greater than every key in the tree, without searching.
+    ///
+    /// The right edge stays dirty between calls, so a run of increasing keys costs an array
+    /// append per entry and a new leaf every `maxLeafBytes`: no binary search, no copying of
+    /// half-full nodes, and every leaf but the last is full. A key that is not greater than the
+    /// current maximum falls back to `put`.
+    package func append(_ key: UInt64, _ value: UnsafeRawBufferPointer) throws {
+        if spine == nil { spine = try buildSpine() }
+        if let last = spine!.lastKey, key <= last {
+            try put(key, value)
+            return
+        }
+        isModified = true
+        try withStoredForm(value) { (stored, overflow) in
+            let leafIndex = spine!.leaf
+            let entrySize = stored.count + 5
+            if leaves[leafIndex].count > 0 && leaves[leafIndex].encodedSize + entrySize > TreeLayout.maxLeafBytes {
+                var fresh = Leaf()
+                fresh.append(key: key, value: stored, overflow: overflow)
+                leaves.append(fresh)
+                attachRight(separator: key, child: .dirtyLeaf(leaves.count - 1))
+                spine!.leaf = leaves.count - 1
+            } else {
+                leaves[leafIndex].append(key: key, value: stored, overflow: overflow)
+            }
+            spine!.lastKey = key
+        }
+    }
+
+    package func append(_ key: UInt64, _ value: [UInt8]) throws {
+        try value.withUnsafeBytes { (buffer) in try append(key, buffer) }
+    }
+
+    private func buildSpine() throws -> Spine {
+        root = try makeDirty(root)
+        var path: [Int] = []
+        var child = root
+        while case .dirtyBranch(let index) = child {
+            path.append(index)
+            let last = branches[index].children.count - 1
+            let dirty = try makeDirty(branches[index].children[last])
+            branches[index].children[last] = dirty
+            child = dirty
+        }
+        guard case .dirtyLeaf(let leafIndex) = child else { preconditionFailure("the right edge ends in a leaf") }
+        return Spine(branches: path, leaf: leafIndex, lastKey: try lastKey())
+    }
+
+    /// Adds `child` as the new rightmost child of the spine's lowest branch, starting new
+    /// branches upward (and a new root) where the spine is full.
+    private func attachRight(separator: UInt64, child: Child) {
+        var pending = child
+        var level = spine!.branches.count - 1
+        while level >= 0 {
+            let index = spine!.branches[level]
+            if branches[index].children.count < TreeLayout.maxBranchChildren {
+                branches[index].keys.append(separator)
+                branches[index].children.append(pending)
+                return
+            }
+            branches.append(Branch(keys: [], children: [pending]))
+            spine!.branches[level] = branches.count - 1
+            pending = .dirtyBranch(branches.count - 1)
+            level -= 1
+        }
+        branches.append(Branch(keys: [separator], children: [root, pending]))
+        root = .dirtyBranch(branches.count - 1)
+        spine!.branches.insert(branches.count - 1, at: 0)
+    }
+}

@@ -1,0 +1,101 @@
+/// The raw (pre-compression) encoding of tree nodes.
+///
+/// Leaf body: entry count (varint); keys (first absolute, then deltas, varints); per entry
+/// `length << 1 | overflow` (varint); then the values back to back. Keys, lengths and values
+/// sit in separate runs because each run is regular on its own, which is what LZ4 rewards.
+///
+/// Branch body: child count (varint); separator keys (first absolute, then deltas, varints);
+/// then one `PageRef` (offset u64, length u32, checksum u64) per child.
+package enum NodeCodec {
+    package static func encode(_ leaf: Leaf) -> [UInt8] {
+        var writer = ByteWriter(capacity: leaf.encodedSize + 16)
+        writer.appendVarint(UInt64(leaf.count))
+        var previous: UInt64 = 0
+        for key in leaf.keys {
+            writer.appendVarint(key &- previous)
+            previous = key
+        }
+        for index in 0..<leaf.count {
+            let length = UInt64(leaf.valueRange(at: index).count)
+            writer.appendVarint(length << 1 | (leaf.isOverflow(at: index) ? 1 : 0))
+        }
+        writer.append(contentsOf: leaf.bytes)
+        return writer.bytes
+    }
+
+    package static func encode(_ branch: Branch) -> [UInt8] {
+        var writer = ByteWriter(capacity: branch.children.count * (PageRef.encodedSize + 4) + 8)
+        writer.appendVarint(UInt64(branch.children.count))
+        var previous: UInt64 = 0
+        for key in branch.keys {
+            writer.appendVarint(key &- previous)
+            previous = key
+        }
+        for child in branch.children {
+            guard case .stored(let ref) = child else {
+                preconditionFailure("NodeCodec.encode(branch:) needs every child written first")
+            }
+            ref.write(to: &writer)
+        }
+        return writer.bytes
+    }
+
+    package static func decode(kind: PageKind, raw: [UInt8], origin: UInt64) throws -> Node {
+        try raw.withUnsafeBytes { (buffer) -> Node in
+            var reader = ByteReader(buffer, origin: origin)
+            switch kind {
+            case .leaf: return .leaf(try decodeLeaf(&reader, raw: raw))
+            case .branch: return .branch(try decodeBranch(&reader))
+            default: throw StorageError.corrupted("expected a tree page, found a \(kind) page", at: origin)
+            }
+        }
+    }
+
+    private static func decodeLeaf(_ reader: inout ByteReader, raw: [UInt8]) throws -> Leaf {
+        let count = try reader.readLength(limit: reader.remaining)
+        var keys = [UInt64]()
+        keys.reserveCapacity(count)
+        var key: UInt64 = 0
+        for index in 0..<count {
+            let delta = try reader.readVarint()
+            if index > 0 && delta == 0 { throw reader.corrupted("has keys out of order") }
+            key &+= delta
+            keys.append(key)
+        }
+        var ends = [UInt32]()
+        ends.reserveCapacity(count)
+        var end: UInt64 = 0
+        for _ in 0..<count {
+            let field = try reader.readVarint()
+            end += field >> 1
+            guard end <= UInt64(reader.remaining) else { throw reader.corrupted("has a value that runs past its end") }
+            ends.append(UInt32(end) | (field & 1 == 1 ? Leaf.overflowBit : 0))
+        }
+        guard end == UInt64(reader.remaining) else { throw reader.corrupted("has \(reader.remaining - Int(end)) stray bytes") }
+        let bytes = Array(raw[reader.position...])
+        return Leaf(keys: keys, ends: ends, bytes: bytes)
+    }
+
+    private static func decodeBranch(_ reader: inout ByteReader) throws -> Branch {
+        let count = try reader.readLength(limit: reader.remaining / PageRef.encodedSize)
+        guard count >= 1 else { throw reader.corrupted("is a branch without children") }
+        var keys = [UInt64]()
+        keys.reserveCapacity(count - 1)
+        var key: UInt64 = 0
+        for index in 0..<(count - 1) {
+            let delta = try reader.readVarint()
+            if index > 0 && delta == 0 { throw reader.corrupted("has separators out of order") }
+            key &+= delta
+            keys.append(key)
+        }
+        var children = [Child]()
+        children.reserveCapacity(count)
+        for _ in 0..<count {
+            let ref = try PageRef.read(from: &reader)
+            if ref.isNull { throw reader.corrupted("has a null child") }
+            children.append(.stored(ref))
+        }
+        guard reader.isAtEnd else { throw reader.corrupted("has stray bytes after its children") }
+        return Branch(keys: keys, children: children)
+    }
+}

@@ -1,0 +1,114 @@
+/// Read access shared by a snapshot's trees and a write transaction's trees.
+package protocol TreeReading {
+    var store: PageStore { get }
+    var rootChild: Child { get }
+    /// The node a child pointer refers to, dirty or stored.
+    func node(_ child: Child) throws -> Node
+}
+
+extension TreeReading {
+    /// Calls `body` with the bytes stored under `key`, or returns nil if there are none.
+    @inline(__always)
+    package func withValue<Result>(
+        forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result? {
+        var child = rootChild
+        while true {
+            switch try node(child) {
+            case .branch(let branch):
+                child = branch.children[branch.childIndex(for: key)]
+            case .leaf(let leaf):
+                let (index, found) = leaf.search(key)
+                guard found else { return nil }
+                return try leaf.withValue(at: index, store: store, body)
+            }
+        }
+    }
+
+    package func value(forKey key: UInt64) throws -> [UInt8]? {
+        try withValue(forKey: key) { Array($0) }
+    }
+
+    package func contains(_ key: UInt64) throws -> Bool {
+        try withValue(forKey: key) { _ in true } ?? false
+    }
+
+    /// A cursor positioned at the first key not less than `key`.
+    package func cursor(from key: UInt64 = 0) throws -> TreeCursor<Self> {
+        try TreeCursor(tree: self, from: key)
+    }
+
+    /// Visits entries with keys in `range` in key order until `body` returns false.
+    package func scan(
+        _ range: ClosedRange<UInt64> = 0...UInt64.max,
+        _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var cursor = try self.cursor(from: range.lowerBound)
+        while let key = cursor.key, key <= range.upperBound {
+            guard try cursor.withValue({ (value) in try body(key, value) }) else { return }
+            try cursor.advance()
+        }
+    }
+
+    /// The largest key in the tree.
+    package func lastKey() throws -> UInt64? {
+        var child = rootChild
+        while true {
+            switch try node(child) {
+            case .branch(let branch): child = branch.children[branch.children.count - 1]
+            case .leaf(let leaf):
+                if let key = leaf.keys.last { return key }
+                // Only a root leaf or a lone child may be empty; fall back to a full scan.
+                var cursor = try self.cursor()
+                var last: UInt64?
+                while let key = cursor.key { last = key; try cursor.advance() }
+                return last
+            }
+        }
+    }
+}
+
+extension Leaf {
+    /// Calls `body` with value `index`, reading its overflow page if it has one.
+    @inline(__always)
+    package func withValue<Result>(
+        at index: Int, store: PageStore, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result {
+        let range = valueRange(at: index)
+        if !isOverflow(at: index) {
+            return try bytes.withUnsafeBytes { (buffer) in
+                try body(UnsafeRawBufferPointer(rebasing: buffer[range]))
+            }
+        }
+        let descriptor = try bytes.withUnsafeBytes { (buffer) in
+            try OverflowDescriptor.decode(UnsafeRawBufferPointer(rebasing: buffer[range]), origin: 0)
+        }
+        let raw = try store.readPage(descriptor.page, expecting: .overflow)
+        guard raw.count == Int(descriptor.valueLength) else {
+            throw StorageError.corrupted("overflow value has \(raw.count) bytes, its leaf expects \(descriptor.valueLength)", at: descriptor.page.offset)
+        }
+        return try raw.withUnsafeBytes { (buffer) in try body(buffer) }
+    }
+}
+
+/// A read-only tree rooted at a stored page: how snapshots read.
+package struct TreeReader: TreeReading, Sendable {
+    package let store: PageStore
+    package let root: PageRef
+
+    package init(store: PageStore, root: PageRef) {
+        self.store = store
+        self.root = root
+    }
+
+    package var rootChild: Child { .stored(root) }
+
+    @inline(__always)
+    package func node(_ child: Child) throws -> Node {
+        guard case .stored(let ref) = child else {
+            preconditionFailure("a stored tree has only stored children")
+        }
+        if ref.isNull { return .leaf(Leaf()) }
+        return try store.node(ref)
+    }
+}

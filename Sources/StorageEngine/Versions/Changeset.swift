@@ -1,0 +1,50 @@
+/// What one commit did to one table (invariant 6).
+package struct TableChangeset: Sendable, Equatable {
+    package var inserted: Set<UInt64> = []
+    package var deleted: Set<UInt64> = []
+    /// Rows that existed before the commit and still exist, with the columns that changed; an
+    /// empty set means the row was deleted and inserted again, so every column may differ.
+    package var modified: [UInt64: Set<Int>] = [:]
+
+    package init() {}
+
+    package var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
+
+    mutating func recordInsert(_ key: UInt64) {
+        if deleted.remove(key) != nil {
+            // Deleted and inserted again under the same key: to an observer the row was replaced,
+            // which an empty column set records.
+            modified[key] = []
+        } else {
+            inserted.insert(key)
+        }
+    }
+
+    mutating func recordDelete(_ key: UInt64) {
+        if inserted.remove(key) != nil { return }
+        modified[key] = nil
+        deleted.insert(key)
+    }
+
+    mutating func recordModify(_ key: UInt64, columns: some Sequence<Int>) {
+        guard !inserted.contains(key) else { return }
+        modified[key, default: []].formUnion(columns)
+    }
+}
+
+/// What one commit did, per table. Notifications are built from these, never by re-reading
+/// whole tables.
+package struct Changeset: Sendable, Equatable {
+    package var tables: [String: TableChangeset] = [:]
+
+    package init() {}
+
+    package var isEmpty: Bool { tables.values.allSatisfy(\.isEmpty) }
+}
+
+/// The outcome of a commit.
+package struct CommitResult: Sendable, Equatable {
+    /// The version the commit produced (the base version when there was nothing to write).
+    package var version: UInt64
+    package var changeset: Changeset
+}

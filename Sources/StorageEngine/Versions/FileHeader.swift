@@ -1,0 +1,128 @@
+import CXXHash
+
+/// The root of a committed version, stored twice at the start of the file.
+///
+/// Two slots of 4 KiB start the file: slot 0 at offset 0 and slot 1 at 4096; pages start at
+/// 8192. A commit writes slot 0, syncs, then copies the same header into slot 1 (see
+/// `WriteTransaction.commit`). Opening takes the valid slot with the highest version, so a torn
+/// write of slot 0 falls back to slot 1's previous version, and a damaged slot at rest is
+/// covered by its twin holding the same version.
+///
+/// Slot layout (little-endian), checksum over bytes [8, 128) seeded with the slot's offset:
+///
+///     [0, 8)     checksum
+///     [8, 16)    magic "AsyncRlm"
+///     [16, 20)   format version (1)
+///     [20, 24)   reserved
+///     [24, 32)   version
+///     [32, 52)   catalog root (PageRef)
+///     [52, 72)   free-list page (PageRef)
+///     [72, 80)   end of used space
+///     [80, 128)  reserved, zero
+package struct FileHeader: Sendable, Equatable {
+    package var version: UInt64
+    package var catalog: PageRef
+    package var freeList: PageRef
+    package var end: UInt64
+
+    package static let slotOffsets: [UInt64] = [0, 4096]
+    package static let dataStart: UInt64 = 8192
+    static let slotBytes = 128
+    static let magic: [UInt8] = Array("AsyncRlm".utf8)
+    static let formatVersion: UInt32 = 1
+
+    package init(version: UInt64, catalog: PageRef, freeList: PageRef, end: UInt64) {
+        self.version = version
+        self.catalog = catalog
+        self.freeList = freeList
+        self.end = end
+    }
+
+    /// The header of a new, empty database.
+    package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, end: dataStart)
+
+    package func encoded(forSlotAt offset: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: FileHeader.slotBytes)
+        writer.appendUInt64(0)
+        writer.append(contentsOf: FileHeader.magic)
+        writer.appendUInt32(FileHeader.formatVersion)
+        writer.appendUInt32(0)
+        writer.appendUInt64(version)
+        catalog.write(to: &writer)
+        freeList.write(to: &writer)
+        writer.appendUInt64(end)
+        writer.append(contentsOf: repeatElement(0, count: FileHeader.slotBytes - writer.count))
+        var bytes = writer.bytes
+        let checksum = bytes.withUnsafeBytes { FileHeader.checksum($0, at: offset) }
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
+        return bytes
+    }
+
+    private static func checksum(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
+        XXH3_64bits_withSeed(slot.baseAddress! + 8, slotBytes - 8, offset ^ 0x4153_594E_4352_4C4D)
+    }
+
+    private enum SlotReading {
+        case valid(FileHeader)
+        case foreign
+        case damaged(String)
+    }
+
+    private static func decodeSlot(_ bytes: [UInt8], at offset: UInt64) -> SlotReading {
+        bytes.withUnsafeBytes { slot in
+            guard Array(slot[8..<16]) == magic else { return .foreign }
+            let recorded = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+            guard recorded == checksum(slot, at: offset) else { return .damaged("failed its checksum") }
+            var reader = ByteReader(slot, position: 16, origin: offset)
+            do {
+                let format = try reader.readUInt32()
+                guard format == formatVersion else { return .damaged("has format version \(format); this build reads \(formatVersion)") }
+                _ = try reader.readUInt32()
+                let version = try reader.readUInt64()
+                let catalog = try PageRef.read(from: &reader)
+                let freeList = try PageRef.read(from: &reader)
+                let end = try reader.readUInt64()
+                guard end >= dataStart else { return .damaged("records an impossible end \(end)") }
+                return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, end: end))
+            } catch {
+                return .damaged("is truncated")
+            }
+        }
+    }
+
+    /// Reads the newest valid header of `file`.
+    ///
+    /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
+    ///   slot that passes its checksum.
+    package static func read(from file: any FileIO) throws -> FileHeader {
+        let size = try file.size()
+        guard size >= dataStart else {
+            throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+        }
+        var best: FileHeader?
+        var problems: [String] = []
+        var foreign = 0
+        for offset in slotOffsets {
+            switch decodeSlot(try file.read(count: slotBytes, at: offset), at: offset) {
+            case .valid(let header):
+                if best.map({ header.version > $0.version }) ?? true { best = header }
+            case .foreign:
+                foreign += 1
+                problems.append("header slot at \(offset) lacks the AsyncRealm magic number")
+            case .damaged(let reason):
+                problems.append("header slot at \(offset) \(reason)")
+            }
+        }
+        if let best { return best }
+        if foreign == slotOffsets.count {
+            throw StorageError.corrupted("not an AsyncRealm database file (no header slot carries the magic number)", at: 0)
+        }
+        throw StorageError.corrupted("no valid header: " + problems.joined(separator: "; "), at: 0)
+    }
+
+    /// Writes this header into one slot. The caller orders this against syncs.
+    package func write(to file: any FileIO, slot: Int) throws {
+        let offset = FileHeader.slotOffsets[slot]
+        try file.write(encoded(forSlotAt: offset), at: offset)
+    }
+}

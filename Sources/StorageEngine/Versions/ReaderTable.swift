@@ -1,0 +1,67 @@
+import Glibc
+import Synchronization
+
+/// The oldest version each process still reads, shared through `<file>.lock` so that a writer in
+/// one process never reuses space a reader in another can see (invariant 2 across processes).
+///
+/// Layout of the lock file: byte 0 is the write lock; from offset 4096, `capacity` slots of 8
+/// bytes each hold `version + 1` of a process's oldest pinned version (0 when it pins nothing).
+/// A process claims its slot with an OFD lock on the slot's bytes, so a writer can tell a live
+/// slot from one left by a process that died: the dead one is unlocked and ignored.
+package final class ReaderTable: Sendable {
+    private static let slotsStart = 4096
+    private static let capacity = 256
+
+    private let descriptor: Int32
+    private let slot: Int
+
+    package init(lockFilePath: String) throws {
+        descriptor = try FileLocks.openLockFile(lockFilePath, readOnly: false)
+        var claimed: Int?
+        for candidate in 0..<ReaderTable.capacity {
+            let start = ReaderTable.slotsStart + candidate * 8
+            if try FileLocks.lock(descriptor, start: start, length: 8, wait: false) {
+                claimed = candidate
+                break
+            }
+        }
+        guard let claimed else {
+            Glibc.close(descriptor)
+            throw StorageError(.ioError, "more than \(ReaderTable.capacity) processes have '\(lockFilePath)' open")
+        }
+        slot = claimed
+        publish(nil)
+    }
+
+    deinit {
+        publish(nil)
+        Glibc.close(descriptor)
+    }
+
+    /// Records this process's oldest pinned version (nil: none).
+    package func publish(_ version: UInt64?) {
+        var value = (version.map { $0 + 1 } ?? 0).littleEndian
+        _ = withUnsafeBytes(of: &value) { bytes in
+            pwrite(descriptor, bytes.baseAddress, 8, off_t(ReaderTable.slotsStart + slot * 8))
+        }
+    }
+
+    /// The oldest version any other live process has published.
+    package func oldestOfOtherProcesses() -> UInt64? {
+        var values = [UInt64](repeating: 0, count: ReaderTable.capacity)
+        let read = values.withUnsafeMutableBytes { buffer in
+            pread(descriptor, buffer.baseAddress, buffer.count, off_t(ReaderTable.slotsStart))
+        }
+        guard read > 0 else { return nil }
+        var oldest: UInt64?
+        for index in 0..<(read / 8) where index != slot {
+            let value = UInt64(littleEndian: values[index])
+            guard value != 0 else { continue }
+            let version = value - 1
+            if let current = oldest, current <= version { continue }
+            guard FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.slotsStart + index * 8, length: 8) else { continue }
+            oldest = version
+        }
+        return oldest
+    }
+}
