@@ -11,8 +11,9 @@ package enum IndexKey {
         case .bool(let flag): return flag ? 2 : 1
         case .int(let number): return UInt64(bitPattern: number) ^ (1 << 63)
         case .timestamp(let seconds, _): return UInt64(bitPattern: seconds) ^ (1 << 63)
-        case .float(let number): return orderable(Double(number).bitPattern)
-        case .double(let number): return orderable(number.bitPattern)
+        // -0.0 == 0.0, so both must land in one bucket.
+        case .float(let number): return orderable(number == 0 ? 0 : Double(number).bitPattern)
+        case .double(let number): return orderable(number == 0 ? 0 : number.bitPattern)
         case .objectKey(let key): return key
         case .uuid(let bits): return UInt64(truncatingIfNeeded: bits >> 64)
         case .string(let text):

@@ -1,0 +1,81 @@
+import Testing
+@testable import StorageEngine
+
+@Suite("Value round trips")
+struct ValueRoundTripTests {
+    static let samples: [Value] = [
+        .null, .bool(false), .bool(true),
+        .int(0), .int(1), .int(-1), .int(127), .int(128), .int(Int64.max), .int(Int64.min),
+        .float(0), .float(-1.5), .float(.infinity), .float(Float.leastNonzeroMagnitude),
+        .double(0), .double(3.141592653589793), .double(-.greatestFiniteMagnitude), .double(-0.0),
+        .string(""), .string("Fido"), .string("héllo wörld 🐶"), .string(String(repeating: "long ", count: 2000)),
+        .binary([]), .binary([0, 1, 2, 255]), .binary([UInt8](repeating: 7, count: 10_000)),
+        .timestamp(seconds: 0, nanoseconds: 0), .timestamp(seconds: 1_700_000_000, nanoseconds: 999_999_999),
+        .timestamp(seconds: -62_135_596_800, nanoseconds: 1),
+        .uuid(0), .uuid(UInt128.max), .uuid(0x0123_4567_89AB_CDEF_FEDC_BA98_7654_3210),
+        .objectKey(1), .objectKey(UInt64.max),
+        .list([]), .list([.objectKey(1), .objectKey(2), .objectKey(2)]),
+        .list([.int(1), .string("two"), .null, .double(3)]), .list([.list([.int(1)])]),
+    ]
+
+    @Test("every value type survives the row codec, column by column")
+    func rowCodec() throws {
+        let encoded = RowCodec.encode(Self.samples)
+        try encoded.withUnsafeBytes { (bytes) throws in
+            #expect(try RowCodec.decode(bytes) == Self.samples)
+            for (column, expected) in Self.samples.enumerated() {
+                #expect(try RowCodec.decodeColumn(column, of: bytes) == expected)
+            }
+            #expect(try RowCodec.decodeColumn(Self.samples.count + 3, of: bytes) == .null)
+        }
+    }
+
+    @Test("every value type survives commit, close and reopen", arguments: [false, true])
+    func acrossReopen(reverse: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("values.realm")
+        let values = reverse ? Array(Self.samples.reversed()) : Self.samples
+        do {
+            let database = try Database.open(path: path)
+            try database.write { transaction in
+                let table = transaction.createTable("values")
+                // One row holding every value, and one row per value.
+                try table.insert(values)
+                for value in values { try table.insert([value, .int(42)]) }
+            }
+        }
+        let reopened = try Database.open(path: path)
+        let table = try reopened.snapshot().table("values")
+        #expect(table.count == values.count + 1)
+        #expect(try table.row(1) == values)
+        for (offset, value) in values.enumerated() {
+            #expect(try table.value(UInt64(offset + 2), column: 0) == value)
+            #expect(try table.value(UInt64(offset + 2), column: 1) == .int(42))
+        }
+    }
+
+    @Test("indexed values of every indexable type are found again after reopen")
+    func indexesAcrossReopen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("index.realm")
+        let indexable = Self.samples.filter { if case .list = $0 { return false } else { return true } }
+        do {
+            let database = try Database.open(path: path)
+            try database.write { transaction in
+                let table = transaction.createTable("t")
+                try table.addIndex(on: 0, unique: false)
+                for value in indexable {
+                    try table.insert([value])
+                    try table.insert([value])
+                }
+            }
+        }
+        let table = try Database.open(path: path).snapshot().table("t")
+        for value in Set(indexable) {
+            let keys = try table.keys(where: 0, equals: value)
+            let expected = try table.keys().filter { try table.value($0, column: 0) == value }
+            #expect(keys == expected, "index lookup of \(value)")
+            #expect(keys.count >= 2)
+        }
+    }
+}
