@@ -112,9 +112,18 @@ package final class WriteTransaction {
         try file.sync()
 
         let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, end: freeSpace.end)
-        try header.write(to: file, slot: 0)
-        try file.sync()
-        try header.write(to: file, slot: 1)
+        do {
+            try header.write(to: file, slot: 0)
+            try file.sync()
+        } catch {
+            // The commit is reported as failed, so the file must not keep it: put the previous
+            // header back (slot 1 still holds it too) before giving the error to the caller.
+            try? baseHeader.write(to: file, slot: 0)
+            throw error
+        }
+        // Durable from here on. The twin is redundancy only: if writing it fails, slot 1 keeps
+        // the previous version, which slot 0 outranks, and the next commit writes both again.
+        try? header.write(to: file, slot: 1)
 
         let result = CommitResult(version: version, changeset: recorder.changeset)
         database.shared.state.withLock { committed in
