@@ -1,0 +1,65 @@
+import StorageEngine
+
+/// An error the environment or the data caused: a stable `code` and a message a person can act on.
+///
+/// The object layer will expose it as `Realm.Error`, as RealmSwift does; the storage engine's
+/// errors reach users only through this type, so its codes are the public contract.
+public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, stable across releases.
+    public enum Code: String, Sendable, CaseIterable {
+        /// The file failed a checksum or a structural check, is truncated, or is not a realm file.
+        case fileCorrupted
+        /// The operating system reported an I/O error.
+        case ioError
+        /// The disk or quota is full.
+        case diskFull
+        /// The file does not exist.
+        case fileNotFound
+        /// The file or its lock file cannot be opened with the access asked for.
+        case permissionDenied
+        /// A primary key or other unique value is already taken.
+        case duplicatePrimaryKey
+        /// A write was attempted on a read-only realm.
+        case readOnly
+        /// An object type the file does not have was asked for.
+        case noSuchObjectType
+    }
+
+    public let code: Code
+    public let message: String
+    /// The file offset at which corruption was detected, when there is one.
+    public let offset: UInt64?
+
+    public var description: String { message }
+
+    init(code: Code, message: String, offset: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+    }
+
+    /// The public form of an engine error; the engine's message is kept word for word.
+    init(_ error: StorageError) {
+        let code: Code
+        switch error.code {
+        case .fileCorrupted: code = .fileCorrupted
+        case .ioError: code = .ioError
+        case .diskFull: code = .diskFull
+        case .fileNotFound: code = .fileNotFound
+        case .permissionDenied: code = .permissionDenied
+        case .duplicateKey: code = .duplicatePrimaryKey
+        case .readOnly: code = .readOnly
+        case .noSuchTable: code = .noSuchObjectType
+        }
+        self.init(code: code, message: error.message, offset: error.offset)
+    }
+
+    /// Runs `body`, turning engine errors into `RealmError`s.
+    static func translating<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as StorageError {
+            throw RealmError(error)
+        }
+    }
+}
