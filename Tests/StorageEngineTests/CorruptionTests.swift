@@ -7,9 +7,12 @@ struct CorruptionTests {
     func damagedCopies() throws {
         let seed = testSeed()
         var random = SeededGenerator(seed: seed)
-        let (file, database, _) = try FaultInjectionTests.prepare(seed: seed)
-        try FaultInjectionTests.commitChange(database)
-        let expected = try contents(of: "t", in: try database.snapshot())
+        let (file, expected) = try {
+            let (file, database, _) = try FaultInjectionTests.prepare(seed: seed)
+            try FaultInjectionTests.commitChange(database)
+            return (file, try contents(of: "t", in: try database.snapshot()))
+        }()
+        // The last handle is gone: the file was closed cleanly, with both header slots alike.
         let image = file.contents
         var outcomes = ["intact": 0, "corrupted": 0]
 

@@ -140,6 +140,20 @@ package final class FaultInjectingFile: FileIO {
         return durable
     }
 
+    /// The image a crash just before the final sync of `log` leaves when the disk kept every
+    /// write but the one at `index`: disks reorder unsynced writes, so any one may be missing.
+    package static func crashImage(base: [UInt8], log: [Operation], losingWriteAt index: Int) -> [UInt8] {
+        var image = base
+        for (position, operation) in log.enumerated() where position != index {
+            switch operation {
+            case .write(let offset, let bytes): apply(bytes, at: offset, to: &image)
+            case .sync: break
+            case .truncate(let length): resize(&image, to: Int(length))
+            }
+        }
+        return image
+    }
+
     private static func apply(_ bytes: [UInt8], at offset: UInt64, to image: inout [UInt8]) {
         let end = Int(offset) + bytes.count
         if end > image.count { resize(&image, to: end) }

@@ -8,6 +8,7 @@ package enum PageKind: UInt8, Sendable {
     case overflow = 3
     case catalog = 4
     case freeList = 5
+    case commitRecord = 6
 }
 
 /// Turns a page's raw body into its stored form and back (invariants 3 and 4).

@@ -7,7 +7,12 @@ package final class TransactionSpace {
     package let store: PageStore
     package var freeSpace: FreeSpace
     package private(set) var freed: [Extent] = []
+    /// Every page this transaction wrote, for its commit record.
+    package private(set) var written: [PageRef] = []
+    package private(set) var writtenBytes = 0
     private let writer: PageWriter
+    /// Space set aside for the commit's pages, handed out front to back (see `reserve`).
+    private var reservation: Range<UInt64>?
 
     package init(store: PageStore, freeSpace: FreeSpace) {
         self.store = store
@@ -22,25 +27,15 @@ package final class TransactionSpace {
     }
 
     /// Encodes, places and writes (buffered until `flush()`) a page.
-    package func writePage(kind: PageKind, raw: [UInt8]) throws -> PageRef {
-        var stored = PageCodec.encode(kind: kind, raw: raw)
-        let offset = freeSpace.allocate(stored.count)
-        let ref = PageCodec.seal(&stored, at: offset)
-        try writer.write(stored, at: offset)
-        return ref
+    package func writePage(kind: PageKind, raw: [UInt8], compress: Bool = true) throws -> PageRef {
+        var stored = PageCodec.encode(kind: kind, raw: raw, compress: compress)
+        return try writeStored(&stored)
     }
 
-    /// Writes a tree node and puts its decoded form in the cache, so the first read after the
-    /// commit does not decode what the writer already had in memory.
-    package func writeNode(_ node: Node) throws -> PageRef {
-        let raw: [UInt8]
-        let kind: PageKind
-        switch node {
-        case .leaf(let leaf): raw = NodeCodec.encode(leaf); kind = .leaf
-        case .branch(let branch): raw = NodeCodec.encode(branch); kind = .branch
-        }
-        let ref = try writePage(kind: kind, raw: raw)
-        store.cache.insert(node, for: ref, cost: raw.count + 64)
+    /// Places, seals and writes (buffered until `flush()`) an encoded page.
+    package func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
+        let ref = try writePage(&stored, at: allocate(stored.count))
+        record(ref)
         return ref
     }
 
@@ -51,7 +46,61 @@ package final class TransactionSpace {
         let offset = freeSpace.allocate(stored.count)
         let ref = PageCodec.seal(&stored, at: offset)
         try store.file.write(stored, at: offset)
+        record(ref)
         return ref
+    }
+
+    /// Sets aside one extent of at least `bytes` for the pages written next, so that a commit's
+    /// pages land side by side and reach the disk in one write instead of one per page (which
+    /// is what a durable single-row commit spends its time on).
+    package func reserve(_ bytes: Int) {
+        releaseReservation()
+        // Whole 4 KiB blocks: the next commits ask for about as much, so the extent this one
+        // leaves behind once its pages are freed fits them, and steady commits rewrite blocks
+        // the file system has already allocated instead of growing the file.
+        let size = (UInt64(bytes) + 4095) / 4096 * 4096
+        let offset = freeSpace.allocate(Int(size))
+        reservation = offset..<(offset + size)
+    }
+
+    /// Returns the unused part of the reservation to the free space.
+    package func releaseReservation() {
+        guard let range = reservation else { return }
+        reservation = nil
+        if !range.isEmpty { freeSpace.release(Extent(offset: range.lowerBound, length: UInt64(range.count))) }
+    }
+
+    /// Space for a page of `length` bytes: from the reservation while it lasts.
+    package func allocate(_ length: Int) -> UInt64 {
+        let size = FreeSpace.rounded(UInt64(length))
+        if let range = reservation, UInt64(range.count) >= size {
+            reservation = (range.lowerBound + size)..<range.upperBound
+            return range.lowerBound
+        }
+        return freeSpace.allocate(length)
+    }
+
+    private func record(_ ref: PageRef) {
+        written.append(ref)
+        writtenBytes += Int(ref.length)
+    }
+
+    /// Writes a page at an offset the caller allocated (pages whose size must be known before
+    /// their contents are: the free list and the commit record).
+    package func writePage(_ stored: inout [UInt8], at offset: UInt64) throws -> PageRef {
+        let ref = PageCodec.seal(&stored, at: offset)
+        // Pad to the allocation unit so that neighbouring pages merge into one write.
+        let padding = Int(FreeSpace.rounded(UInt64(stored.count))) - stored.count
+        if padding > 0 { stored.append(contentsOf: repeatElement(0, count: padding)) }
+        try writer.write(stored, at: offset)
+        return ref
+    }
+
+    /// Hands out everything left of the reservation, if at least `minimum` bytes are left.
+    package func takeRestOfReservation(minimum: Int) -> (offset: UInt64, length: Int)? {
+        guard let range = reservation, range.count >= minimum else { return nil }
+        reservation = nil
+        return (range.lowerBound, range.count)
     }
 
     /// Issues every buffered write.

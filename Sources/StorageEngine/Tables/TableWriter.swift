@@ -175,6 +175,14 @@ package final class TableWriter: TableReading {
 
     // MARK: Commit
 
+    /// Encodes the dirty pages ahead of `flush()`; returns the space and page count they need.
+    func prepareFlush() -> (bytes: UInt64, pages: Int) {
+        ([rowTree] + indexTrees.values.map(\.tree)).reduce((0, 0)) { total, tree in
+            let part = tree.prepareFlush()
+            return (total.0 + part.bytes, total.1 + part.pages)
+        }
+    }
+
     /// Writes the table's dirty pages and returns its new roots.
     func flush() throws -> TableRoots {
         roots.rows = try rowTree.flush()

@@ -12,6 +12,8 @@ package final class MutableTree: TreeReading {
     var branches: [Branch] = []
     /// The dirty right edge of the tree, kept between calls to `append` (see MutableTree+BulkAppend).
     var spine: Spine?
+    /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
+    private var encodedLeaves: [Int: [UInt8]] = [:]
     package internal(set) var isModified = false
 
     package init(root: PageRef, space: TransactionSpace) {
@@ -148,6 +150,32 @@ package final class MutableTree: TreeReading {
 
     // MARK: Flush
 
+    /// Encodes every dirty leaf ahead of `flush()` and returns the exact space (bytes, page
+    /// count) the flush will take, so a commit can set aside one extent for all its pages.
+    func prepareFlush() -> (bytes: UInt64, pages: Int) {
+        encodedLeaves.removeAll(keepingCapacity: true)
+        if case .dirtyLeaf(let index) = root, leaves[index].count == 0 { return (0, 0) }
+        return prepare(root)
+    }
+
+    private func prepare(_ child: Child) -> (bytes: UInt64, pages: Int) {
+        switch child {
+        case .stored:
+            return (0, 0)
+        case .dirtyLeaf(let index):
+            let stored = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            encodedLeaves[index] = stored
+            return (FreeSpace.rounded(UInt64(stored.count)), 1)
+        case .dirtyBranch(let index):
+            var total = (bytes: FreeSpace.rounded(UInt64(PageCodec.headerSize + NodeCodec.encodedSize(of: branches[index]))), pages: 1)
+            for grandchild in branches[index].children {
+                let part = prepare(grandchild)
+                total = (total.bytes + part.bytes, total.pages + part.pages)
+            }
+            return total
+        }
+    }
+
     /// Writes every dirty node and returns the new root (null for an empty tree).
     package func flush() throws -> PageRef {
         let ref: PageRef
@@ -159,6 +187,7 @@ package final class MutableTree: TreeReading {
         root = .stored(ref)
         leaves.removeAll()
         branches.removeAll()
+        encodedLeaves.removeAll()
         spine = nil
         return ref
     }
@@ -168,13 +197,22 @@ package final class MutableTree: TreeReading {
         case .stored(let ref):
             return ref
         case .dirtyLeaf(let index):
-            return try space.writeNode(.leaf(leaves[index]))
+            var stored = encodedLeaves[index] ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            let ref = try space.writeStored(&stored)
+            store.cache.insert(.leaf(leaves[index]), for: ref, cost: leaves[index].encodedSize + 64)
+            return ref
         case .dirtyBranch(let index):
             for position in branches[index].children.indices {
                 let ref = try flush(branches[index].children[position])
                 branches[index].children[position] = .stored(ref)
             }
-            return try space.writeNode(.branch(branches[index]))
+            // Branches are stored raw: they are mostly child checksums, which do not compress,
+            // and a raw page's size is known before its children's places are.
+            let raw = NodeCodec.encode(branches[index])
+            var stored = PageCodec.encode(kind: .branch, raw: raw, compress: false)
+            let ref = try space.writeStored(&stored)
+            store.cache.insert(.branch(branches[index]), for: ref, cost: raw.count + 64)
+            return ref
         }
     }
 

@@ -40,6 +40,17 @@ package enum NodeCodec {
         return writer.bytes
     }
 
+    /// The exact length of `encode(branch)`.
+    package static func encodedSize(of branch: Branch) -> Int {
+        var size = ByteWriter.varintSize(UInt64(branch.children.count)) + branch.children.count * PageRef.encodedSize
+        var previous: UInt64 = 0
+        for key in branch.keys {
+            size += ByteWriter.varintSize(key &- previous)
+            previous = key
+        }
+        return size
+    }
+
     package static func decode(kind: PageKind, raw: [UInt8], origin: UInt64) throws -> Node {
         try raw.withUnsafeBytes { (buffer) -> Node in
             var reader = ByteReader(buffer, origin: origin)

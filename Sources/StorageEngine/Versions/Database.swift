@@ -143,7 +143,7 @@ package final class Database: Sendable {
         guard try writeLock.tryLock() else { return }
         defer { writeLock.unlock() }
         try shared.refreshFromDisk()
-        let header = try FileHeader.read(from: shared.file)
+        let header = try shared.readHeader()
         if try shared.file.size() > header.end { try shared.file.truncate(to: header.end) }
     }
 }

@@ -1,28 +1,31 @@
 import CXXHash
 
-/// The root of a committed version, stored twice at the start of the file.
+/// The root of a committed version, stored in one of two slots at the start of the file.
 ///
 /// Two slots of 4 KiB start the file: slot 0 at offset 0 and slot 1 at 4096; pages start at
-/// 8192. A commit writes slot 0, syncs, then copies the same header into slot 1 (see
-/// `WriteTransaction.commit`). Opening takes the valid slot with the highest version, so a torn
-/// write of slot 0 falls back to slot 1's previous version, and a damaged slot at rest is
-/// covered by its twin holding the same version.
+/// 8192. Version `v` is written into slot `v % 2`, so the slot it replaces holds version `v - 2`
+/// and the other slot keeps `v - 1` intact while `v` is being written. Opening takes the newest
+/// slot that passes its checksum *and* whose commit is complete (see `CommitRecord`), so a
+/// commit cut short by a crash, whatever subset of its writes reached the disk, falls back to
+/// the version before it. A cleanly closed file holds its newest header in both slots.
 ///
 /// Slot layout (little-endian), checksum over bytes [8, 128) seeded with the slot's offset:
 ///
 ///     [0, 8)     checksum
 ///     [8, 16)    magic "AsyncRlm"
 ///     [16, 20)   format version (1)
-///     [20, 24)   reserved
+///     [20, 24)   reserved, zero
 ///     [24, 32)   version
 ///     [32, 52)   catalog root (PageRef)
 ///     [52, 72)   free-list page (PageRef)
-///     [72, 80)   end of used space
-///     [80, 128)  reserved, zero
+///     [72, 92)   commit record page (PageRef; null when the pages were synced before the header)
+///     [92, 100)  end of used space
+///     [100, 128) reserved, zero
 package struct FileHeader: Sendable, Equatable {
     package var version: UInt64
     package var catalog: PageRef
     package var freeList: PageRef
+    package var commitRecord: PageRef
     package var end: UInt64
 
     package static let slotOffsets: [UInt64] = [0, 4096]
@@ -31,15 +34,19 @@ package struct FileHeader: Sendable, Equatable {
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
     static let formatVersion: UInt32 = 1
 
-    package init(version: UInt64, catalog: PageRef, freeList: PageRef, end: UInt64) {
+    package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64) {
         self.version = version
         self.catalog = catalog
         self.freeList = freeList
+        self.commitRecord = commitRecord
         self.end = end
     }
 
     /// The header of a new, empty database.
-    package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, end: dataStart)
+    package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart)
+
+    /// The slot version `version` is written to.
+    package static func slot(for version: UInt64) -> Int { Int(version % 2) }
 
     package func encoded(forSlotAt offset: UInt64) -> [UInt8] {
         var writer = ByteWriter(capacity: FileHeader.slotBytes)
@@ -50,6 +57,7 @@ package struct FileHeader: Sendable, Equatable {
         writer.appendUInt64(version)
         catalog.write(to: &writer)
         freeList.write(to: &writer)
+        commitRecord.write(to: &writer)
         writer.appendUInt64(end)
         writer.append(contentsOf: repeatElement(0, count: FileHeader.slotBytes - writer.count))
         var bytes = writer.bytes
@@ -81,31 +89,34 @@ package struct FileHeader: Sendable, Equatable {
                 let version = try reader.readUInt64()
                 let catalog = try PageRef.read(from: &reader)
                 let freeList = try PageRef.read(from: &reader)
+                let record = try PageRef.read(from: &reader)
                 let end = try reader.readUInt64()
                 guard end >= dataStart else { return .damaged("records an impossible end \(end)") }
-                return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, end: end))
+                return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, commitRecord: record, end: end))
             } catch {
                 return .damaged("is truncated")
             }
         }
     }
 
-    /// Reads the newest valid header of `file`.
+    /// Reads the newest header of `file` whose commit is complete.
     ///
+    /// - Parameter isComplete: decides whether every page of a header's commit reached the
+    ///   disk (`CommitRecord.isComplete`); asked for the newest valid slot first.
     /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
-    ///   slot that passes its checksum.
-    package static func read(from file: any FileIO) throws -> FileHeader {
+    ///   slot that passes its checksum and completeness check.
+    package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> FileHeader {
         let size = try file.size()
         guard size >= dataStart else {
             throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
         }
-        var best: FileHeader?
+        var candidates: [FileHeader] = []
         var problems: [String] = []
         var foreign = 0
         for offset in slotOffsets {
             switch decodeSlot(try file.read(count: slotBytes, at: offset), at: offset) {
             case .valid(let header):
-                if best.map({ header.version > $0.version }) ?? true { best = header }
+                candidates.append(header)
             case .foreign:
                 foreign += 1
                 problems.append("header slot at \(offset) lacks the AsyncRealm magic number")
@@ -113,16 +124,24 @@ package struct FileHeader: Sendable, Equatable {
                 problems.append("header slot at \(offset) \(reason)")
             }
         }
-        if let best { return best }
+        for header in candidates.sorted(by: { $0.version > $1.version }) {
+            if try isComplete(header) { return header }
+            problems.append("the commit of version \(header.version) is incomplete")
+        }
         if foreign == slotOffsets.count {
             throw StorageError.corrupted("not an AsyncRealm database file (no header slot carries the magic number)", at: 0)
         }
         throw StorageError.corrupted("no valid header: " + problems.joined(separator: "; "), at: 0)
     }
 
-    /// Writes this header into one slot. The caller orders this against syncs.
+    /// Writes this header into `slot`. The caller orders this against syncs.
     package func write(to file: any FileIO, slot: Int) throws {
         let offset = FileHeader.slotOffsets[slot]
         try file.write(encoded(forSlotAt: offset), at: offset)
+    }
+
+    /// Overwrites `slot` with zeros, so no reader takes what it held.
+    package static func erase(slot: Int, of file: any FileIO) throws {
+        try file.write([UInt8](repeating: 0, count: slotBytes), at: slotOffsets[slot])
     }
 }

@@ -38,6 +38,15 @@ package final class ReaderTable: Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Takes the write lock through this table's descriptor if it is free (used when closing).
+    func tryLockWriter() throws -> Bool {
+        try FileLocks.lock(descriptor, start: 0, length: 1, wait: false)
+    }
+
+    func unlockWriter() {
+        FileLocks.unlock(descriptor, start: 0, length: 1)
+    }
+
     /// Records this process's oldest pinned version (nil: none).
     package func publish(_ version: UInt64?) {
         var value = (version.map { $0 + 1 } ?? 0).littleEndian

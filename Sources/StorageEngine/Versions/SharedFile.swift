@@ -24,6 +24,8 @@ package final class SharedFile: Sendable {
     /// The write lock of in-memory databases (file-backed ones lock `<file>.lock`).
     let memoryLock = DispatchSemaphore(value: 1)
     let state: Mutex<Committed>
+    /// The newest header whose commit is known complete, so it is checked only once.
+    private let completeHeader = Mutex<FileHeader?>(nil)
 
     /// How many commits' changesets are kept for observers.
     static let keptCommits = 256
@@ -32,9 +34,53 @@ package final class SharedFile: Sendable {
         self.path = path
         self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes))
         self.readerTable = readerTable
-        let header = try FileHeader.read(from: file)
+        state = Mutex(Committed(header: .empty, catalog: Catalog()))
+        let header = try readHeader()
         let catalog = try Catalog.load(header.catalog, from: store)
-        state = Mutex(Committed(header: header, catalog: catalog))
+        state.withLock {
+            $0.header = header
+            $0.catalog = catalog
+        }
+    }
+
+    deinit {
+        closeCleanly()
+    }
+
+    /// The newest header on disk whose commit is complete.
+    func readHeader() throws -> FileHeader {
+        try FileHeader.read(from: file) { header in
+            if completeHeader.withLock({ $0 == header }) { return true }
+            guard CommitRecord.isComplete(header, store: store) else { return false }
+            markComplete(header)
+            return true
+        }
+    }
+
+    /// Records that `header`'s commit is complete (its writer knows it is).
+    func markComplete(_ header: FileHeader) {
+        completeHeader.withLock { $0 = header }
+    }
+
+    /// When the last handle goes: if no one is writing, copy the newest header into the other
+    /// slot as well, so damage to one slot at rest cannot roll the file back a version, and give
+    /// the unused tail of the file back.
+    private func closeCleanly() {
+        let locked: Bool
+        if let readerTable {
+            locked = (try? readerTable.tryLockWriter()) ?? false
+        } else {
+            locked = memoryLock.wait(timeout: .now()) == .success
+        }
+        guard locked else { return }
+        defer {
+            if let readerTable { readerTable.unlockWriter() } else { memoryLock.signal() }
+        }
+        guard let header = try? readHeader() else { return }
+        let twin = 1 - FileHeader.slot(for: header.version)
+        try? header.write(to: file, slot: twin)
+        if let size = try? file.size(), size > header.end { try? file.truncate(to: header.end) }
+        try? file.sync()
     }
 
     package var file: any FileIO { store.file }
@@ -50,7 +96,7 @@ package final class SharedFile: Sendable {
     /// Adopts a version another process committed, if the file holds a newer one.
     func refreshFromDisk() throws {
         guard readerTable != nil else { return }
-        let header = try FileHeader.read(from: file)
+        let header = try readHeader()
         let known = state.withLock { $0.header }
         guard header.version > known.version else { return }
         let catalog = try Catalog.load(header.catalog, from: store)
@@ -75,7 +121,7 @@ package final class SharedFile: Sendable {
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.
-            guard readerTable != nil, try FileHeader.read(from: file).version != header.version else {
+            guard readerTable != nil, try readHeader().version != header.version else {
                 return (header, catalog, pin)
             }
         }

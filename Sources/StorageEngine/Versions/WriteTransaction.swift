@@ -15,6 +15,9 @@ package final class WriteTransaction {
     private let baseHeader: FileHeader
     package private(set) var isActive = true
 
+    /// Commits writing more page bytes than this sync twice instead of recording their pages.
+    package static let syncedPagesThreshold = 4 << 20
+
     init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace) {
         self.database = database
         self.base = base
@@ -73,11 +76,12 @@ package final class WriteTransaction {
 
     /// Makes the transaction durable and visible, and returns the version it produced.
     ///
-    /// The protocol (invariant 1): write every new page into free space; sync; write header
-    /// slot 0; sync; copy the header into slot 1. A crash before the first sync finishes leaves
-    /// both slots at the previous version; a torn slot 0 fails its checksum and slot 1 still
-    /// holds the previous version; once slot 0 is synced the commit is durable and the copy into
-    /// slot 1 only keeps a twin for the day one slot is damaged at rest.
+    /// The protocol (invariant 1): write every new page into space no committed version uses,
+    /// then a commit record listing those pages, then the header into slot `version % 2`, and
+    /// sync once. The other slot keeps the base version and nothing it references was touched,
+    /// so a crash at any instant, keeping any subset of these writes, leaves either the new
+    /// header with every page it needs (the record proves it) or the base version. Commits
+    /// writing more than `syncedPagesThreshold` bytes sync the pages before the header instead.
     ///
     /// - Throws: an I/O error; the file and the database are then as they were before the
     ///   transaction, and the transaction is over.
@@ -88,42 +92,81 @@ package final class WriteTransaction {
             isActive = false
             database.endWrite()
         }
-        for table in tables.values where table.isModified || table.rowTree.isModified {
+        let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
+        // Every page of the commit goes into one extent set aside now, sized exactly: the tree
+        // pages (encoded ahead), the catalog, the commit record, and the free list, which
+        // takes whatever the extent has left so that the whole extent is freed as one later.
+        let prepared = dirtyTables.reduce((bytes: UInt64(0), pages: 0)) { total, table in
+            let part = table.prepareFlush()
+            return (total.bytes + part.bytes, total.pages + part.pages)
+        }
+        let catalogBound = PageCodec.headerSize + catalog.encoded().count + 4 * catalog.tables.count
+        let recordBound = PageCodec.headerSize + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
+        let listBound = PageCodec.headerSize + space.freeSpace.encodedSize + 12 + 16 * (space.freed.count + 4)
+        space.reserve(Int(prepared.bytes) + [catalogBound, recordBound, listBound].reduce(0) { $0 + Int(FreeSpace.rounded(UInt64($1))) })
+        for table in dirtyTables {
             catalog.tables[table.name] = try table.flush()
         }
         let changed = catalog != base.catalog || droppedTables || !space.freed.isEmpty
-        guard changed else { return CommitResult(version: base.version, changeset: recorder.changeset) }
+        guard changed else {
+            space.releaseReservation()
+            return CommitResult(version: base.version, changeset: recorder.changeset)
+        }
 
         let version = base.version + 1
-        let catalogRef = try space.writePage(kind: .catalog, raw: catalog.encoded())
+        let catalogRef = try space.writePage(kind: .catalog, raw: catalog.encoded(), compress: false)
         space.free(baseHeader.catalog)
         space.free(baseHeader.freeList)
-        var freeSpace = space.freeSpace
-        freeSpace.retire(space.freed, atVersion: version)
-        // The free list describes itself as allocated: size it first, then allocate, which can
-        // only shorten the list (fixed-width fields), and pad the encoding to the size taken.
-        let listSize = freeSpace.encodedSize
-        let listOffset = freeSpace.allocate(PageCodec.headerSize + listSize)
+        space.free(baseHeader.commitRecord)
+        space.freeSpace.retire(space.freed, atVersion: version)
+
+        // Small commits sync once, with a record of their pages that opening checks; large ones
+        // sync their pages before the header, so opening never has to read them back.
+        // Only pages the new version references go in the record: one written and freed again
+        // within this transaction (an overflow value replaced twice) may be reused once the
+        // version after this one is committed, and must not make this commit look incomplete.
+        let freedHere = Set(space.freed.map(\.offset))
+        let pages = space.written.filter { !freedHere.contains($0.offset) }
+        let syncPagesFirst = space.writtenBytes > WriteTransaction.syncedPagesThreshold
+        let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
+        let recordOffset = syncPagesFirst ? 0 : space.allocate(PageCodec.headerSize + recordSize)
+        // The free list describes itself as allocated: size it first (with room for one more
+        // extent, should the reservation's remainder return), allocate it, and pad the
+        // encoding to the size taken. Fixed-width fields keep the size predictable.
+        let listNeeds = space.freeSpace.encodedSize + 16
+        let listOffset: UInt64
+        let listSize: Int
+        if let rest = space.takeRestOfReservation(minimum: PageCodec.headerSize + listNeeds) {
+            (listOffset, listSize) = (rest.offset, rest.length - PageCodec.headerSize)
+        } else {
+            space.releaseReservation()
+            (listOffset, listSize) = (space.allocate(PageCodec.headerSize + listNeeds), listNeeds)
+        }
+        let freeSpace = space.freeSpace
         var listPage = PageCodec.encode(kind: .freeList, raw: freeSpace.encoded(paddedTo: listSize), compress: false)
-        let listRef = PageCodec.seal(&listPage, at: listOffset)
+        let listRef = try space.writePage(&listPage, at: listOffset)
+        var recordRef = PageRef.null
+        if !syncPagesFirst {
+            var recordPage = PageCodec.encode(kind: .commitRecord, raw: CommitRecord.encode(pages + [listRef]), compress: false)
+            recordRef = try space.writePage(&recordPage, at: recordOffset)
+        }
         try space.flush()
         let file = base.store.file
-        try file.write(listPage, at: listOffset)
-        try file.sync()
+        if syncPagesFirst { try file.sync() }
 
-        let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, end: freeSpace.end)
+        let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end)
+        let slot = FileHeader.slot(for: version)
         do {
-            try header.write(to: file, slot: 0)
+            try header.write(to: file, slot: slot)
             try file.sync()
         } catch {
-            // The commit is reported as failed, so the file must not keep it: put the previous
-            // header back (slot 1 still holds it too) before giving the error to the caller.
-            try? baseHeader.write(to: file, slot: 0)
+            // The commit is reported as failed, so the file must not keep it: erase the slot
+            // (it held version - 2; the other slot holds the base version) before giving the
+            // error to the caller.
+            try? FileHeader.erase(slot: slot, of: file)
             throw error
         }
-        // Durable from here on. The twin is redundancy only: if writing it fails, slot 1 keeps
-        // the previous version, which slot 0 outranks, and the next commit writes both again.
-        try? header.write(to: file, slot: 1)
+        database.shared.markComplete(header)
 
         let result = CommitResult(version: version, changeset: recorder.changeset)
         database.shared.state.withLock { committed in
