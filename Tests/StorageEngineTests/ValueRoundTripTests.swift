@@ -27,6 +27,12 @@ struct ValueRoundTripTests {
                 #expect(try RowCodec.decodeColumn(column, of: bytes) == expected)
             }
             #expect(try RowCodec.decodeColumn(Self.samples.count + 3, of: bytes) == .null)
+            var visited: [Value] = []
+            try RowCodec.forEachValue(in: bytes) { index, value in
+                #expect(index == visited.count)
+                visited.append(value)
+            }
+            #expect(visited == Self.samples)
         }
     }
 

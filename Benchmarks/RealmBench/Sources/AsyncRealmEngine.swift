@@ -35,10 +35,10 @@ final class AsyncRealmEngine: BenchEngine {
     func scan() throws -> Int64 {
         let table = try database!.snapshot().table("t")
         var sum: Int64 = 0
-        var values: [Value] = []
         try table.scan { _, row in
-            try row.decode(into: &values)
-            for case .int(let number) in values { sum &+= number }
+            try row.forEachColumn { _, value in
+                if case .int(let number) = value { sum &+= number }
+            }
             return true
         }
         return sum

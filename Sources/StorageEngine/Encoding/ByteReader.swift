@@ -31,6 +31,10 @@ package struct ByteReader {
 
     @inline(__always)
     package mutating func readVarint() throws -> UInt64 {
+        if position < buffer.count, buffer[position] < 0x80 {
+            position += 1
+            return UInt64(buffer[position - 1])
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

@@ -14,6 +14,12 @@ package struct RowView {
         try RowCodec.decode(bytes, into: &values)
     }
 
+    /// Calls `body` with each column's index and value, without building an array.
+    @inline(__always)
+    package func forEachColumn(_ body: (Int, Value) throws -> Void) throws {
+        try RowCodec.forEachValue(in: bytes, body)
+    }
+
     package func decoded() throws -> [Value] {
         try RowCodec.decode(bytes)
     }

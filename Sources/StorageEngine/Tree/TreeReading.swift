@@ -39,14 +39,43 @@ extension TreeReading {
     }
 
     /// Visits entries with keys in `range` in key order until `body` returns false.
+    ///
+    /// Walks the tree directly rather than through a cursor: each leaf's bytes are pinned once
+    /// and its entries handed out in a tight loop, which is what a full scan spends its time on.
     package func scan(
         _ range: ClosedRange<UInt64> = 0...UInt64.max,
         _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        var cursor = try self.cursor(from: range.lowerBound)
-        while let key = cursor.key, key <= range.upperBound {
-            guard try cursor.withValue({ (value) in try body(key, value) }) else { return }
-            try cursor.advance()
+        _ = try scan(rootChild, range, body)
+    }
+
+    private func scan(
+        _ child: Child, _ range: ClosedRange<UInt64>, _ body: (UInt64, UnsafeRawBufferPointer) throws -> Bool
+    ) throws -> Bool {
+        switch try node(child) {
+        case .branch(let branch):
+            let first = branch.childIndex(for: range.lowerBound)
+            let last = branch.childIndex(for: range.upperBound)
+            for position in first...last {
+                guard try scan(branch.children[position], range, body) else { return false }
+            }
+            return true
+        case .leaf(let leaf):
+            let start = leaf.search(range.lowerBound).index
+            return try leaf.bytes.withUnsafeBytes { bytes in
+                for index in start..<leaf.count {
+                    let key = leaf.keys[index]
+                    guard key <= range.upperBound else { return false }
+                    let keepGoing: Bool
+                    if leaf.isOverflow(at: index) {
+                        keepGoing = try leaf.withValue(at: index, store: store) { try body(key, $0) }
+                    } else {
+                        keepGoing = try body(key, UnsafeRawBufferPointer(rebasing: bytes[leaf.valueRange(at: index)]))
+                    }
+                    guard keepGoing else { return false }
+                }
+                return true
+            }
         }
     }
 

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import StorageEngine
+
+@Suite("Write lock, reader table and changesets")
+struct LockingAndChangesetTests {
+    @Test("two handles on one file in one process exclude each other's writes")
+    func handlesExclude() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("lock.realm")
+        let first = try Database.open(path: path)
+        let second = try Database.open(path: path)
+        #expect(first.shared === second.shared, "handles in one process share the file's state")
+        let transaction = try first.beginWrite()
+        let secondStarted = Flag()
+        let secondCommitted = Flag()
+        let waiter = Task.detached {
+            secondStarted.set()
+            try second.write { transaction in try transaction.table("t").insert([.int(2)]) }
+            secondCommitted.set()
+        }
+        while !secondStarted.isSet { await Task.yield() }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(!secondCommitted.isSet, "the second handle must wait for the first to finish")
+        transaction.createTable("t")
+        try transaction.table("t").insert([.int(1)])
+        try transaction.commit()
+        try await waiter.value
+        #expect(try first.snapshot().table("t").keys() == [1, 2])
+    }
+
+    @Test("a process's pinned version is seen by writers of other processes, until the process goes")
+    func readerTable() throws {
+        let directory = TemporaryDirectory()
+        let lockPath = directory.file("pins.realm.lock")
+        // Each ReaderTable has its own open file description, as a second process would.
+        var reader: ReaderTable? = try ReaderTable(lockFilePath: lockPath)
+        let writer = try ReaderTable(lockFilePath: lockPath)
+        #expect(writer.oldestOfOtherProcesses() == nil)
+        reader!.publish(5)
+        #expect(writer.oldestOfOtherProcesses() == 5)
+        reader!.publish(nil)
+        #expect(writer.oldestOfOtherProcesses() == nil)
+        reader!.publish(3)
+        reader = nil  // the "process" dies: its slot lock goes with its descriptor
+        #expect(writer.oldestOfOtherProcesses() == nil)
+    }
+
+    @Test("commits record inserted, deleted and modified keys with the modified columns")
+    func changesets() throws {
+        let database = try Database.open(file: InMemoryFile())
+        let (_, first) = try database.write { transaction in
+            let table = transaction.createTable("Dog")
+            for age in 0..<5 { try table.insert([.string("dog \(age)"), .int(Int64(age))]) }
+        }
+        #expect(first.changeset.tables["Dog"]?.inserted == [1, 2, 3, 4, 5])
+        let (_, second) = try database.write { transaction in
+            let table = try transaction.table("Dog")
+            try table.set(1, column: 1, to: .int(10))
+            try table.set(2, column: 0, to: .string("renamed"))
+            try table.set(2, column: 1, to: .int(20))
+            try table.set(3, column: 1, to: .int(2))   // unchanged value: not a modification
+            try table.delete(4)
+            let added = try table.insert([.string("new"), .int(1)])
+            try table.set(added, column: 1, to: .int(2))  // modified after insert: still an insert
+            let gone = try table.insert([.string("gone"), .int(1)])
+            try table.delete(gone)                        // inserted and deleted: nothing
+        }
+        let changes = try #require(second.changeset.tables["Dog"])
+        #expect(changes.inserted == [6])
+        #expect(changes.deleted == [4])
+        #expect(changes.modified == [1: [1], 2: [0, 1]])
+        #expect(second.version == first.version + 1)
+        #expect(database.shared.commits(after: first.version).map(\.changeset) == [second.changeset])
+    }
+
+    @Test("a rolled-back transaction leaves nothing behind, and a read-only handle cannot write")
+    func rollbackAndReadOnly() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("ro.realm")
+        let database = try Database.open(path: path)
+        try database.write { try $0.createTable("t").insert([.int(1)]) }
+        let transaction = try database.beginWrite()
+        try transaction.table("t").insert([.int(2)])
+        try transaction.dropTable("t")
+        transaction.rollback()
+        #expect(try database.snapshot().table("t").count == 1)
+        #expect(throws: StorageError.self) {
+            try database.write { transaction in
+                try transaction.table("t").insert([.int(3)])
+                throw StorageError(.ioError, "the closure failed")
+            }
+        }
+        #expect(try database.snapshot().table("t").count == 1)
+
+        let readOnly = try Database.open(path: path, readOnly: true)
+        #expect { try readOnly.beginWrite() } throws: { ($0 as? StorageError)?.code == .readOnly }
+        #expect(try readOnly.snapshot().table("t").row(1) == [.int(1)])
+        #expect { try Database.open(path: directory.file("missing.realm"), create: false) } throws: {
+            ($0 as? StorageError)?.code == .fileNotFound
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import StorageEngine
+
+@Suite("B+tree")
+struct TreeTests {
+    static func height(_ tree: some TreeReading) throws -> Int {
+        var height = 1
+        var child = tree.rootChild
+        while case .branch(let branch) = try tree.node(child) {
+            height += 1
+            child = branch.children[0]
+        }
+        return height
+    }
+
+    @Test("bulk append fills leaves, deletes merge them back, and the tree shrinks to a leaf")
+    func appendThenDelete() throws {
+        let database = try Database.open(file: InMemoryFile())
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for key in UInt64(1)...200_000 { try table.rowTree.append(key, [UInt8](repeating: UInt8(key % 251), count: 12)) }
+            #expect(try Self.height(table.rowTree) == 2)
+        }
+        let filled = try TreeReader(store: database.snapshot().store, root: database.snapshot().catalog.tables["t"]!.rows)
+        var leaves = 0
+        var child = filled.rootChild
+        // Count leaves under the first branch: appended leaves are full, so there are few.
+        while case .branch(let branch) = try filled.node(child) { child = branch.children[0]; leaves = branch.children.count }
+        #expect(leaves > 100)
+
+        try database.write { transaction in
+            let tree = try transaction.table("t").rowTree
+            for key in UInt64(1)...200_000 where key % 1000 != 0 { #expect(try tree.delete(key)) }
+            #expect(try !tree.delete(5))
+            #expect(try Self.height(tree) <= 2)
+        }
+        let tree = TreeReader(store: try database.snapshot().store, root: try database.snapshot().catalog.tables["t"]!.rows)
+        var keys: [UInt64] = []
+        try tree.scan { key, value in
+            keys.append(key)
+            #expect(Array(value) == [UInt8](repeating: UInt8(key % 251), count: 12))
+            return true
+        }
+        #expect(keys == Array(stride(from: UInt64(1000), through: 200_000, by: 1000)))
+        #expect(try Self.height(tree) == 1)
+    }
+
+    @Test("cursors and range scans visit exactly the keys in range, in order")
+    func ranges() throws {
+        let database = try Database.open(file: InMemoryFile())
+        var random = SeededGenerator(seed: 11)
+        var model: [UInt64: [UInt8]] = [:]
+        try database.write { transaction in
+            let tree = transaction.createTable("t").rowTree
+            for _ in 0..<20_000 {
+                let key = UInt64.random(in: 0...1_000_000, using: &random)
+                let value = [UInt8](repeating: UInt8(key % 200), count: key % 97 == 0 ? 5000 : Int(key % 40))
+                try tree.put(key, value)
+                model[key] = value
+            }
+        }
+        let tree = TreeReader(store: try database.snapshot().store, root: try database.snapshot().catalog.tables["t"]!.rows)
+        let sortedKeys = model.keys.sorted()
+        for _ in 0..<50 {
+            let low = UInt64.random(in: 0...1_000_000, using: &random)
+            let high = low + UInt64.random(in: 0...50_000, using: &random)
+            var seen: [UInt64] = []
+            try tree.scan(low...high) { key, value in
+                #expect(Array(value) == model[key])
+                seen.append(key)
+                return true
+            }
+            #expect(seen == sortedKeys.filter { (low...high).contains($0) })
+            var cursor = try tree.cursor(from: low)
+            #expect(cursor.key == sortedKeys.first { $0 >= low })
+            if cursor.key != nil {
+                try cursor.advance()
+                #expect(cursor.key == sortedKeys.filter { $0 >= low }.dropFirst().first)
+            }
+        }
+        #expect(try tree.lastKey() == sortedKeys.last)
+    }
+}
