@@ -91,6 +91,14 @@ package enum RowCodec {
     /// without allocating an array per row.
     package static func decode(_ row: UnsafeRawBufferPointer, into values: inout [Value], origin: UInt64 = 0) throws {
         values.removeAll(keepingCapacity: true)
+        try forEachValue(in: row, origin: origin) { values.append($1) }
+    }
+
+    /// Calls `body` with each column's index and value in order, without collecting them.
+    @inline(__always)
+    package static func forEachValue(
+        in row: UnsafeRawBufferPointer, origin: UInt64 = 0, _ body: (Int, Value) throws -> Void
+    ) throws {
         var reader = ByteReader(row, origin: origin)
         let count = try reader.readLength(limit: row.count * 2)
         let tags = try reader.readBytes((count + 1) / 2)
@@ -98,24 +106,6 @@ package enum RowCodec {
             let byte = tags[index >> 1]
             let raw = index & 1 == 0 ? byte & 0x0f : byte >> 4
             // Integers are most of what rows hold: decode them without the general dispatch.
-            if raw == Tag.positive.rawValue, reader.position < row.count, row[reader.position] < 0x80 {
-                values.append(.int(Int64(row[reader.position])))
-                reader.position += 1
-                continue
-            }
-            values.append(try decodePayload(tag: try tag(tags, index, &reader), &reader))
-        }
-    }
-
-    /// Calls `body` with each column's index and value in order, without collecting them.
-    @inline(__always)
-    package static func forEachValue(in row: UnsafeRawBufferPointer, _ body: (Int, Value) throws -> Void) throws {
-        var reader = ByteReader(row, origin: 0)
-        let count = try reader.readLength(limit: row.count * 2)
-        let tags = try reader.readBytes((count + 1) / 2)
-        for index in 0..<count {
-            let byte = tags[index >> 1]
-            let raw = index & 1 == 0 ? byte & 0x0f : byte >> 4
             if raw == Tag.positive.rawValue, reader.position < row.count, row[reader.position] < 0x80 {
                 reader.position += 1
                 try body(index, .int(Int64(row[reader.position - 1])))
