@@ -1,18 +1,14 @@
-// A child process for the crash tests: commits numbered transactions to a database and appends
-// each number to a side file once its commit has returned, until it is killed.
+// A child process for the crash and multi-process tests.
 //
-//     CrashWriter <database path> <side file path> <seed>
+//     CrashWriter append <database> <side file> <seed>
+//         Commits numbered transactions (key n = the n-th row of table "log") and appends each
+//         number to the side file once its commit has returned, until it is killed. With
+//         several writers at once, each transaction reads the row count inside the transaction,
+//         so the keys stay 1...k only if the write lock truly excludes the other processes.
+//     CrashWriter rewrite <database> <rounds>
+//         Rewrites every row of table "t" `rounds` times, one commit per round, then exits.
 import Foundation
 import StorageEngine
-
-let arguments = CommandLine.arguments
-guard arguments.count == 4, let seed = UInt64(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: CrashWriter <database> <side file> <seed>\n".utf8))
-    exit(2)
-}
-let database = try Database.open(path: arguments[1])
-let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[2]))
-try side.seekToEnd()
 
 struct XorShift {
     var state: UInt64
@@ -23,17 +19,46 @@ struct XorShift {
         return state
     }
 }
-var random = XorShift(state: seed | 1)
 
-var number = UInt64(try database.snapshot().tableIfPresent("log")?.count ?? 0) + 1
-while true {
-    try database.write { transaction in
-        let log = transaction.createTable("log")
-        // Payloads of varied size exercise splits and, now and then, overflow pages.
-        let size = random.next() % 8 == 0 ? Int(random.next() % 9000) : Int(random.next() % 300)
-        let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: size)
-        try log.insert([.int(Int64(number)), .binary(payload)], forKey: number)
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: CrashWriter append|rewrite ...") }
+switch arguments[1] {
+case "append":
+    guard arguments.count == 5, let seed = UInt64(arguments[4]) else { fail("usage: CrashWriter append <database> <side file> <seed>") }
+    let database = try Database.open(path: arguments[2])
+    let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
+    var random = XorShift(state: seed | 1)
+    while true {
+        let (number, _) = try database.write { transaction in
+            let log = transaction.createTable("log")
+            let number = UInt64(log.count) + 1
+            // Payloads of varied size exercise splits and, now and then, overflow pages.
+            let size = random.next() % 8 == 0 ? Int(random.next() % 9000) : Int(random.next() % 300)
+            let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: number), count: size)
+            try log.insert([.int(Int64(number)), .binary(payload)], forKey: number)
+            return number
+        }
+        // O_APPEND semantics through seekToEnd + write: several writers may share the side file.
+        try side.seekToEnd()
+        side.write(Data("\(number)\n".utf8))
     }
-    side.write(Data("\(number)\n".utf8))
-    number += 1
+case "rewrite":
+    guard arguments.count == 4, let rounds = Int(arguments[3]) else { fail("usage: CrashWriter rewrite <database> <rounds>") }
+    let database = try Database.open(path: arguments[2])
+    for round in 1...rounds {
+        try database.write { transaction in
+            let table = try transaction.table("t")
+            for key in try table.keys() {
+                let payload = [UInt8](repeating: UInt8(truncatingIfNeeded: round &+ Int(key)), count: 64)
+                try table.update(key, to: [.int(Int64(round)), .binary(payload)])
+            }
+        }
+    }
+default:
+    fail("unknown mode '\(arguments[1])'")
 }

@@ -31,7 +31,7 @@ struct CrashTests {
         for round in 0..<50 {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: writer)
-            child.arguments = [database, side, String(random.next())]
+            child.arguments = ["append", database, side, String(random.next())]
             try child.run()
             // Let it get past start-up most of the time, and kill it during start-up sometimes.
             let delay = round % 10 == 0 ? UInt64.random(in: 0...5, using: &random) : UInt64.random(in: 20...90, using: &random)
@@ -65,5 +65,57 @@ struct CrashTests {
             lastCount = keys.count
         }
         #expect(lastCount > 50, "the writer should have committed a good number of transactions")
+    }
+
+    static func run(_ arguments: [String]) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try crashWriterPath())
+        child.arguments = arguments
+        try child.run()
+        return child
+    }
+
+    @Test("two processes writing at once are serialised by the write lock")
+    func twoProcessWriters() async throws {
+        let directory = TemporaryDirectory()
+        let database = directory.file("shared.realm")
+        let side = directory.file("acknowledged.txt")
+        _ = FileManager.default.createFile(atPath: side, contents: nil)
+        let writers = try (1...2).map { try Self.run(["append", database, side, String($0)]) }
+        try await Task.sleep(nanoseconds: 600_000_000)
+        for writer in writers {
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        let acknowledged = (try String(contentsOfFile: side, encoding: .utf8)).split(separator: "\n").compactMap { UInt64($0) }
+        let log = try Database.open(path: database).snapshot().table("log")
+        let keys = try log.keys()
+        // Each transaction took count + 1 as its key: with both writers inside at once, two
+        // would take the same key and one insert would fail (ending its process early).
+        #expect(keys == Array(1...UInt64(max(keys.count, 1))).prefix(keys.count).map { $0 })
+        #expect(Set(acknowledged).count == acknowledged.count, "no number was acknowledged twice")
+        #expect(Set(acknowledged).isSubset(of: Set(keys)))
+        #expect(keys.count >= 20)
+    }
+
+    @Test("a snapshot pinned in this process stays intact while another process rewrites the rows 200 times")
+    func pinAcrossProcesses() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("pinned.realm")
+        // No page cache, so the snapshot reads what is on disk now, not what it decoded earlier.
+        let database = try Database.open(path: path, cacheBytes: 0)
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for key in UInt64(1)...300 { try table.insert([.int(0), .binary([UInt8](repeating: 7, count: 64))], forKey: key) }
+        }
+        let pinned = try database.snapshot()
+        let before = try contents(of: "t", in: pinned)
+        let writer = try Self.run(["rewrite", path, "200"])
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(try contents(of: "t", in: pinned) == before, "the other process reused space this snapshot reads")
+        let newest = try database.snapshot()
+        #expect(newest.version == pinned.version + 200)
+        #expect(try newest.table("t").value(1, column: 0) == .int(200))
     }
 }
