@@ -45,11 +45,11 @@ package struct Leaf: Sendable {
     }
 
     package mutating func insert(key: UInt64, value: UnsafeRawBufferPointer, overflow: Bool, at index: Int) {
-        let range = index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit)
-        bytes.insert(contentsOf: value, at: range)
+        let start = index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit)
+        bytes.insert(contentsOf: value, at: start)
         let delta = UInt32(value.count)
         for position in index..<ends.count { ends[position] += delta }
-        let end = UInt32(range + value.count) | (overflow ? Leaf.overflowBit : 0)
+        let end = UInt32(start + value.count) | (overflow ? Leaf.overflowBit : 0)
         ends.insert(end, at: index)
         keys.insert(key, at: index)
     }

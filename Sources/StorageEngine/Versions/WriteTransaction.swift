@@ -11,7 +11,6 @@ package final class WriteTransaction {
     private let recorder = ChangeRecorder()
     private var catalog: Catalog
     private var tables: [String: TableWriter] = [:]
-    private var droppedTables = false
     private let baseHeader: FileHeader
     package private(set) var isActive = true
 
@@ -60,9 +59,7 @@ package final class WriteTransaction {
     package func createTable(_ name: String) -> TableWriter {
         if let table = tableIfPresent(name) { return table }
         catalog.tables[name] = TableRoots()
-        let table = tableIfPresent(name)!
-        droppedTables = true  // the catalog changed even if no row is written
-        return table
+        return tableIfPresent(name)!
     }
 
     /// Drops the table named `name` and frees its pages.
@@ -71,7 +68,6 @@ package final class WriteTransaction {
         try table.freeAll()
         tables[name] = nil
         catalog.tables[name] = nil
-        droppedTables = true
     }
 
     /// Makes the transaction durable and visible, and returns the version it produced.
@@ -107,7 +103,7 @@ package final class WriteTransaction {
         for table in dirtyTables {
             catalog.tables[table.name] = try table.flush()
         }
-        let changed = catalog != base.catalog || droppedTables || !space.freed.isEmpty
+        let changed = catalog != base.catalog || !space.freed.isEmpty
         guard changed else {
             space.releaseReservation()
             return CommitResult(version: base.version, changeset: recorder.changeset)
