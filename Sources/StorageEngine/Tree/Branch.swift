@@ -41,7 +41,7 @@ package enum Node: Sendable {
 /// Sizes that shape the trees.
 package enum TreeLayout {
     /// A leaf is split once its encoded body passes this size (before compression).
-    package static let maxLeafBytes = 16 * 1024
+    package static let maxLeafBytes = 8 * 1024
     /// A branch is split once it has more children than this.
     package static let maxBranchChildren = 512
     /// Values longer than this are stored in an overflow page of their own.

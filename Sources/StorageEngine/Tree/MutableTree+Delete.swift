@@ -49,27 +49,41 @@ extension MutableTree {
         case .stored:
             return
         }
-        let left = position + 1 < children.count ? position : position - 1
+        // Prefer the left neighbour: deletes in key order leave small nodes behind them.
+        for left in [position - 1, position] where left >= 0 && left + 1 < children.count {
+            if try merge(branch: index, at: left) { return }
+        }
+    }
+
+    /// Merges children `left` and `left + 1` of branch `index` if they fit in one node.
+    private func merge(branch index: Int, at left: Int) throws -> Bool {
+        // Check the sizes on the nodes as they are, so a neighbour is copied only to be merged.
+        switch (try node(branches[index].children[left]), try node(branches[index].children[left + 1])) {
+        case (.leaf(let a), .leaf(let b)):
+            guard a.encodedSize + b.encodedSize <= TreeLayout.maxLeafBytes else { return false }
+        case (.branch(let a), .branch(let b)):
+            guard a.children.count + b.children.count <= TreeLayout.maxBranchChildren else { return false }
+        default:
+            preconditionFailure("siblings of different kinds: the tree is not balanced")
+        }
         let leftChild = try makeDirty(branches[index].children[left])
         let rightChild = try makeDirty(branches[index].children[left + 1])
-        branches[index].children[left] = leftChild
-        branches[index].children[left + 1] = rightChild
         let separator = branches[index].keys[left]
         switch (leftChild, rightChild) {
         case (.dirtyLeaf(let a), .dirtyLeaf(let b)):
-            guard leaves[a].encodedSize + leaves[b].encodedSize <= TreeLayout.maxLeafBytes else { return }
             leaves[a].absorb(leaves[b])
             leaves[b] = Leaf()
         case (.dirtyBranch(let a), .dirtyBranch(let b)):
-            guard branches[a].children.count + branches[b].children.count <= TreeLayout.maxBranchChildren else { return }
             branches[a].keys.append(separator)
             branches[a].keys.append(contentsOf: branches[b].keys)
             branches[a].children.append(contentsOf: branches[b].children)
             branches[b] = Branch()
         default:
-            preconditionFailure("siblings of different kinds: the tree is not balanced")
+            preconditionFailure("makeDirty changed a node's kind")
         }
+        branches[index].children[left] = leftChild
         branches[index].children.remove(at: left + 1)
         branches[index].keys.remove(at: left)
+        return true
     }
 }
