@@ -34,6 +34,8 @@ package protocol TableReading {
     var count: Int { get }
     /// The index on `column`, if there is one, and whether it is unique.
     func index(on column: Int) -> (tree: Tree, unique: Bool)?
+    /// The row keys of a posting list found in the index on `column` for `value`.
+    func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64]
 }
 
 extension TableReading {
@@ -63,13 +65,7 @@ extension TableReading {
 
     /// Every row key in order.
     package func keys() throws -> [UInt64] {
-        var keys: [UInt64] = []
-        keys.reserveCapacity(count)
-        try rowTree.scan { key, _ in
-            keys.append(key)
-            return true
-        }
-        return keys
+        try rowTree.allKeys(reserving: count)
     }
 
     package func hasIndex(on column: Int) -> Bool { index(on: column) != nil }
@@ -81,7 +77,9 @@ extension TableReading {
         guard let (tree, _) = index(on: column) else {
             preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
         }
-        return try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.decode($0).keys(for: value) } ?? []
+        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.decode($0).postingList(for: value) }
+        guard let list = found ?? nil else { return [] }
+        return try postingKeys(list, column: column, value: value)
     }
 
     /// The (value, keys) entries of the index on `column` whose index keys fall in `range`, in
@@ -95,7 +93,7 @@ extension TableReading {
         }
         try tree.scan(range) { _, bytes in
             for entry in try IndexBucket.decode(bytes).entries {
-                guard try body(entry.value, entry.keys) else { return false }
+                guard try body(entry.value, try postingKeys(entry.keys, column: column, value: entry.value)) else { return false }
             }
             return true
         }
@@ -122,5 +120,9 @@ package struct TableReader: TableReading, Sendable {
     package func index(on column: Int) -> (tree: TreeReader, unique: Bool)? {
         guard let index = roots.indexes.first(where: { $0.column == column }) else { return nil }
         return (TreeReader(store: store, root: index.root), index.unique)
+    }
+
+    package func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64] {
+        try list.keys(store: store)
     }
 }

@@ -7,10 +7,12 @@ package final class TableWriter: TableReading {
     package let name: String
     package private(set) var roots: TableRoots
     package let rowTree: MutableTree
-    private var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
-    private let space: TransactionSpace
+    var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
+    /// Posting trees changed in this transaction (see `PostingList`), by index column and value.
+    var postings: [PostingID: DirtyPosting] = [:]
+    let space: TransactionSpace
     private let recorder: ChangeRecorder
-    package private(set) var isModified = false
+    package internal(set) var isModified = false
 
     init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
         self.name = name
@@ -48,8 +50,8 @@ package final class TableWriter: TableReading {
             throw StorageError(.duplicateKey, "table '\(name)' already has a row with key \(key)")
         }
         try checkUnique(values, excluding: key)
-        for (column, index) in indexTrees {
-            try addToIndex(index.tree, key: key, value: column < values.count ? values[column] : .null)
+        for column in indexTrees.keys {
+            try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
         try rowTree.append(key, RowCodec.encode(values))
         roots.rowCount += 1
@@ -69,10 +71,9 @@ package final class TableWriter: TableReading {
         }
         guard !changed.isEmpty else { return true }
         try checkUnique(values, excluding: key, columns: changed)
-        for column in changed {
-            guard let index = indexTrees[column] else { continue }
-            try removeFromIndex(index.tree, key: key, value: column < old.count ? old[column] : .null)
-            try addToIndex(index.tree, key: key, value: column < values.count ? values[column] : .null)
+        for column in changed where indexTrees[column] != nil {
+            try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
+            try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
         try rowTree.put(key, RowCodec.encode(values))
         isModified = true
@@ -93,8 +94,8 @@ package final class TableWriter: TableReading {
     @discardableResult
     package func delete(_ key: UInt64) throws -> Bool {
         guard let old = try row(key) else { return false }
-        for (column, index) in indexTrees {
-            try removeFromIndex(index.tree, key: key, value: column < old.count ? old[column] : .null)
+        for column in indexTrees.keys {
+            try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
         }
         try rowTree.delete(key)
         roots.rowCount -= 1
@@ -107,70 +108,9 @@ package final class TableWriter: TableReading {
     package func deleteAll() throws {
         for key in try keys() { recorder.recordDelete(table: name, key: key) }
         try rowTree.freeAll()
-        for (_, index) in indexTrees { try index.tree.freeAll() }
+        for column in indexTrees.keys { try clearIndex(column: column) }
         roots.rowCount = 0
         isModified = true
-    }
-
-    // MARK: Indexes
-
-    /// Adds an index on `column`, built from the existing rows.
-    ///
-    /// - Throws: `duplicateKey` if `unique` and two rows share a value; nothing is changed then.
-    package func addIndex(on column: Int, unique: Bool) throws {
-        guard indexTrees[column] == nil else { return }
-        let tree = MutableTree(root: .null, space: space)
-        var seen: [Value: UInt64] = [:]
-        var failure: StorageError?
-        try scan { key, row in
-            let value = try row.column(column)
-            if unique, let other = seen.updateValue(key, forKey: value) {
-                failure = StorageError(.duplicateKey, "cannot add a unique index on column \(column) of '\(name)': rows \(other) and \(key) both hold \(value)")
-                return false
-            }
-            try addToIndex(tree, key: key, value: value)
-            return true
-        }
-        if let failure {
-            try tree.freeAll()
-            throw failure
-        }
-        indexTrees[column] = (tree, unique)
-        isModified = true
-    }
-
-    package func removeIndex(on column: Int) throws {
-        guard let index = indexTrees.removeValue(forKey: column) else { return }
-        try index.tree.freeAll()
-        isModified = true
-    }
-
-    private func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
-        for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
-            let value = column < values.count ? values[column] : .null
-            let holders = try keys(where: column, equals: value)
-            if let other = holders.first(where: { $0 != key }) {
-                throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
-            }
-        }
-    }
-
-    private func addToIndex(_ tree: MutableTree, key: UInt64, value: Value) throws {
-        let indexKey = IndexKey.of(value)
-        var bucket = try tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
-        bucket.insert(key, for: value)
-        try tree.put(indexKey, bucket.encoded())
-    }
-
-    private func removeFromIndex(_ tree: MutableTree, key: UInt64, value: Value) throws {
-        let indexKey = IndexKey.of(value)
-        guard var bucket = try tree.withValue(forKey: indexKey, { try IndexBucket.decode($0) }) else { return }
-        bucket.remove(key, for: value)
-        if bucket.isEmpty {
-            try tree.delete(indexKey)
-        } else {
-            try tree.put(indexKey, bucket.encoded())
-        }
     }
 
     // MARK: Commit
@@ -183,7 +123,8 @@ package final class TableWriter: TableReading {
         }
     }
 
-    /// Writes the table's dirty pages and returns its new roots.
+    /// Writes the table's dirty pages and returns its new roots. `finalizeIndexes()` must
+    /// have run first.
     func flush() throws -> TableRoots {
         roots.rows = try rowTree.flush()
         roots.indexes = try indexTrees.keys.sorted().map { column in
@@ -196,7 +137,7 @@ package final class TableWriter: TableReading {
     /// Frees every page of the table (when it is dropped).
     func freeAll() throws {
         try rowTree.freeAll()
-        for (_, index) in indexTrees { try index.tree.freeAll() }
+        for column in indexTrees.keys { try clearIndex(column: column) }
     }
 }
 

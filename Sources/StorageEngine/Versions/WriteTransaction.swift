@@ -88,6 +88,7 @@ package final class WriteTransaction {
             isActive = false
             database.endWrite()
         }
+        for table in tables.values { try table.finalizeIndexes() }
         let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
         // Every page of the commit goes into one extent set aside now, sized exactly: the tree
         // pages (encoded ahead), the catalog, the commit record, and the free list, which

@@ -1,0 +1,121 @@
+/// The row keys holding one indexed value: inline while few, a tree of their own once many.
+///
+/// Inline lists keep lookups of selective values to one page read; a separate tree keeps
+/// inserting into a value held by a million rows (an indexed `Bool`) at O(log n) instead of
+/// rewriting a million-key list on every insert.
+package enum PostingList: Equatable {
+    case inline([UInt64])
+    /// A tree whose keys are the row keys (values empty), and how many keys it holds.
+    case tree(root: PageRef, count: UInt64)
+
+    /// Inline lists longer than this move to a tree; trees that shrink to half of it move back.
+    package static let inlineLimit = 256
+
+    package var count: Int {
+        switch self {
+        case .inline(let keys): return keys.count
+        case .tree(_, let count): return Int(count)
+        }
+    }
+}
+
+/// The entries of one index bucket: each distinct value whose index key is the bucket's, with
+/// its posting list.
+///
+/// Stored as, per value: encoded value length (varint); the value (`RowCodec` of one column);
+/// `count << 1 | isTree` (varint); then either the row keys ascending (first absolute, then
+/// deltas) or the posting tree's root (PageRef).
+package struct IndexBucket {
+    package var entries: [(value: Value, keys: PostingList)] = []
+
+    package init() {}
+
+    package var isEmpty: Bool { entries.isEmpty }
+
+    package func postingList(for value: Value) -> PostingList? {
+        entries.first { $0.value == value }?.keys
+    }
+
+    /// Sets (or with nil removes) the posting list of `value`.
+    package mutating func setPostingList(_ list: PostingList?, for value: Value) {
+        let index = entries.firstIndex { $0.value == value }
+        switch (index, list) {
+        case (let index?, let list?): entries[index].keys = list
+        case (let index?, nil): entries.remove(at: index)
+        case (nil, let list?): entries.append((value, list))
+        case (nil, nil): break
+        }
+    }
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexBucket {
+        var bucket = IndexBucket()
+        var reader = ByteReader(bytes, origin: 0)
+        while !reader.isAtEnd {
+            let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            guard let value = try RowCodec.decode(encoded).first else { throw reader.corrupted("index bucket has an empty value") }
+            let field = try reader.readVarint()
+            if field & 1 == 1 {
+                bucket.entries.append((value, .tree(root: try PageRef.read(from: &reader), count: field >> 1)))
+                continue
+            }
+            let count = Int(field >> 1)
+            guard count <= reader.remaining else { throw reader.corrupted("index bucket declares \(count) keys") }
+            var keys: [UInt64] = []
+            keys.reserveCapacity(count)
+            var key: UInt64 = 0
+            for _ in 0..<count {
+                key &+= try reader.readVarint()
+                keys.append(key)
+            }
+            bucket.entries.append((value, .inline(keys)))
+        }
+        return bucket
+    }
+
+    package func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        for (value, list) in entries {
+            let encoded = RowCodec.encode([value])
+            writer.appendVarint(UInt64(encoded.count))
+            writer.append(contentsOf: encoded)
+            switch list {
+            case .inline(let keys):
+                writer.appendVarint(UInt64(keys.count) << 1)
+                var previous: UInt64 = 0
+                for key in keys {
+                    writer.appendVarint(key &- previous)
+                    previous = key
+                }
+            case .tree(let root, let count):
+                writer.appendVarint(count << 1 | 1)
+                root.write(to: &writer)
+            }
+        }
+        return writer.bytes
+    }
+}
+
+extension PostingList {
+    /// The row keys, ascending, reading a stored posting tree through `store`.
+    package func keys(store: PageStore) throws -> [UInt64] {
+        switch self {
+        case .inline(let keys):
+            return keys
+        case .tree(let root, let count):
+            return try TreeReader(store: store, root: root).allKeys(reserving: Int(count))
+        }
+    }
+}
+
+extension TreeReading {
+    /// Every key of the tree, in order.
+    package func allKeys(reserving capacity: Int = 0) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(capacity)
+        try scan { key, _ in
+            keys.append(key)
+            return true
+        }
+        return keys
+    }
+}

@@ -1,0 +1,186 @@
+/// Identifies a posting list: the index's column and the indexed value.
+struct PostingID: Hashable {
+    let column: Int
+    let value: Value
+}
+
+/// A posting tree being changed, and how many row keys it holds.
+struct DirtyPosting {
+    let tree: MutableTree
+    var count: UInt64
+}
+
+extension TableWriter {
+    /// Adds an index on `column`, built from the existing rows.
+    ///
+    /// - Throws: `duplicateKey` if `unique` and two rows share a value; nothing is changed then.
+    package func addIndex(on column: Int, unique: Bool) throws {
+        guard indexTrees[column] == nil else { return }
+        indexTrees[column] = (MutableTree(root: .null, space: space), unique)
+        var seen: [Value: UInt64] = [:]
+        var failure: StorageError?
+        try scan { key, row in
+            let value = try row.column(column)
+            if unique, let other = seen.updateValue(key, forKey: value) {
+                failure = StorageError(.duplicateKey, "cannot add a unique index on column \(column) of '\(name)': rows \(other) and \(key) both hold \(value)")
+                return false
+            }
+            try addToIndex(column: column, key: key, value: value)
+            return true
+        }
+        if let failure {
+            try clearIndex(column: column)
+            indexTrees[column] = nil
+            throw failure
+        }
+        isModified = true
+    }
+
+    package func removeIndex(on column: Int) throws {
+        guard indexTrees[column] != nil else { return }
+        try clearIndex(column: column)
+        indexTrees[column] = nil
+        isModified = true
+    }
+
+    package func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64] {
+        if let dirty = postings[PostingID(column: column, value: value)] {
+            return try dirty.tree.allKeys(reserving: Int(dirty.count))
+        }
+        return try list.keys(store: space.store)
+    }
+
+    func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
+        for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
+            let value = column < values.count ? values[column] : .null
+            let holders = try keys(where: column, equals: value)
+            if let other = holders.first(where: { $0 != key }) {
+                throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
+            }
+        }
+    }
+
+    private func bucket(column: Int, indexKey: UInt64) throws -> IndexBucket {
+        try indexTrees[column]!.tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
+    }
+
+    private func store(_ bucket: IndexBucket, column: Int, indexKey: UInt64) throws {
+        let tree = indexTrees[column]!.tree
+        if bucket.isEmpty {
+            try tree.delete(indexKey)
+        } else {
+            try tree.put(indexKey, bucket.encoded())
+        }
+    }
+
+    func addToIndex(column: Int, key: UInt64, value: Value) throws {
+        let id = PostingID(column: column, value: value)
+        if var dirty = postings[id] {
+            if try !dirty.tree.contains(key) {
+                try dirty.tree.put(key, [])
+                dirty.count += 1
+                postings[id] = dirty
+            }
+            return
+        }
+        let indexKey = IndexKey.of(value)
+        var bucket = try bucket(column: column, indexKey: indexKey)
+        switch bucket.postingList(for: value) {
+        case nil:
+            bucket.setPostingList(.inline([key]), for: value)
+        case .inline(var keys)?:
+            let position = keys.partitionPoint { $0 < key }
+            guard position == keys.count || keys[position] != key else { return }
+            keys.insert(key, at: position)
+            if keys.count > PostingList.inlineLimit {
+                // Too many to rewrite on every change: move them to a tree of their own, whose
+                // root the bucket records at commit (`finalizeIndexes`).
+                let tree = MutableTree(root: .null, space: space)
+                for rowKey in keys { try tree.append(rowKey, []) }
+                postings[id] = DirtyPosting(tree: tree, count: UInt64(keys.count))
+                return
+            }
+            bucket.setPostingList(.inline(keys), for: value)
+        case .tree(let root, let count)?:
+            var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
+            if try !dirty.tree.contains(key) {
+                try dirty.tree.put(key, [])
+                dirty.count += 1
+            }
+            postings[id] = dirty
+            return
+        }
+        try store(bucket, column: column, indexKey: indexKey)
+    }
+
+    func removeFromIndex(column: Int, key: UInt64, value: Value) throws {
+        let id = PostingID(column: column, value: value)
+        if var dirty = postings[id] {
+            if try dirty.tree.delete(key) {
+                dirty.count -= 1
+                postings[id] = dirty
+            }
+            return
+        }
+        let indexKey = IndexKey.of(value)
+        var bucket = try bucket(column: column, indexKey: indexKey)
+        switch bucket.postingList(for: value) {
+        case nil:
+            return
+        case .inline(var keys)?:
+            keys.removeAll { $0 == key }
+            bucket.setPostingList(keys.isEmpty ? nil : .inline(keys), for: value)
+        case .tree(let root, let count)?:
+            var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
+            if try dirty.tree.delete(key) { dirty.count -= 1 }
+            postings[id] = dirty
+            return
+        }
+        try store(bucket, column: column, indexKey: indexKey)
+    }
+
+    /// Writes the posting trees changed in this transaction and records their roots in their
+    /// buckets; a tree that shrank to half the inline limit goes back inline.
+    func finalizeIndexes() throws {
+        for (id, dirty) in postings {
+            let list: PostingList?
+            if dirty.count == 0 {
+                try dirty.tree.freeAll()
+                list = nil
+            } else if dirty.count <= UInt64(PostingList.inlineLimit / 2) {
+                let keys = try dirty.tree.allKeys(reserving: Int(dirty.count))
+                try dirty.tree.freeAll()
+                list = .inline(keys)
+            } else {
+                list = .tree(root: try dirty.tree.flush(), count: dirty.count)
+            }
+            let indexKey = IndexKey.of(id.value)
+            var bucket = try bucket(column: id.column, indexKey: indexKey)
+            bucket.setPostingList(list, for: id.value)
+            try store(bucket, column: id.column, indexKey: indexKey)
+        }
+        postings.removeAll()
+    }
+
+    /// Frees every page of the index on `column`, posting trees included, leaving it empty.
+    func clearIndex(column: Int) throws {
+        var dirtyValues: Set<Value> = []
+        for (id, dirty) in postings where id.column == column {
+            // A posting tree being changed owns its pages now, the stored ones it still shares
+            // with its old root included; the bucket's old root must not be freed again.
+            try dirty.tree.freeAll()
+            dirtyValues.insert(id.value)
+            postings[id] = nil
+        }
+        let tree = indexTrees[column]!.tree
+        var storedRoots: [PageRef] = []
+        try tree.scan { _, bytes in
+            for entry in try IndexBucket.decode(bytes).entries where !dirtyValues.contains(entry.value) {
+                if case .tree(let root, _) = entry.keys { storedRoots.append(root) }
+            }
+            return true
+        }
+        for root in storedRoots { try MutableTree(root: root, space: space).freeAll() }
+        try tree.freeAll()
+    }
+}

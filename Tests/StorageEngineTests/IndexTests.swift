@@ -1,0 +1,113 @@
+import Testing
+@testable import StorageEngine
+
+@Suite("Indexes")
+struct IndexTests {
+    /// The keys of rows whose `column` equals `value`, by scanning.
+    static func scanKeys(_ table: some TableReading, column: Int, value: Value) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        try table.scan { key, row in
+            if try row.column(column) == value { keys.append(key) }
+            return true
+        }
+        return keys
+    }
+
+    @Test("random inserts, updates and deletes keep indexes equal to a scan, inside and across transactions")
+    func indexesFollowTheRows() throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        let database = try Database.open(file: InMemoryFile())
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            try table.addIndex(on: 0, unique: false)   // 4 distinct values: long posting lists
+            try table.addIndex(on: 1, unique: false)   // strings sharing 8-byte prefixes
+            try table.addIndex(on: 2, unique: true)
+        }
+        var nextUnique: Int64 = 0
+        func row() -> [Value] {
+            nextUnique += 1
+            return [.int(Int64.random(in: 0..<4, using: &random)),
+                    .string("prefix-\(Int.random(in: 0..<40, using: &random))"),
+                    .int(nextUnique)]
+        }
+        for round in 0..<12 {
+            try database.write { transaction in
+                let table = try transaction.table("t")
+                for _ in 0..<(round < 4 ? 600 : 250) {
+                    let keys = try table.keys()
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<5 where round < 8 || keys.count < 200:
+                        try table.insert(row())
+                    case 5..<8 where !keys.isEmpty:
+                        try table.update(keys.randomElement(using: &random)!, to: row())
+                    default:
+                        if let key = keys.randomElement(using: &random) { try table.delete(key) }
+                    }
+                }
+                for value in (0..<4).map({ Value.int(Int64($0)) }) {
+                    #expect(try table.keys(where: 0, equals: value) == Self.scanKeys(table, column: 0, value: value), "seed \(seed)")
+                }
+            }
+            let table = try database.snapshot().table("t")
+            for value in (0..<4).map({ Value.int(Int64($0)) }) {
+                #expect(try table.keys(where: 0, equals: value) == Self.scanKeys(table, column: 0, value: value), "round \(round), seed \(seed)")
+            }
+            for suffix in 0..<40 {
+                let value = Value.string("prefix-\(suffix)")
+                #expect(try table.keys(where: 1, equals: value) == Self.scanKeys(table, column: 1, value: value), "seed \(seed)")
+            }
+            if let key = try table.keys().first, let unique = try table.value(key, column: 2) {
+                #expect(try table.keys(where: 2, equals: unique) == [key])
+            }
+        }
+    }
+
+    @Test("an indexed Bool over 30,000 rows: long posting lists live in trees, and dropping the index frees them")
+    func lowCardinality() throws {
+        let database = try Database.open(file: InMemoryFile())
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            try table.addIndex(on: 0, unique: false)
+            for key in UInt64(1)...30_000 { try table.insert([.bool(key % 3 == 0), .int(Int64(key))]) }
+        }
+        let snapshot = try database.snapshot()
+        let table = try snapshot.table("t")
+        #expect(try table.keys(where: 0, equals: .bool(true)) == Array(stride(from: UInt64(3), through: 30_000, by: 3)))
+        #expect(try table.keys(where: 0, equals: .bool(false)).count == 20_000)
+        let (tree, _) = try #require(table.index(on: 0))
+        #expect(try tree.allKeys().count == 2, "two buckets: false and true")
+        let bucket = try #require(try tree.withValue(forKey: IndexKey.of(.bool(true))) { try IndexBucket.decode($0) })
+        guard case .tree(_, let count)? = bucket.postingList(for: .bool(true)) else {
+            Issue.record("a 10,000-row posting list should be a tree")
+            return
+        }
+        #expect(count == 10_000)
+
+        // Updates move rows between the lists; deleting most rows brings a list back inline.
+        try database.write { transaction in
+            let table = try transaction.table("t")
+            for key in UInt64(1)...30_000 where key % 3 == 0 && key > 300 { try table.delete(key) }
+            try table.set(1, column: 0, to: .bool(true))
+            #expect(try table.keys(where: 0, equals: .bool(true)).count == 101)
+        }
+        let after = try database.snapshot().table("t")
+        #expect(try after.keys(where: 0, equals: .bool(true)) == [1] + Array(stride(from: UInt64(3), through: 300, by: 3)))
+        let (afterTree, _) = try #require(after.index(on: 0))
+        let afterBucket = try #require(try afterTree.withValue(forKey: IndexKey.of(.bool(true))) { try IndexBucket.decode($0) })
+        guard case .inline(let keys)? = afterBucket.postingList(for: .bool(true)) else {
+            Issue.record("a 101-row posting list should be inline again")
+            return
+        }
+        #expect(keys.count == 101)
+        // The old snapshot still reads its own version of the index.
+        #expect(try table.keys(where: 0, equals: .bool(true)).count == 10_000)
+
+        let before = database.shared.state.withLock { $0.header.end }
+        for _ in 0..<3 {
+            try database.write { try $0.table("t").removeIndex(on: 0) }
+            try database.write { try $0.table("t").addIndex(on: 0, unique: false) }
+        }
+        #expect(database.shared.state.withLock { $0.header.end } < before * 2, "rebuilding the index reuses the space of the dropped one")
+    }
+}
