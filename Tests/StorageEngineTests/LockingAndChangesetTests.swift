@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 @testable import StorageEngine
@@ -27,6 +28,24 @@ struct LockingAndChangesetTests {
         try transaction.commit()
         try await waiter.value
         #expect(try first.snapshot().table("t").keys() == [1, 2])
+    }
+
+    @Test("in-memory databases are shared by identifier while a handle lives, and vanish after")
+    func inMemoryIdentifiers() throws {
+        var first: Database? = try Database.inMemory(identifier: "shared")
+        try first!.write { try $0.createTable("t").insert([.int(1)]) }
+        var second: Database? = try Database.inMemory(identifier: "shared")
+        #expect(try second!.snapshot().table("t").count == 1)
+        let other = try Database.inMemory(identifier: "other")
+        #expect(try other.snapshot().tableIfPresent("t") == nil)
+        // The two handles exclude each other's writes through one shared lock.
+        let transaction = try second!.beginWrite()
+        #expect(!first!.shared.memoryLock.wait(timeout: .now()).isSuccess)
+        transaction.rollback()
+        first = nil
+        #expect(try second!.snapshot().table("t").count == 1, "alive while any handle is")
+        second = nil
+        #expect(try Database.inMemory(identifier: "shared").snapshot().tableIfPresent("t") == nil, "gone with the last handle")
     }
 
     @Test("a process's pinned version is seen by writers of other processes, until the process goes")
@@ -100,4 +119,8 @@ struct LockingAndChangesetTests {
             ($0 as? StorageError)?.code == .fileNotFound
         }
     }
+}
+
+extension DispatchTimeoutResult {
+    var isSuccess: Bool { self == .success }
 }

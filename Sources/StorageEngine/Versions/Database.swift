@@ -50,6 +50,21 @@ package final class Database: Sendable {
         return Database(shared: shared, writeLock: writeLock, readOnly: readOnly)
     }
 
+    /// Opens the in-memory database named `identifier`, creating it empty if no handle in this
+    /// process has it open. Its contents live as long as some handle or snapshot of it does.
+    package static func inMemory(identifier: String, cacheBytes: Int = PageCache.defaultCapacityBytes) throws -> Database {
+        let key = "inmemory:" + identifier
+        let shared = try openFiles.withLock { files in
+            if let existing = files[key]?.file { return existing }
+            let file = InMemoryFile()
+            try initialize(file)
+            let created = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil)
+            files[key] = WeakSharedFile(file: created)
+            return created
+        }
+        return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false)
+    }
+
     /// Opens a database on any `FileIO` (an in-memory file, or a fault-injecting one in tests).
     /// The handle is not shared with any other; it locks with a semaphore of its own.
     package static func open(file: any FileIO, cacheBytes: Int = PageCache.defaultCapacityBytes) throws -> Database {
