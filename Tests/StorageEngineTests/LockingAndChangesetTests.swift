@@ -39,9 +39,11 @@ struct LockingAndChangesetTests {
         let other = try Database.inMemory(identifier: "other")
         #expect(try other.snapshot().tableIfPresent("t") == nil)
         // The two handles exclude each other's writes through one shared lock.
-        let transaction = try second!.beginWrite()
-        #expect(!first!.shared.memoryLock.wait(timeout: .now()).isSuccess)
-        transaction.rollback()
+        do {
+            let transaction = try second!.beginWrite()
+            #expect(!first!.shared.memoryLock.wait(timeout: .now()).isSuccess)
+            transaction.rollback()
+        }
         first = nil
         #expect(try second!.snapshot().table("t").count == 1, "alive while any handle is")
         second = nil
