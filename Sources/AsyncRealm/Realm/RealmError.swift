@@ -23,6 +23,11 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case readOnly
         /// An object type the file does not have was asked for.
         case noSuchObjectType
+        /// A model class is invalid (two primary keys, an option its type cannot have, a
+        /// `LinkingObjects` whose origin property does not link back).
+        case invalidSchema
+        /// A value cannot be turned into what was asked (an ObjectId from a bad string).
+        case invalidValue
     }
 
     public let code: Code

@@ -1,0 +1,25 @@
+/// An enum stored by its raw value, as RealmSwift's `PersistableEnum` is.
+///
+///     enum Size: Int, PersistableEnum { case small, medium, large }
+///     final class Shirt: Object { @Persisted var size: Size }   // defaults to .small
+///
+/// The raw value must be an `Int` or a `String`; a property without an initial value holds the
+/// first case.
+public protocol PersistableEnum: _PersistableInsideOptional, RealmCollectionValue, RawRepresentable, CaseIterable
+where RawValue: _PersistableEnumRawValue {}
+
+/// The raw value types a `PersistableEnum` can have: `Int` and `String`.
+public protocol _PersistableEnumRawValue: _Persistable {}
+extension Int: _PersistableEnumRawValue {}
+extension String: _PersistableEnumRawValue {}
+
+extension PersistableEnum {
+    public static var _persistedKind: _PersistedKind { RawValue._persistedKind }
+
+    public static func _persistedDefault() -> Self {
+        guard let first = allCases.first else {
+            preconditionFailure("\(Self.self) has no cases; a PersistableEnum needs at least one")
+        }
+        return first
+    }
+}

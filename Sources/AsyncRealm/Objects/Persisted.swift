@@ -1,0 +1,86 @@
+/// Marks a stored property of an `Object` subclass as persisted.
+///
+///     @Persisted(primaryKey: true) var id: Int
+///     @Persisted(indexed: true) var name: String
+///     @Persisted var age: Int = 1                // default from the initialiser
+///     @Persisted var owner: Person?              // links are always optional
+///     @Persisted var dogs: List<Dog>
+///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+///
+/// A property without an initial value starts at its type's zero (0, "", false, nil, an empty
+/// list, the first case of an enum).
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    var value: Value
+    let options: PersistedOptions
+
+    public init() {
+        self.init(value: Value._persistedDefault(), options: PersistedOptions())
+    }
+
+    public init(wrappedValue: Value) {
+        self.init(value: wrappedValue, options: PersistedOptions())
+    }
+
+    /// A primary key: `Int`, `String`, `UUID` or `ObjectId`, optional or not.
+    public init(primaryKey: Bool) {
+        self.init(value: Value._persistedDefault(), options: PersistedOptions(isPrimaryKey: primaryKey))
+    }
+
+    public init(wrappedValue: Value, primaryKey: Bool) {
+        self.init(value: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
+    }
+
+    /// An indexed property: `Bool`, the integer types, `String`, `Date`, `UUID` or `ObjectId`.
+    public init(indexed: Bool) {
+        self.init(value: Value._persistedDefault(), options: PersistedOptions(isIndexed: indexed))
+    }
+
+    public init(wrappedValue: Value, indexed: Bool) {
+        self.init(value: wrappedValue, options: PersistedOptions(isIndexed: indexed))
+    }
+
+    /// The objects linking to this one through `originProperty` of `Element`.
+    public init<Element: Object>(originProperty: String) where Value == LinkingObjects<Element> {
+        self.init(value: LinkingObjects(), options: PersistedOptions(originProperty: originProperty))
+    }
+
+    private init(value: Value, options: PersistedOptions) {
+        self.value = value
+        self.options = options
+    }
+
+    @available(*, unavailable, message: "@Persisted is only for properties of Object subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted is only for properties of Object subclasses") }
+        set { fatalError("@Persisted is only for properties of Object subclasses") }
+    }
+
+    /// Reads and writes go through the enclosing object, which is where a managed object will
+    /// read its realm's snapshot instead of this stored value.
+    public static subscript<EnclosingSelf: Object>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath].value }
+        set { object[keyPath: storageKeyPath].value = newValue }
+    }
+}
+
+/// The options given to `@Persisted`.
+struct PersistedOptions: Sendable, Hashable {
+    var isPrimaryKey = false
+    var isIndexed = false
+    var originProperty: String?
+}
+
+/// What schema discovery reads from a `@Persisted` property found by reflection.
+protocol PersistedPropertyDescribing {
+    var kind: _PersistedKind { get }
+    var options: PersistedOptions { get }
+}
+
+extension Persisted: PersistedPropertyDescribing {
+    var kind: _PersistedKind { Value._persistedKind }
+}

@@ -1,0 +1,36 @@
+/// The persisted properties of one object type, in declaration order.
+public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
+    /// The class name: the Swift type's name, without its module.
+    public let className: String
+    public let properties: [Property]
+
+    /// The primary key property, if the type has one.
+    public var primaryKeyProperty: Property? { properties.first { $0.isPrimary } }
+
+    /// The property named `name`, if there is one.
+    public subscript(name: String) -> Property? { properties.first { $0.name == name } }
+
+    /// The properties that are stored as columns (all but linking objects), in column order.
+    var storedProperties: [Property] { properties.filter { $0.type != .linkingObjects } }
+
+    public var description: String {
+        "\(className) {\n" + properties.map { "    \($0)" }.joined(separator: "\n") + "\n}"
+    }
+}
+
+/// The object types of a realm.
+public struct Schema: Sendable, Hashable, CustomStringConvertible {
+    /// Every object schema, sorted by class name.
+    public let objectSchema: [ObjectSchema]
+
+    init(_ objectSchema: [ObjectSchema]) {
+        self.objectSchema = objectSchema.sorted { $0.className < $1.className }
+    }
+
+    /// The schema of the class named `className`, if the realm has it.
+    public subscript(className: String) -> ObjectSchema? {
+        objectSchema.first { $0.className == className }
+    }
+
+    public var description: String { objectSchema.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,36 @@
+/// The type of a persisted property, as the schema records it. Names follow RealmSwift.
+public enum PropertyType: String, Sendable, Hashable, CaseIterable {
+    /// `Int`, `Int8`, `Int16`, `Int32`, `Int64`, and enums with an `Int` raw value.
+    case int
+    case bool
+    case float
+    case double
+    /// `String`, and enums with a `String` raw value.
+    case string
+    case data
+    case date
+    case objectId
+    /// `Decimal`, stored as Realm's 128-bit decimal is: exactly, not as a `Double`.
+    case decimal128
+    case uuid = "UUID"
+    /// A link to another object (always optional), or a `List` of them.
+    case object
+    /// `LinkingObjects`: the objects linking to this one through a named property. Not stored.
+    case linkingObjects
+
+    /// Whether a property of this type can be a primary key.
+    var canBePrimaryKey: Bool {
+        switch self {
+        case .int, .string, .uuid, .objectId: return true
+        default: return false
+        }
+    }
+
+    /// Whether a property of this type can be indexed.
+    var canBeIndexed: Bool {
+        switch self {
+        case .int, .bool, .string, .date, .uuid, .objectId: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Synchronization
+
+/// Finds the schema of model classes by reflecting on an instance, once per class.
+///
+/// A class's schema is its `@Persisted` properties in declaration order (inherited ones first).
+/// `schema(for:)` also registers every class the given ones link to, and checks what a single
+/// class cannot: that each `LinkingObjects` names a property that links back.
+enum SchemaDiscovery {
+    /// A class's schema and the classes it links to.
+    private struct Discovered: @unchecked Sendable {
+        // @unchecked: metatypes carry no mutable state; only the compiler's view of metatypes of
+        // non-Sendable classes keeps this from being inferred Sendable.
+        let schema: ObjectSchema
+        let linkedTypes: [Object.Type]
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: Discovered]>([:])
+
+    /// The schema of `type` alone.
+    ///
+    /// - Throws: `RealmError` with code `invalidSchema` naming the class and property.
+    static func objectSchema(for type: Object.Type) throws -> ObjectSchema {
+        try discover(type).schema
+    }
+
+    /// The schema of `types` and of every class they link to, directly or not.
+    ///
+    /// - Throws: `RealmError` with code `invalidSchema` naming the class and property.
+    static func schema(for types: [Object.Type]) throws -> Schema {
+        var pending = types
+        var found: [String: ObjectSchema] = [:]
+        var typesByName: [String: ObjectIdentifier] = [:]
+        while let type = pending.popLast() {
+            let discovered = try discover(type)
+            let name = discovered.schema.className
+            if let existing = typesByName[name] {
+                guard existing == ObjectIdentifier(type) else {
+                    throw RealmError(code: .invalidSchema, message: "two model classes are named '\(name)'; class names must be unique in a realm")
+                }
+                continue
+            }
+            typesByName[name] = ObjectIdentifier(type)
+            found[name] = discovered.schema
+            pending.append(contentsOf: discovered.linkedTypes)
+        }
+        for objectSchema in found.values {
+            for property in objectSchema.properties where property.type == .linkingObjects {
+                try checkOrigin(of: property, in: objectSchema, against: found)
+            }
+        }
+        return Schema(Array(found.values))
+    }
+
+    private static func checkOrigin(of property: Property, in objectSchema: ObjectSchema, against schemas: [String: ObjectSchema]) throws {
+        let originClass = property.objectClassName ?? "?"
+        let originName = property.linkOriginPropertyName ?? ""
+        let problem = "property '\(property.name)' of '\(objectSchema.className)' is LinkingObjects<\(originClass)>(originProperty: \"\(originName)\")"
+        guard let origin = schemas[originClass]?[originName] else {
+            throw RealmError(code: .invalidSchema, message: "\(problem), but '\(originClass)' has no property '\(originName)'")
+        }
+        guard origin.type == .object, origin.objectClassName == objectSchema.className else {
+            throw RealmError(code: .invalidSchema, message: "\(problem), but '\(originClass).\(originName)' does not link to '\(objectSchema.className)'")
+        }
+    }
+
+    private static func discover(_ type: Object.Type) throws -> Discovered {
+        let key = ObjectIdentifier(type)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let discovered = try reflect(type)
+        cache.withLock { $0[key] = discovered }
+        return discovered
+    }
+
+    private static func reflect(_ type: Object.Type) throws -> Discovered {
+        let className = type.className
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: type.init())
+        while let current = mirror, current.subjectType != Object.self {
+            mirrors.insert(current, at: 0)
+            mirror = current.superclassMirror
+        }
+        var properties: [Property] = []
+        var linkedTypes: [Object.Type] = []
+        for child in mirrors.flatMap(\.children) {
+            guard let label = child.label, label.hasPrefix("_"), let persisted = child.value as? PersistedPropertyDescribing else {
+                continue  // not @Persisted: ignored, as RealmSwift ignores plain properties
+            }
+            let name = String(label.dropFirst())
+            let property = try makeProperty(name: name, kind: persisted.kind, options: persisted.options, className: className)
+            properties.append(property)
+            if let linked = persisted.kind.objectType { linkedTypes.append(linked) }
+        }
+        let primaryKeys = properties.filter(\.isPrimary)
+        if primaryKeys.count > 1 {
+            throw RealmError(code: .invalidSchema, message: "'\(className)' declares \(primaryKeys.count) primary keys (\(primaryKeys.map { "'\($0.name)'" }.joined(separator: ", "))); a class can have at most one")
+        }
+        return Discovered(schema: ObjectSchema(className: className, properties: properties), linkedTypes: linkedTypes)
+    }
+
+    private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, className: String) throws -> Property {
+        let what = "property '\(name)' of '\(className)'"
+        let linkedClass = kind.objectType?.className
+        if kind.type == .object && !kind.isArray && !kind.isOptional {
+            throw RealmError(code: .invalidSchema, message: "\(what) links to '\(linkedClass ?? "?")' and must be optional: declare it as '\(linkedClass ?? "?")?'")
+        }
+        if kind.type == .object && kind.isArray && kind.isOptional {
+            throw RealmError(code: .invalidSchema, message: "\(what) is a List of optional '\(linkedClass ?? "?")'; a List of objects holds non-optional objects")
+        }
+        if options.isPrimaryKey && (kind.isArray || !kind.type.canBePrimaryKey) {
+            throw RealmError(code: .invalidSchema, message: "\(what) cannot be a primary key: primary keys are Int, String, UUID or ObjectId")
+        }
+        if options.isIndexed && (kind.isArray || !kind.type.canBeIndexed) {
+            throw RealmError(code: .invalidSchema, message: "\(what) cannot be indexed: indexes are on Bool, integer, String, Date, UUID or ObjectId properties")
+        }
+        if kind.type == .linkingObjects && (options.originProperty ?? "").isEmpty {
+            throw RealmError(code: .invalidSchema, message: "\(what) is LinkingObjects and needs @Persisted(originProperty:) naming the property that links here")
+        }
+        return Property(
+            name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray,
+            isPrimary: options.isPrimaryKey, isIndexed: options.isIndexed || options.isPrimaryKey,
+            objectClassName: linkedClass,
+            linkOriginPropertyName: kind.type == .linkingObjects ? options.originProperty : nil)
+    }
+}
