@@ -7,7 +7,7 @@ package final class Snapshot: Sendable {
     package let version: UInt64
     package let catalog: Catalog
     package let store: PageStore
-    private let pin: PinnedVersion
+    let pin: PinnedVersion
 
     init(version: UInt64, catalog: Catalog, store: PageStore, pin: PinnedVersion) {
         self.version = version
