@@ -8,6 +8,16 @@ struct PostingID: Hashable {
 struct DirtyPosting {
     let tree: MutableTree
     var count: UInt64
+
+    mutating func insert(_ key: UInt64) throws {
+        guard try !tree.contains(key) else { return }
+        try tree.put(key, [])
+        count += 1
+    }
+
+    mutating func remove(_ key: UInt64) throws {
+        if try tree.delete(key) { count -= 1 }
+    }
 }
 
 extension TableWriter {
@@ -76,11 +86,8 @@ extension TableWriter {
     func addToIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
         if var dirty = postings[id] {
-            if try !dirty.tree.contains(key) {
-                try dirty.tree.put(key, [])
-                dirty.count += 1
-                postings[id] = dirty
-            }
+            try dirty.insert(key)
+            postings[id] = dirty
             return
         }
         let indexKey = IndexKey.of(value)
@@ -103,10 +110,7 @@ extension TableWriter {
             bucket.setPostingList(.inline(keys), for: value)
         case .tree(let root, let count)?:
             var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
-            if try !dirty.tree.contains(key) {
-                try dirty.tree.put(key, [])
-                dirty.count += 1
-            }
+            try dirty.insert(key)
             postings[id] = dirty
             return
         }
@@ -116,10 +120,8 @@ extension TableWriter {
     func removeFromIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
         if var dirty = postings[id] {
-            if try dirty.tree.delete(key) {
-                dirty.count -= 1
-                postings[id] = dirty
-            }
+            try dirty.remove(key)
+            postings[id] = dirty
             return
         }
         let indexKey = IndexKey.of(value)
@@ -132,7 +134,7 @@ extension TableWriter {
             bucket.setPostingList(keys.isEmpty ? nil : .inline(keys), for: value)
         case .tree(let root, let count)?:
             var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
-            if try dirty.tree.delete(key) { dirty.count -= 1 }
+            try dirty.remove(key)
             postings[id] = dirty
             return
         }
