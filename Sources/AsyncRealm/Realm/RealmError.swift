@@ -28,6 +28,10 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidSchema
         /// A value cannot be turned into what was asked (an ObjectId from a bad string).
         case invalidValue
+        /// The file's stored schema differs from the models in more than added types.
+        case schemaMismatch
+        /// A configuration option that this version does not support yet was set.
+        case unsupportedConfiguration
     }
 
     public let code: Code

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+extension Realm {
+    /// What a realm opens: where it lives and how, with RealmSwift's fields.
+    ///
+    /// `fileURL`, `inMemoryIdentifier`, `readOnly` and `objectTypes` work. Setting any other
+    /// field to something other than its default makes opening throw
+    /// `RealmError.Code.unsupportedConfiguration` until the feature lands; none is ignored.
+    public struct Configuration: @unchecked Sendable {
+        // @unchecked: every stored property is a value type or a @Sendable closure, except
+        // `objectTypes`, whose metatypes carry no mutable state.
+
+        /// The file the realm is stored in; nil when `inMemoryIdentifier` is set. Setting one
+        /// clears the other.
+        public var fileURL: URL? {
+            get { storedFileURL }
+            set {
+                storedFileURL = newValue
+                if newValue != nil { storedInMemoryIdentifier = nil }
+            }
+        }
+
+        /// Names a realm kept in memory only, shared by every handle in this process that uses
+        /// the same identifier and gone when the last one closes.
+        public var inMemoryIdentifier: String? {
+            get { storedInMemoryIdentifier }
+            set {
+                storedInMemoryIdentifier = newValue
+                if newValue != nil { storedFileURL = nil }
+            }
+        }
+
+        /// A 64-byte key to encrypt the file with. Not supported yet.
+        public var encryptionKey: Data?
+        /// Open the file for reading only: writes throw, and the file must exist.
+        public var readOnly: Bool
+        /// The version of the models, for migrations. Only 0 is supported yet.
+        public var schemaVersion: UInt64
+        /// Migrates data from an older `schemaVersion`. Not supported yet.
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of migrating it. Not supported yet.
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// Decides from (file size, used bytes) whether to compact when opening. Not supported yet.
+        public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
+        /// The model classes of the realm. When nil, a class and those it links to are
+        /// registered the first time they are used.
+        public var objectTypes: [Object.Type]?
+        /// The most versions the realm may keep pinned at once. Not supported yet.
+        public var maximumNumberOfActiveVersions: UInt?
+
+        private var storedFileURL: URL?
+        private var storedInMemoryIdentifier: String?
+
+        public init(
+            fileURL: URL? = Configuration.defaultFileURL,
+            inMemoryIdentifier: String? = nil,
+            encryptionKey: Data? = nil,
+            readOnly: Bool = false,
+            schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
+            objectTypes: [Object.Type]? = nil,
+            maximumNumberOfActiveVersions: UInt? = nil
+        ) {
+            storedFileURL = fileURL
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.objectTypes = objectTypes
+            self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+            if let inMemoryIdentifier { self.inMemoryIdentifier = inMemoryIdentifier }
+        }
+
+        /// `default.realm` in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
+        }
+
+        private static let defaultStore = Mutex(Configuration())
+
+        /// The configuration `Realm()` opens. Safe to read and set from any thread.
+        public static var defaultConfiguration: Configuration {
+            get { defaultStore.withLock { $0 } }
+            set { defaultStore.withLock { $0 = newValue } }
+        }
+
+        /// Throws for every option set that this version cannot honour yet.
+        func checkSupported() throws {
+            var unsupported: [String] = []
+            if encryptionKey != nil { unsupported.append("encryptionKey") }
+            if schemaVersion != 0 { unsupported.append("schemaVersion (\(schemaVersion))") }
+            if migrationBlock != nil { unsupported.append("migrationBlock") }
+            if deleteRealmIfMigrationNeeded { unsupported.append("deleteRealmIfMigrationNeeded") }
+            if shouldCompactOnLaunch != nil { unsupported.append("shouldCompactOnLaunch") }
+            if maximumNumberOfActiveVersions != nil { unsupported.append("maximumNumberOfActiveVersions") }
+            guard unsupported.isEmpty else {
+                throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")
+            }
+            if fileURL == nil && inMemoryIdentifier == nil {
+                throw RealmError(code: .unsupportedConfiguration, message: "the configuration has neither a fileURL nor an inMemoryIdentifier; set one")
+            }
+        }
+    }
+
+    /// Migrates a realm from `oldSchemaVersion`. Migrations are not supported yet.
+    public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+}
+
+/// The object handed to a migration block. Migrations are not supported yet: a configuration
+/// with a `migrationBlock` fails to open with `unsupportedConfiguration`, so no instance is
+/// ever created.
+public final class Migration {
+    private init() {}
+}

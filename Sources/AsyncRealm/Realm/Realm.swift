@@ -1,0 +1,222 @@
+import Foundation
+import StorageEngine
+
+/// A handle on a realm: a database file (or an in-memory database) and its object schema.
+///
+/// A `Realm` opened with `try Realm(...)` is confined to the thread that opened it; using it
+/// from another thread stops with a precondition failure. Handles on the same file in one
+/// process share the file's cache and newest version, and exclude each other's writes.
+public final class Realm {
+    /// The configuration this realm was opened with.
+    public let configuration: Configuration
+    let database: Database
+    private let owner = pthread_self()
+    /// The version this handle reads; nil after `invalidate()` until the next read.
+    private var readSnapshot: Snapshot?
+    private(set) var transaction: WriteTransaction?
+    /// The schema stored in the file, plus the classes registered since opening.
+    private var objectSchemas: [String: ObjectSchema]
+
+    /// Opens the default realm (`Configuration.defaultConfiguration`).
+    public convenience init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens the realm stored in `fileURL`, creating it if needed.
+    public convenience init(fileURL: URL) throws {
+        try self.init(configuration: Configuration(fileURL: fileURL))
+    }
+
+    /// Opens the realm `configuration` describes.
+    ///
+    /// - Throws: `RealmError` with code `schemaMismatch` (listing every difference) when the
+    ///   file's schema differs from `objectTypes` in more than added classes, in which case the
+    ///   file is not changed; `fileNotFound` for a missing read-only file;
+    ///   `unsupportedConfiguration`; or an engine error (`fileCorrupted`, `permissionDenied`...).
+    public init(configuration: Configuration) throws {
+        try configuration.checkSupported()
+        self.configuration = configuration
+        database = try RealmError.translating {
+            if let identifier = configuration.inMemoryIdentifier {
+                guard !configuration.readOnly else {
+                    throw RealmError(code: .unsupportedConfiguration, message: "an in-memory realm cannot be read-only")
+                }
+                return try Database.inMemory(identifier: identifier)
+            }
+            let path = configuration.fileURL!.path
+            return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly)
+        }
+        let database = self.database
+        let snapshot = try RealmError.translating { try database.snapshot() }
+        readSnapshot = snapshot
+        objectSchemas = try SchemaStore.load(from: snapshot)
+        if let types = configuration.objectTypes {
+            try register(SchemaDiscovery.schema(for: types))
+        }
+    }
+
+    deinit {
+        transaction?.rollback()
+    }
+
+    // MARK: Schema
+
+    /// The object types of this realm: those stored in the file and those registered since.
+    public var schema: Schema {
+        checkThread()
+        return Schema(Array(objectSchemas.values))
+    }
+
+    /// Checks `schema` against the file and stores the classes the file does not have yet.
+    func register(_ schema: Schema) throws {
+        var added: [ObjectSchema] = []
+        var differences: [String] = []
+        for model in schema.objectSchema {
+            if let stored = objectSchemas[model.className] {
+                differences += SchemaStore.differences(stored: stored, model: model)
+            } else {
+                added.append(model)
+            }
+        }
+        guard differences.isEmpty else {
+            throw RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm (migrations are not supported yet; the file was not changed):\n- " + differences.joined(separator: "\n- "))
+        }
+        guard !added.isEmpty else { return }
+        if configuration.readOnly {
+            throw RealmError(code: .readOnly, message: "the read-only realm has no class \(added.map { "'\($0.className)'" }.joined(separator: ", ")); open it for writing once to add them")
+        }
+        try RealmError.translating {
+            let store = { (transaction: WriteTransaction) throws in
+                for objectSchema in added { try SchemaStore.add(objectSchema, in: transaction) }
+            }
+            if let transaction {
+                try store(transaction)
+            } else {
+                try database.write { try store($0) }
+                readSnapshot = try database.snapshot()
+            }
+        }
+        for objectSchema in added { objectSchemas[objectSchema.className] = objectSchema }
+    }
+
+    // MARK: Reading
+
+    /// Makes `snapshot` the version this handle reads, picking up classes that other handles
+    /// stored since.
+    private func advance(to snapshot: Snapshot) {
+        let schemaChanged = snapshot.catalog.tables[SchemaStore.tableName] != readSnapshot?.catalog.tables[SchemaStore.tableName]
+        readSnapshot = snapshot
+        if schemaChanged, let stored = try? SchemaStore.load(from: snapshot) {
+            objectSchemas.merge(stored) { current, _ in current }
+        }
+    }
+
+    /// The version this handle reads, taking the newest one if the handle holds none.
+    func snapshot() throws -> Snapshot {
+        if let transaction { return transaction.base }
+        if let readSnapshot { return readSnapshot }
+        let snapshot = try RealmError.translating { try database.snapshot() }
+        advance(to: snapshot)
+        return snapshot
+    }
+
+    /// Whether the realm holds no objects.
+    public var isEmpty: Bool {
+        checkThread()
+        if let transaction {
+            return objectSchemas.keys.allSatisfy { transaction.tableIfPresent(SchemaStore.tableName(forClass: $0))?.isEmpty ?? true }
+        }
+        guard let snapshot = try? snapshot() else { return true }
+        return objectSchemas.keys.allSatisfy { snapshot.tableIfPresent(SchemaStore.tableName(forClass: $0))?.isEmpty ?? true }
+    }
+
+    /// Moves this handle to the newest version. Returns whether the version changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        checkThread()
+        guard transaction == nil else { return false }
+        let old = readSnapshot?.version
+        guard let newest = try? database.snapshot() else { return false }
+        advance(to: newest)
+        return newest.version != old
+    }
+
+    /// Releases the version this handle reads, so later commits can reuse the space only it
+    /// could see; the next read takes the newest version. Inside a write it cancels the write.
+    public func invalidate() {
+        checkThread()
+        if transaction != nil { cancelWrite() }
+        readSnapshot = nil
+    }
+
+    // MARK: Writing
+
+    /// Whether this handle is in a write transaction.
+    public var isInWriteTransaction: Bool {
+        checkThread()
+        return transaction != nil
+    }
+
+    /// Begins a write transaction, first moving this handle to the newest version. Waits while
+    /// another handle, thread or process is writing.
+    ///
+    /// - Throws: `readOnly` for a read-only realm; an engine error if the file cannot be read.
+    public func beginWrite() throws {
+        checkThread()
+        precondition(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        if configuration.readOnly {
+            throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
+        }
+        let transaction = try RealmError.translating { try database.beginWrite() }
+        self.transaction = transaction
+        advance(to: transaction.base)
+    }
+
+    /// Commits the write transaction: durable when this returns.
+    ///
+    /// - Throws: the error that failed the transaction, or an I/O error; the file is then as
+    ///   it was before `beginWrite()`, and the transaction is over.
+    public func commitWrite() throws {
+        checkThread()
+        guard let transaction else {
+            preconditionFailure("commitWrite() needs a write transaction; call beginWrite() first")
+        }
+        self.transaction = nil
+        _ = try RealmError.translating { try transaction.commit() }
+        if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil }
+    }
+
+    /// Reverts every change of the write transaction and ends it.
+    public func cancelWrite() {
+        checkThread()
+        guard let transaction else {
+            preconditionFailure("cancelWrite() needs a write transaction; call beginWrite() first")
+        }
+        self.transaction = nil
+        readSnapshot = transaction.base
+        transaction.rollback()
+    }
+
+    /// Runs `block` in a write transaction and commits it, returning the block's value. If the
+    /// block throws, the transaction is cancelled and the error rethrown.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if transaction != nil { cancelWrite() }
+            throw error
+        }
+        if transaction != nil { try commitWrite() }
+        return result
+    }
+
+    // MARK: Confinement
+
+    func checkThread() {
+        precondition(pthread_equal(owner, pthread_self()) != 0,
+                     "this Realm was opened on another thread; open a Realm on each thread that uses one")
+    }
+}

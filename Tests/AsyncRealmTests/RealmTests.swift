@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+enum V1 {
+    final class Item: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var name: String
+    }
+}
+
+enum V2 {
+    final class Item: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var title: String
+        @Persisted(indexed: true) var count: Int?
+    }
+}
+
+/// A fresh directory per test, removed afterwards.
+final class RealmDirectory {
+    let url: URL
+
+    init() {
+        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("asyncrealm-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func file(_ name: String = "test.realm") -> URL { url.appendingPathComponent(name) }
+}
+
+/// The two kinds of realm every scenario runs against.
+enum RealmKind: String, CaseIterable, CustomTestStringConvertible {
+    case file, inMemory
+
+    var testDescription: String { rawValue }
+
+    func configuration(_ directory: RealmDirectory, objectTypes: [Object.Type]? = nil) -> Realm.Configuration {
+        switch self {
+        case .file: return Realm.Configuration(fileURL: directory.file(), objectTypes: objectTypes)
+        case .inMemory: return Realm.Configuration(inMemoryIdentifier: directory.url.lastPathComponent, objectTypes: objectTypes)
+        }
+    }
+}
+
+@Suite("Opening realms, schema storage and write transactions")
+struct RealmTests {
+    @Test("the schema of objectTypes is stored and read back by a realm that lists no types", arguments: RealmKind.allCases)
+    func schemaIsStored(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let first = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self]))
+        #expect(first.schema.objectSchema.map(\.className) == ["Dog", "Person"])
+        let second = try Realm(configuration: kind.configuration(directory))
+        #expect(second.schema == first.schema)
+        #expect(second.schema["Person"]?.primaryKeyProperty?.name == "id")
+        #expect(second.isEmpty)
+    }
+
+    @Test("a changed model is a schemaMismatch listing every difference, and the file is not changed")
+    func schemaMismatch() throws {
+        let directory = RealmDirectory()
+        let url = directory.file()
+        _ = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [V1.Item.self]))
+        let bytes = try Data(contentsOf: url)
+        let error = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [V2.Item.self]))
+        }
+        #expect(error?.code == .schemaMismatch)
+        for line in ["property 'Item.name' was removed", "property 'Item.title' was added", "property 'Item.count' was added"] {
+            #expect(error?.message.contains(line) == true, "\(error?.message ?? "")")
+        }
+        #expect(try Data(contentsOf: url) == bytes)
+        // Adding types is not a mismatch.
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [V1.Item.self, Dog.self]))
+        #expect(realm.schema.objectSchema.map(\.className) == ["Dog", "Item", "Person"])
+    }
+
+    @Test("read-only realms: a missing file is fileNotFound, and writing throws at once")
+    func readOnly() throws {
+        let directory = RealmDirectory()
+        let missing = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: directory.file("missing.realm"), readOnly: true))
+        }
+        #expect(missing?.code == .fileNotFound)
+        _ = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [V1.Item.self]))
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true))
+        #expect(realm.schema["Item"] != nil)
+        let writeError = #expect(throws: RealmError.self) { try realm.write {} }
+        #expect(writeError?.code == .readOnly)
+        #expect(!realm.isInWriteTransaction)
+        let addError = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true, objectTypes: [Dog.self]))
+        }
+        #expect(addError?.code == .readOnly)
+    }
+
+    @Test("options that are not supported yet are refused by name, never ignored")
+    func unsupportedOptions() {
+        let directory = RealmDirectory()
+        var configurations: [(String, Realm.Configuration)] = []
+        var configuration = Realm.Configuration(fileURL: directory.file())
+        configuration.encryptionKey = Data(count: 64)
+        configurations.append(("encryptionKey", configuration))
+        configurations.append(("schemaVersion", Realm.Configuration(fileURL: directory.file(), schemaVersion: 2)))
+        configurations.append(("migrationBlock", Realm.Configuration(fileURL: directory.file(), migrationBlock: { _, _ in })))
+        configurations.append(("deleteRealmIfMigrationNeeded", Realm.Configuration(fileURL: directory.file(), deleteRealmIfMigrationNeeded: true)))
+        configurations.append(("shouldCompactOnLaunch", Realm.Configuration(fileURL: directory.file(), shouldCompactOnLaunch: { _, _ in true })))
+        configurations.append(("maximumNumberOfActiveVersions", Realm.Configuration(fileURL: directory.file(), maximumNumberOfActiveVersions: 4)))
+        for (name, configuration) in configurations {
+            let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
+            #expect(error?.code == .unsupportedConfiguration)
+            #expect(error?.message.contains(name) == true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file().path), "a refused configuration creates nothing")
+    }
+
+    @Test("configuration defaults and the fileURL / inMemoryIdentifier exclusion")
+    func configurationFields() {
+        let configuration = Realm.Configuration()
+        #expect(configuration.fileURL?.lastPathComponent == "default.realm")
+        #expect(configuration.fileURL?.deletingLastPathComponent().path == FileManager.default.currentDirectoryPath)
+        var changed = configuration
+        changed.inMemoryIdentifier = "memory"
+        #expect(changed.fileURL == nil)
+        changed.fileURL = URL(fileURLWithPath: "/tmp/x.realm")
+        #expect(changed.inMemoryIdentifier == nil)
+        var defaults = Realm.Configuration.defaultConfiguration
+        defaults.readOnly = true
+        #expect(Realm.Configuration.defaultConfiguration.readOnly == false, "a copy, not the shared default")
+    }
+
+    @Test("write returns the block's value, cancels when it throws, and transactions do not nest", arguments: RealmKind.allCases)
+    func writeTransactions(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
+        #expect(try realm.write { 42 } == 42)
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try realm.write {
+                #expect(realm.isInWriteTransaction)
+                throw Failure()
+            }
+        }
+        #expect(!realm.isInWriteTransaction)
+        try realm.beginWrite()
+        #expect(realm.isInWriteTransaction)
+        realm.cancelWrite()
+        #expect(!realm.isInWriteTransaction)
+        try realm.beginWrite()
+        try realm.commitWrite()
+        #expect(!realm.isInWriteTransaction)
+    }
+
+    @Test("a handle sees another handle's commits after refresh and at the start of a write", arguments: RealmKind.allCases)
+    func refresh(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let reader = try Realm(configuration: kind.configuration(directory))
+        let writer = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
+        #expect(writer.schema["Item"] != nil)
+        let before = try reader.snapshot().version
+        #expect(reader.schema["Item"] == nil)
+        #expect(reader.refresh())
+        #expect(try reader.snapshot().version > before)
+        #expect(reader.schema["Item"] != nil, "classes another handle stored appear after refresh")
+        #expect(!reader.refresh(), "nothing new")
+        reader.invalidate()
+        #expect(try reader.snapshot().version > before, "the next read takes the newest version")
+    }
+}
