@@ -17,4 +17,11 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
 extension LinkingObjects: _Persistable {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.linkingObjects, objectType: Element.self) }
     public static func _persistedDefault() -> LinkingObjects { LinkingObjects() }
+
+    /// Linking objects are computed, never stored; `Realm` builds them (see `Realm.linkingObjects`).
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> LinkingObjects {
+        preconditionFailure("LinkingObjects are not stored")
+    }
+
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.null) }
 }

@@ -2,10 +2,21 @@
 ///
 /// An unmanaged list holds its elements in memory like an array.
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection {
-    var elements: [Element]
+    var elements: [Element] {
+        willSet {
+            precondition(!isSnapshot, "changing a List of a managed object is not supported yet; build the list before adding the object")
+        }
+    }
+    /// A list read from a managed object: its elements as of that read, read-only.
+    private var isSnapshot = false
 
     public init() {
         elements = []
+    }
+
+    init(snapshotOf elements: [Element]) {
+        self.elements = elements
+        isSnapshot = true
     }
 
     public var startIndex: Int { elements.startIndex }
@@ -48,4 +59,13 @@ extension List: _Persistable {
     }
 
     public static func _persistedDefault() -> List { List() }
+
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> List {
+        guard case .list(let values) = stored.value else { storageMismatch(stored, Self.self) }
+        return List(snapshotOf: values.map { Element._fromStorage(_StorageValue($0), realm: realm) })
+    }
+
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        _StorageValue(.list(elements.map { $0._toStorage(realm: realm).value }))
+    }
 }

@@ -1,3 +1,5 @@
+import StorageEngine
+
 /// The base class of every model.
 ///
 ///     final class Dog: Object {
@@ -9,9 +11,71 @@
 /// Properties marked `@Persisted` are stored; other stored properties are ignored. Subclasses
 /// need an initialiser without arguments (the one Swift synthesises is enough): the schema is
 /// discovered by creating an instance and reflecting on it, once per class.
+///
+/// An unmanaged object (never added to a realm) holds its values like any Swift object. Once
+/// added, or when read from a realm, it is *managed*: its properties read and write the realm,
+/// so every accessor of the same object sees a change at once.
 open class Object {
+    /// Set once the object is managed by a realm.
+    var managed: ManagedObjectState?
+
     public required init() {}
 
     /// The class name the schema uses for this type.
     public class var className: String { String(describing: self) }
+
+    /// The realm managing this object, or nil if it is unmanaged.
+    public var realm: Realm? { managed?.realm }
+
+    /// Whether the object was deleted from its realm (or added in a write that was cancelled),
+    /// so that it can no longer be read.
+    public var isInvalidated: Bool {
+        guard let managed else { return false }
+        return managed.realm.isInvalidated(managed)
+    }
+
+    /// Whether `object` is this same stored object (same realm file, same row), even through
+    /// a different accessor instance. Unmanaged objects are only the same as themselves.
+    public func isSameObject(as object: Object?) -> Bool {
+        guard let object else { return false }
+        guard let mine = managed, let theirs = object.managed else { return self === object }
+        return mine.key == theirs.key && mine.info.schema.className == theirs.info.schema.className
+            && mine.realm.database.shared === theirs.realm.database.shared
+    }
+}
+
+/// What makes an object managed: its realm, its row, and the row as last read.
+final class ManagedObjectState {
+    let realm: Realm
+    let key: UInt64
+    let info: ClassInfo
+    /// The row as read at `rowStamp` of the realm; reread when the realm has changed since.
+    var row: [Value] = []
+    var rowStamp = -1
+    /// Set when the object was deleted through this accessor or its write was cancelled.
+    var isInvalidated = false
+
+    init(realm: Realm, key: UInt64, info: ClassInfo) {
+        self.realm = realm
+        self.key = key
+        self.info = info
+    }
+}
+
+/// What a realm knows of one model class: its schema, its table and its columns.
+final class ClassInfo {
+    let schema: ObjectSchema
+    let type: Object.Type
+    let tableName: String
+    /// Column of each stored property, by name.
+    let columns: [String: Int]
+    /// Property names found for `@Persisted` storage key paths (see `Realm.propertyName`).
+    var propertyNames: [AnyKeyPath: String] = [:]
+
+    init(schema: ObjectSchema, type: Object.Type) {
+        self.schema = schema
+        self.type = type
+        tableName = SchemaStore.tableName(forClass: schema.className)
+        columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
+    }
 }

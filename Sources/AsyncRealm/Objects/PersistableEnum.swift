@@ -22,4 +22,13 @@ extension PersistableEnum {
         }
         return first
     }
+
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
+        guard let value = Self(rawValue: RawValue._fromStorage(stored, realm: realm)) else {
+            preconditionFailure("the realm holds \(stored.value), which is no case of \(Self.self)")
+        }
+        return value
+    }
+
+    public func _toStorage(realm: Realm) -> _StorageValue { rawValue._toStorage(realm: realm) }
 }

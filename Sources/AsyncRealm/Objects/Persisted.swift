@@ -1,3 +1,5 @@
+import StorageEngine
+
 /// Marks a stored property of an `Object` subclass as persisted.
 ///
 ///     @Persisted(primaryKey: true) var id: Int
@@ -13,6 +15,8 @@
 public struct Persisted<Value: _Persistable> {
     var value: Value
     let options: PersistedOptions
+    /// Marks the one property a probe looks for (see `Realm.propertyName(for:in:)`).
+    var isProbe = false
 
     public init() {
         self.init(value: Value._persistedDefault(), options: PersistedOptions())
@@ -56,15 +60,24 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted is only for properties of Object subclasses") }
     }
 
-    /// Reads and writes go through the enclosing object, which is where a managed object will
-    /// read its realm's snapshot instead of this stored value.
+    /// Reads and writes go through the enclosing object: an unmanaged object keeps the value
+    /// here, a managed one reads and writes its realm.
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get { object[keyPath: storageKeyPath].value }
-        set { object[keyPath: storageKeyPath].value = newValue }
+        get {
+            guard let managed = object.managed else { return object[keyPath: storageKeyPath].value }
+            return managed.realm.read(Value.self, of: managed, storage: storageKeyPath)
+        }
+        set {
+            guard let managed = object.managed else {
+                object[keyPath: storageKeyPath].value = newValue
+                return
+            }
+            managed.realm.write(newValue, of: managed, storage: storageKeyPath)
+        }
     }
 }
 
@@ -75,12 +88,17 @@ struct PersistedOptions: Sendable, Hashable {
     var originProperty: String?
 }
 
-/// What schema discovery reads from a `@Persisted` property found by reflection.
+/// What schema discovery and `Realm.add` read from a `@Persisted` property found by reflection.
 protocol PersistedPropertyDescribing {
     var kind: _PersistedKind { get }
     var options: PersistedOptions { get }
+    var isProbe: Bool { get }
+    /// The unmanaged value, as the realm stores it.
+    func storageValue(realm: Realm) -> StorageEngine.Value
 }
 
 extension Persisted: PersistedPropertyDescribing {
     var kind: _PersistedKind { Value._persistedKind }
+
+    func storageValue(realm: Realm) -> StorageEngine.Value { value._toStorage(realm: realm).value }
 }

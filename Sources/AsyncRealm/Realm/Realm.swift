@@ -15,7 +15,21 @@ public final class Realm {
     private var readSnapshot: Snapshot?
     private(set) var transaction: WriteTransaction?
     /// The schema stored in the file, plus the classes registered since opening.
-    private var objectSchemas: [String: ObjectSchema]
+    private(set) var objectSchemas: [String: ObjectSchema]
+    /// What this realm knows of each model class used through it, by class name.
+    var classInfos: [String: ClassInfo] = [:]
+    /// Changes whenever what this handle reads may have changed (a write, a new version), so
+    /// cached rows and key lists know to reread.
+    private(set) var stamp = 0
+    /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
+    /// commit throws it and rolls the transaction back.
+    var transactionFailure: RealmError?
+    /// The accessors of objects added in the current write, invalidated if it is cancelled.
+    var objectsAddedInTransaction: [ManagedObjectState] = []
+    /// Keys handed to objects being added whose rows are not inserted yet, by table.
+    var pendingKeys: [String: UInt64] = [:]
+    /// The update policy of the `add` call in progress, applied to the objects it links to.
+    var addPolicy: UpdatePolicy = .error
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
     public convenience init() throws {
@@ -103,7 +117,10 @@ public final class Realm {
 
     /// Makes `snapshot` the version this handle reads, picking up classes that other handles
     /// stored since.
+    func bumpStamp() { stamp += 1 }
+
     private func advance(to snapshot: Snapshot) {
+        stamp += 1
         let schemaChanged = snapshot.catalog.tables[SchemaStore.tableName] != readSnapshot?.catalog.tables[SchemaStore.tableName]
         readSnapshot = snapshot
         if schemaChanged, let stored = try? SchemaStore.load(from: snapshot) {
@@ -169,6 +186,8 @@ public final class Realm {
         }
         let transaction = try RealmError.translating { try database.beginWrite() }
         self.transaction = transaction
+        transactionFailure = nil
+        pendingKeys.removeAll()
         advance(to: transaction.base)
     }
 
@@ -181,9 +200,14 @@ public final class Realm {
         guard let transaction else {
             preconditionFailure("commitWrite() needs a write transaction; call beginWrite() first")
         }
+        if let failure = transactionFailure {
+            cancelWrite()
+            throw failure
+        }
         self.transaction = nil
+        defer { objectsAddedInTransaction.removeAll() }
         _ = try RealmError.translating { try transaction.commit() }
-        if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil }
+        if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil; stamp += 1 }
     }
 
     /// Reverts every change of the write transaction and ends it.
@@ -193,8 +217,13 @@ public final class Realm {
             preconditionFailure("cancelWrite() needs a write transaction; call beginWrite() first")
         }
         self.transaction = nil
-        readSnapshot = transaction.base
+        transactionFailure = nil
         transaction.rollback()
+        // Objects added in the cancelled transaction no longer exist; deleted ones are back
+        // (their accessors stay invalidated, as in Realm).
+        for object in objectsAddedInTransaction { object.isInvalidated = true }
+        objectsAddedInTransaction.removeAll()
+        advance(to: transaction.base)
     }
 
     /// Runs `block` in a write transaction and commits it, returning the block's value. If the

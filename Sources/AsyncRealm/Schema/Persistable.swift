@@ -1,4 +1,5 @@
 import Foundation
+import StorageEngine
 
 /// What the schema needs to know about a type a `@Persisted` property can hold.
 ///
@@ -19,11 +20,29 @@ public struct _PersistedKind: @unchecked Sendable {
     }
 }
 
+/// A value as the storage engine holds it. Public only because `_Persistable` names it.
+public struct _StorageValue {
+    package var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+}
+
 /// A type a `@Persisted` property can hold.
 public protocol _Persistable {
     static var _persistedKind: _PersistedKind { get }
     /// The value a property holds when the model gives it no initial value.
     static func _persistedDefault() -> Self
+    /// The value read from storage; `realm` resolves links. Stored values always have the
+    /// property's type, so a mismatch is a corrupted file and stops.
+    static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self
+    /// The value to store; `realm` adds linked unmanaged objects.
+    func _toStorage(realm: Realm) -> _StorageValue
+}
+
+func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {
+    preconditionFailure("the realm holds \(stored.value) where the schema says \(T.self); the file does not match its schema")
 }
 
 /// A type whose `Optional` a `@Persisted` property can hold.
@@ -40,6 +59,15 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 
     public static func _persistedDefault() -> Self { nil }
+
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
+        if case .null = stored.value { return nil }
+        return Wrapped._fromStorage(stored, realm: realm)
+    }
+
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        self.map { $0._toStorage(realm: realm) } ?? _StorageValue(.null)
+    }
 }
 
 extension Optional: RealmCollectionValue where Wrapped: _PersistableInsideOptional & RealmCollectionValue {}
@@ -118,4 +146,113 @@ extension ObjectId: _PersistableInsideOptional, RealmCollectionValue {
 extension Object: _PersistableInsideOptional, RealmCollectionValue {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.object, objectType: self) }
     public static func _persistedDefault() -> Self { Self() }
+
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
+        guard case .objectKey(let key) = stored.value else { storageMismatch(stored, Self.self) }
+        return realm.accessor(of: self, key: key)
+    }
+
+    /// A link to this object: adds it to `realm` first if it is unmanaged.
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        _StorageValue(.objectKey(realm.keyAddingIfNeeded(self)))
+    }
+}
+
+// MARK: Storage conversions
+
+extension Bool {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Bool {
+        guard case .bool(let value) = stored.value else { storageMismatch(stored, Self.self) }
+        return value
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.bool(self)) }
+}
+
+extension BinaryInteger where Self: _Persistable {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
+        guard case .int(let value) = stored.value, let converted = Self(exactly: value) else { storageMismatch(stored, Self.self) }
+        return converted
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.int(Int64(self))) }
+}
+
+extension Float {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Float {
+        guard case .float(let value) = stored.value else { storageMismatch(stored, Self.self) }
+        return value
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.float(self)) }
+}
+
+extension Double {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Double {
+        guard case .double(let value) = stored.value else { storageMismatch(stored, Self.self) }
+        return value
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.double(self)) }
+}
+
+extension String {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> String {
+        guard case .string(let value) = stored.value else { storageMismatch(stored, Self.self) }
+        return value
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.string(self)) }
+}
+
+extension Data {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Data {
+        guard case .binary(let value) = stored.value else { storageMismatch(stored, Self.self) }
+        return Data(value)
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.binary(Array(self))) }
+}
+
+extension Date {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Date {
+        guard case .timestamp(let seconds, let nanoseconds) = stored.value else { storageMismatch(stored, Self.self) }
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        let interval = timeIntervalSince1970
+        var seconds = interval.rounded(.down)
+        var nanoseconds = ((interval - seconds) * 1e9).rounded()
+        if nanoseconds >= 1e9 { seconds += 1; nanoseconds -= 1e9 }
+        return _StorageValue(.timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds)))
+    }
+}
+
+extension UUID {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> UUID {
+        guard case .uuid(let bits) = stored.value else { storageMismatch(stored, Self.self) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<16 { bytes[index] = UInt8(truncatingIfNeeded: bits >> UInt128(8 * (15 - index))) }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        let bits = withUnsafeBytes(of: uuid) { bytes in bytes.reduce(UInt128(0)) { $0 << 8 | UInt128($1) } }
+        return _StorageValue(.uuid(bits))
+    }
+}
+
+extension Decimal {
+    /// Stored as its exact decimal text: no binary floating point in between.
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Decimal {
+        guard case .string(let text) = stored.value, let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+            storageMismatch(stored, Self.self)
+        }
+        return value
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        _StorageValue(.string(NSDecimalNumber(decimal: self).description(withLocale: Locale(identifier: "en_US_POSIX"))))
+    }
+}
+
+extension ObjectId {
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> ObjectId {
+        guard case .binary(let bytes) = stored.value, bytes.count == 12 else { storageMismatch(stored, Self.self) }
+        return ObjectId(bytes: bytes)
+    }
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.binary(bytes)) }
 }

@@ -1,0 +1,323 @@
+import StorageEngine
+
+extension Realm {
+    // MARK: Classes
+
+    /// The realm's view of model class `type`, registering it (and the classes it links to) the
+    /// first time it is used.
+    func classInfo(for type: Object.Type) throws -> ClassInfo {
+        let name = type.className
+        if let info = classInfos[name] { return info }
+        try register(SchemaDiscovery.schema(for: [type]))
+        let info = ClassInfo(schema: objectSchemas[name]!, type: type)
+        classInfos[name] = info
+        return info
+    }
+
+    func classInfoOrStop(for type: Object.Type) -> ClassInfo {
+        do {
+            return try classInfo(for: type)
+        } catch {
+            preconditionFailure("cannot use '\(type.className)' with this realm: \(error)")
+        }
+    }
+
+    /// The table of `info`'s class as this handle reads it now; nil if it has no table yet.
+    func readTable(named name: String) -> (any TableReading)? {
+        if let transaction { return transaction.tableIfPresent(name) }
+        return try? snapshot().tableIfPresent(name)
+    }
+
+    // MARK: Accessors
+
+    /// A managed accessor of row `key` of `type`.
+    func accessor<T: Object>(of type: T.Type, key: UInt64) -> T {
+        let info = classInfoOrStop(for: type)
+        let object = T()
+        object.managed = ManagedObjectState(realm: self, key: key, info: info)
+        return object
+    }
+
+    func isInvalidated(_ managed: ManagedObjectState) -> Bool {
+        if managed.isInvalidated { return true }
+        return !((try? readTable(named: managed.info.tableName)?.contains(managed.key)) ?? false)
+    }
+
+    /// The object's row as this handle reads it now.
+    private func currentRow(_ managed: ManagedObjectState) -> [Value] {
+        if managed.rowStamp == stamp { return managed.row }
+        precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
+        guard let row = (try? readTable(named: managed.info.tableName)?.row(managed.key)) ?? nil else {
+            preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
+        }
+        managed.row = row
+        managed.rowStamp = stamp
+        return row
+    }
+
+    /// The name of the property whose `@Persisted` storage `keyPath` reaches, found once per
+    /// class: a scratch instance gets a marker through the key path, and reflection finds the
+    /// property holding it.
+    private func propertyName<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> String {
+        if let name = info.propertyNames[keyPath] { return name }
+        let scratch = O()
+        var storage = scratch[keyPath: keyPath]
+        storage.isProbe = true
+        scratch[keyPath: keyPath] = storage
+        var mirror: Mirror? = Mirror(reflecting: scratch)
+        while let current = mirror {
+            for child in current.children {
+                if let persisted = child.value as? PersistedPropertyDescribing, persisted.isProbe, let label = child.label {
+                    let name = String(label.dropFirst())
+                    info.propertyNames[keyPath] = name
+                    return name
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        preconditionFailure("cannot find the property of \(keyPath) in '\(info.schema.className)'")
+    }
+
+    func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
+        checkThread()
+        let name = propertyName(for: storage, in: managed.info)
+        if let builder = V.self as? LinkingObjectsBuilding.Type, let property = managed.info.schema[name] {
+            precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            return builder.build(realm: self, keys: linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)) as! V
+        }
+        let row = currentRow(managed)
+        let column = managed.info.columns[name]!
+        return V._fromStorage(_StorageValue(column < row.count ? row[column] : .null), realm: self)
+    }
+
+    func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
+        checkThread()
+        guard let transaction else {
+            preconditionFailure("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        }
+        let name = propertyName(for: storage, in: managed.info)
+        guard let column = managed.info.columns[name] else {
+            preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
+        }
+        let stored = value._toStorage(realm: self).value
+        if managed.info.schema[name]?.isPrimary == true, currentRow(managed)[column] != stored {
+            fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
+            return
+        }
+        do {
+            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: stored)
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    /// Records the first error of the transaction: the commit throws it.
+    func fail(_ error: Error) {
+        guard transactionFailure == nil else { return }
+        if let error = error as? RealmError {
+            transactionFailure = error
+        } else if let error = error as? StorageError {
+            transactionFailure = RealmError(error)
+        } else {
+            transactionFailure = RealmError(code: .invalidValue, message: "\(error)")
+        }
+    }
+
+    // MARK: Adding
+
+    /// Adds `object`, and the unmanaged objects it links to, to the realm.
+    ///
+    /// Errors (a duplicate primary key, say) do not throw here, as in RealmSwift: they fail the
+    /// write transaction, whose `commitWrite()` or `write` throws them and stores nothing.
+    ///
+    /// - Important: Call inside a write transaction. An object managed by another realm cannot
+    ///   be added.
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        checkThread()
+        precondition(transaction != nil, "add objects inside a write transaction: realm.write { realm.add(object) }")
+        addPolicy = update
+        defer { addPolicy = .error }
+        _ = keyAddingIfNeeded(object)
+    }
+
+    /// Adds every object of `objects`.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// The key of `object` in this realm, adding it (and what it links to) if it is unmanaged.
+    func keyAddingIfNeeded(_ object: Object) -> UInt64 {
+        if let managed = object.managed {
+            precondition(managed.realm === self, "this object is managed by another Realm instance; read it through this realm instead")
+            return managed.key
+        }
+        guard let transaction else {
+            preconditionFailure("linking an unmanaged object adds it, which needs a write transaction")
+        }
+        let info = classInfoOrStop(for: type(of: object))
+        let properties = unmanagedProperties(of: object)
+        do {
+            let table = try transaction.table(info.tableName)
+            if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
+               let existing = try table.keys(where: column, equals: properties[primary.name]!.storageValue(realm: self)).first {
+                object.managed = ManagedObjectState(realm: self, key: existing, info: info)
+                let values = info.schema.storedProperties.map { properties[$0.name]!.storageValue(realm: self) }
+                try table.update(existing, to: values)
+                changed()
+                return existing
+            }
+            // Take the key before converting links, so that a cycle back to this object (or
+            // another object of this class added on the way) finds its key.
+            let key = max(table.nextKey, pendingKeys[info.tableName] ?? 0)
+            pendingKeys[info.tableName] = key + 1
+            let state = ManagedObjectState(realm: self, key: key, info: info)
+            object.managed = state
+            objectsAddedInTransaction.append(state)
+            let values = info.schema.storedProperties.map { properties[$0.name]!.storageValue(realm: self) }
+            try table.insert(values, forKey: key)
+            changed()
+            return key
+        } catch {
+            fail(error)
+            return object.managed?.key ?? 0
+        }
+    }
+
+    /// The `@Persisted` storage of an unmanaged object, by property name.
+    private func unmanagedProperties(of object: Object) -> [String: PersistedPropertyDescribing] {
+        var properties: [String: PersistedPropertyDescribing] = [:]
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
+                    properties[String(label.dropFirst())] = persisted
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return properties
+    }
+
+    /// Marks that what this handle reads has changed.
+    func changed() {
+        bumpStamp()
+    }
+
+    // MARK: Reading objects
+
+    /// Every object of `type`, in insertion order.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        checkThread()
+        return Results(realm: self, info: classInfoOrStop(for: type))
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil if there is none.
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        checkThread()
+        let info = classInfoOrStop(for: type)
+        guard let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] else {
+            preconditionFailure("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
+        }
+        guard let key = key as? _Persistable else {
+            preconditionFailure("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(primary.type.rawValue)")
+        }
+        let stored = key._toStorage(realm: self).value
+        guard let table = readTable(named: info.tableName), let found = try? table.keys(where: column, equals: stored).first else {
+            return nil
+        }
+        return accessor(of: type, key: found)
+    }
+
+    /// The keys of the objects linking to row `key` of `className` through `property`'s origin.
+    func linkingKeys(to key: UInt64, of className: String, through property: Property) -> [UInt64] {
+        guard let originClass = property.objectClassName, let originName = property.linkOriginPropertyName,
+              let origin = objectSchemas[originClass],
+              let column = origin.storedProperties.firstIndex(where: { $0.name == originName }),
+              let table = readTable(named: SchemaStore.tableName(forClass: originClass)) else { return [] }
+        var keys: [UInt64] = []
+        try? table.scan { rowKey, row in
+            switch try row.column(column) {
+            case .objectKey(key): keys.append(rowKey)
+            case .list(let elements): keys.append(contentsOf: elements.filter { $0 == .objectKey(key) }.map { _ in rowKey })
+            default: break
+            }
+            return true
+        }
+        return keys
+    }
+
+    // MARK: Deleting
+
+    /// Deletes `object`, removing it from every list and setting every link to it to nil.
+    ///
+    /// - Important: Call inside a write transaction, with an object managed by this realm.
+    public func delete(_ object: Object) {
+        checkThread()
+        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
+        guard let managed = object.managed, managed.realm === self else {
+            preconditionFailure("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
+        }
+        guard !isInvalidated(managed) else { return }
+        do {
+            try transaction.table(managed.info.tableName).delete(managed.key)
+            try unlink(managed.key, of: managed.info.schema.className, in: transaction)
+        } catch {
+            fail(error)
+        }
+        managed.isInvalidated = true
+        changed()
+    }
+
+    /// Deletes every object of `objects`.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        checkThread()
+        guard let transaction else { preconditionFailure("deleteAll() needs a write transaction") }
+        do {
+            for className in objectSchemas.keys {
+                try transaction.tableIfPresent(SchemaStore.tableName(forClass: className))?.deleteAll()
+            }
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    /// Sets every link to row `key` of `className` to nil and removes it from every list.
+    private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
+        let target = Value.objectKey(key)
+        for schema in objectSchemas.values {
+            let columns = schema.storedProperties.enumerated().filter { $0.element.objectClassName == className }.map(\.offset)
+            guard !columns.isEmpty, let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
+            var updates: [(UInt64, Int, Value)] = []
+            try table.scan { rowKey, row in
+                for column in columns {
+                    switch try row.column(column) {
+                    case target: updates.append((rowKey, column, .null))
+                    case .list(let elements) where elements.contains(target):
+                        updates.append((rowKey, column, .list(elements.filter { $0 != target })))
+                    default: break
+                    }
+                }
+                return true
+            }
+            for (rowKey, column, value) in updates { try table.set(rowKey, column: column, to: value) }
+        }
+    }
+}
+
+/// Builds `LinkingObjects` of a type known only at run time.
+protocol LinkingObjectsBuilding {
+    static func build(realm: Realm, keys: [UInt64]) -> Self
+}
+
+extension LinkingObjects: LinkingObjectsBuilding {
+    static func build(realm: Realm, keys: [UInt64]) -> LinkingObjects {
+        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) })
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+@Suite("Managed objects, add, query by key, delete, cancel")
+struct ObjectTests {
+    static func makePerson(_ id: Int, _ name: String, dogs: [Dog] = []) -> Person {
+        let person = Person()
+        person.id = id
+        person.name = name
+        person.dogs.append(objectsIn: dogs)
+        return person
+    }
+
+    static func makeDog(_ name: String, age: Int = 1) -> Dog {
+        let dog = Dog()
+        dog.name = name
+        dog.age = age
+        return dog
+    }
+
+    @Test("added objects, and the objects they link to, are stored, live, and survive reopening", arguments: RealmKind.allCases)
+    func addAndRead(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        var realm: Realm? = try Realm(configuration: kind.configuration(directory))
+        let rex = Self.makeDog("Rex", age: 3)
+        let fido = Self.makeDog("Fido")
+        let jim = Self.makePerson(1, "Jim", dogs: [rex, fido, rex])
+        rex.owner = jim
+        try realm!.write { realm!.add(jim) }
+        #expect(jim.realm === realm && rex.realm === realm && fido.realm === realm, "linked objects are added too")
+        #expect(realm!.objects(Person.self).count == 1)
+        #expect(realm!.objects(Dog.self).map(\.name) == ["Rex", "Fido"])
+        let stored = try #require(realm!.objects(Person.self).first)
+        #expect(stored.name == "Jim" && stored.birthdate == nil && stored.age == nil)
+        #expect(stored.dogs.map(\.name) == ["Rex", "Fido", "Rex"])
+        #expect(stored.isSameObject(as: jim) && !stored.isSameObject(as: rex))
+        #expect(realm!.objects(Dog.self)[0].owner?.name == "Jim")
+        // Live: another accessor of the same object sees a write at once.
+        try realm!.write { jim.name = "James" }
+        #expect(stored.name == "James")
+        #expect(realm!.objects(Dog.self)[0].owners.map(\.name) == ["James", "James"], "Rex is listed twice in James's dogs")
+
+        if kind == .file {
+            realm = nil
+            let reopened = try Realm(configuration: kind.configuration(directory))
+            let person = try #require(reopened.object(ofType: Person.self, forPrimaryKey: 1))
+            #expect(person.name == "James" && person.dogs.count == 3)
+        }
+    }
+
+    @Test("every property type round-trips through close and reopen")
+    func everyTypeRoundTrip() throws {
+        let directory = RealmDirectory()
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
+        let uuid = UUID()
+        let objectId = ObjectId.generate()
+        do {
+            let realm = try Realm(configuration: RealmKind.file.configuration(directory))
+            let object = EveryType()
+            object.bool = true
+            object.int = -42
+            object.int8 = -8
+            object.int16 = 1600
+            object.int32 = -320_000
+            object.int64 = .max
+            object.float = 1.5
+            object.double = -2.25e300
+            object.string = "héllo 🐶"
+            object.data = Data([0, 1, 255])
+            object.date = date
+            object.uuid = uuid
+            object.decimal = Decimal(string: "12345678901234567890.123456789")!
+            object.objectId = objectId
+            object.size = .large
+            object.colour = .green
+            object.optionalInt = 7
+            object.optionalString = nil
+            object.ints.append(objectsIn: [3, 1, 3])
+            object.optionalStrings.append(objectsIn: ["a", nil])
+            object.dogs.append(Self.makeDog("Rex"))
+            try realm.write { realm.add(object) }
+        }
+        let realm = try Realm(configuration: RealmKind.file.configuration(directory))
+        let object = try #require(realm.objects(EveryType.self).first)
+        #expect(object.bool && object.int == -42 && object.int8 == -8 && object.int16 == 1600 && object.int32 == -320_000)
+        #expect(object.int64 == .max && object.float == 1.5 && object.double == -2.25e300)
+        #expect(object.string == "héllo 🐶" && object.data == Data([0, 1, 255]))
+        #expect(abs(object.date.timeIntervalSince(date)) < 1e-6)
+        #expect(object.uuid == uuid && object.objectId == objectId)
+        #expect(object.decimal == Decimal(string: "12345678901234567890.123456789")!)
+        #expect(object.size == .large && object.colour == .green && object.optionalInt == 7 && object.optionalString == nil)
+        #expect(Array(object.ints) == [3, 1, 3] && Array(object.optionalStrings) == ["a", nil])
+        #expect(object.dogs.first?.name == "Rex")
+    }
+
+    @Test("a duplicate primary key fails the write and stores nothing of it; update policies update in place", arguments: RealmKind.allCases)
+    func primaryKeys(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write { realm.add(Self.makePerson(1, "Ana")) }
+        let error = #expect(throws: RealmError.self) {
+            try realm.write {
+                realm.add(Self.makePerson(2, "Bo", dogs: [Self.makeDog("Spot")]))
+                realm.add(Self.makePerson(1, "Cy"))
+            }
+        }
+        #expect(error?.code == .duplicatePrimaryKey)
+        #expect(realm.objects(Person.self).map(\.name) == ["Ana"])
+        #expect(realm.objects(Dog.self).isEmpty)
+        try realm.write {
+            realm.add(Self.makePerson(1, "Ana Maria"), update: .modified)
+            realm.add(Self.makePerson(3, "Di"), update: .all)
+        }
+        #expect(realm.objects(Person.self).map(\.name) == ["Ana Maria", "Di"])
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 3)?.name == "Di")
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 4) == nil)
+        let changeKey = #expect(throws: RealmError.self) {
+            try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 3)!.id = 30 }
+        }
+        #expect(changeKey?.message.contains("primary key") == true)
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 3) != nil)
+    }
+
+    @Test("cancelWrite restores deleted objects, invalidates objects added in the transaction and rolls values back", arguments: RealmKind.allCases)
+    func cancelWrite(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write { realm.add(Self.makeDog("Old", age: 5)) }
+        let oldObject = try #require(realm.objects(Dog.self).first)
+        let newObject = Self.makeDog("New")
+        try realm.beginWrite()
+        realm.add(newObject)
+        oldObject.age = 6
+        realm.delete(oldObject)
+        realm.cancelWrite()
+        #expect(newObject.isInvalidated)
+        #expect(oldObject.isInvalidated, "as the reference says, the old accessor stays invalidated")
+        let again = try #require(realm.objects(Dog.self).first, "re-running the query finds the restored object")
+        #expect(again.name == "Old" && again.age == 5)
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
+    @Test("deleting an object removes it from every list and sets every link to it to nil", arguments: RealmKind.allCases)
+    func deleteUnlinks(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let rex = Self.makeDog("Rex")
+        let fido = Self.makeDog("Fido")
+        let jim = Self.makePerson(1, "Jim", dogs: [rex, fido, rex])
+        rex.owner = jim
+        fido.owner = jim
+        try realm.write { realm.add(jim) }
+        try realm.write { realm.delete(rex) }
+        #expect(rex.isInvalidated)
+        #expect(jim.dogs.map(\.name) == ["Fido"])
+        try realm.write { realm.delete(jim) }
+        #expect(fido.owner == nil)
+        #expect(fido.owners.isEmpty)
+        try realm.write { realm.deleteAll() }
+        #expect(realm.isEmpty)
+        #expect(fido.isInvalidated)
+    }
+}
