@@ -162,3 +162,43 @@ struct ObjectTests {
         #expect(fido.isInvalidated)
     }
 }
+
+@Suite("Lists of managed objects")
+struct ManagedListTests {
+    @Test("a managed list is live and supports every mutation, for objects and primitives", arguments: RealmKind.allCases)
+    func mutations(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let person = ObjectTests.makePerson(1, "Jim")
+        let numbers = EveryType()
+        try realm.write {
+            realm.add(person)
+            realm.add(numbers)
+        }
+        let other = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let a = ObjectTests.makeDog("A"), b = ObjectTests.makeDog("B"), c = ObjectTests.makeDog("C")
+        try realm.write {
+            person.dogs.append(a)                      // unmanaged: added to the realm on the way
+            person.dogs.append(objectsIn: [b, c, a])
+            person.dogs.insert(c, at: 0)
+        }
+        #expect(other.dogs.map(\.name) == ["C", "A", "B", "C", "A"], "another accessor sees the change")
+        #expect(a.realm === realm)
+        try realm.write {
+            person.dogs.remove(at: 1)
+            person.dogs.move(from: 0, to: 3)
+            person.dogs.swapAt(0, 1)
+            person.dogs.replace(index: 2, object: b)
+        }
+        #expect(person.dogs.map(\.name) == ["C", "B", "B", "C"])
+        try realm.write {
+            numbers.ints.append(objectsIn: [5, 6])
+            numbers.ints[0] = 7
+            numbers.optionalStrings.append(nil)
+        }
+        #expect(Array(numbers.ints) == [7, 6] && Array(numbers.optionalStrings) == [nil])
+        try realm.write { person.dogs.removeAll() }
+        #expect(other.dogs.isEmpty)
+        #expect(realm.objects(Dog.self).count == 3, "removing from a list deletes nothing")
+    }
+}

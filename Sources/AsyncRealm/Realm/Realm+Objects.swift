@@ -85,16 +85,38 @@ extension Realm {
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             return builder.build(realm: self, keys: linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)) as! V
         }
-        let row = currentRow(managed)
         let column = managed.info.columns[name]!
-        return V._fromStorage(_StorageValue(column < row.count ? row[column] : .null), realm: self)
+        if let builder = V.self as? ManagedListBuilding.Type {
+            precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            return builder.managed(at: ManagedListLocation(owner: managed, column: column)) as! V
+        }
+        return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
     }
 
-    func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
+    /// One stored column of a managed object, as this handle reads it now.
+    func column(_ column: Int, of managed: ManagedObjectState) -> Value {
+        checkThread()
+        let row = currentRow(managed)
+        return column < row.count ? row[column] : .null
+    }
+
+    /// Sets one stored column of a managed object; needs a write transaction.
+    func setColumn(_ column: Int, of managed: ManagedObjectState, to value: Value) {
         checkThread()
         guard let transaction else {
             preconditionFailure("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         }
+        do {
+            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: value)
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
+        checkThread()
+        precondition(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         let name = propertyName(for: storage, in: managed.info)
         guard let column = managed.info.columns[name] else {
             preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
@@ -104,12 +126,7 @@ extension Realm {
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
             return
         }
-        do {
-            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: stored)
-        } catch {
-            fail(error)
-        }
-        changed()
+        setColumn(column, of: managed, to: stored)
     }
 
     /// Records the first error of the transaction: the commit throws it.
