@@ -106,6 +106,20 @@ extension List: _Persistable {
 
     public static func _persistedDefault() -> List { List() }
 
+    /// A new unmanaged list from an array (or any sequence) of values its elements accept.
+    public static func _fromAny(_ value: Any?) -> List? {
+        if let list = value as? List { return list }
+        guard let sequence = value as? any Sequence else { return nil }
+        var elements: [Element] = []
+        for item in sequence {
+            guard let element = Element._fromAny(item) else { return nil }
+            elements.append(element)
+        }
+        let list = List()
+        list.unmanaged = elements
+        return list
+    }
+
     /// An unmanaged copy of a stored list (managed lists are built by `Realm.read`).
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> List {
         guard case .list(let values) = stored.value else { storageMismatch(stored, Self.self) }

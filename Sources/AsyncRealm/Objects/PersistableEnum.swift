@@ -31,4 +31,10 @@ extension PersistableEnum {
     }
 
     public func _toStorage(realm: Realm) -> _StorageValue { rawValue._toStorage(realm: realm) }
+
+    /// A case, or the raw value of one.
+    public static func _fromAny(_ value: Any?) -> Self? {
+        if let value = value as? Self { return value }
+        return RawValue._fromAny(value).flatMap(Self.init(rawValue:))
+    }
 }

@@ -95,10 +95,42 @@ protocol PersistedPropertyDescribing {
     var isProbe: Bool { get }
     /// The unmanaged value, as the realm stores it.
     func storageValue(realm: Realm) -> StorageEngine.Value
+    /// The unmanaged value.
+    var anyValue: Any { get }
+    /// Stores `value`, converted to the property's type, into the `Persisted` at `pointer`;
+    /// returns false if it cannot be converted.
+    static func assign(_ value: Any?, at pointer: UnsafeMutableRawPointer) -> Bool
+    /// Property `name` of a managed object, typed `Any`.
+    static func read(from realm: Realm, managed: ManagedObjectState, named name: String) -> Any
+    /// Sets property `name` of a managed object from a value typed `Any`.
+    static func write(_ value: Any?, to realm: Realm, managed: ManagedObjectState, named name: String)
+    /// Whether `value` converts to the property's type.
+    static func accepts(_ value: Any?) -> Bool
 }
 
 extension Persisted: PersistedPropertyDescribing {
     var kind: _PersistedKind { Value._persistedKind }
 
     func storageValue(realm: Realm) -> StorageEngine.Value { value._toStorage(realm: realm).value }
+
+    var anyValue: Any { value }
+
+    static func assign(_ value: Any?, at pointer: UnsafeMutableRawPointer) -> Bool {
+        guard let converted = Value._fromAny(value) else { return false }
+        pointer.assumingMemoryBound(to: Persisted<Value>.self).pointee.value = converted
+        return true
+    }
+
+    static func accepts(_ value: Any?) -> Bool { Value._fromAny(value) != nil }
+
+    static func read(from realm: Realm, managed: ManagedObjectState, named name: String) -> Any {
+        realm.read(Value.self, of: managed, named: name)
+    }
+
+    static func write(_ value: Any?, to realm: Realm, managed: ManagedObjectState, named name: String) {
+        guard let converted = Value._fromAny(value) else {
+            preconditionFailure("property '\(name)' of '\(managed.info.schema.className)' is \(Value.self), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
+        }
+        realm.write(converted, of: managed, named: name)
+    }
 }

@@ -80,7 +80,11 @@ extension Realm {
 
     func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
         checkThread()
-        let name = propertyName(for: storage, in: managed.info)
+        return read(V.self, of: managed, named: propertyName(for: storage, in: managed.info))
+    }
+
+    /// Property `name` of a managed object, as a `V`.
+    func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, named name: String) -> V {
         if let builder = V.self as? LinkingObjectsBuilding.Type, let property = managed.info.schema[name] {
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             return builder.build(realm: self, keys: linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)) as! V
@@ -91,6 +95,35 @@ extension Realm {
             return builder.managed(at: ManagedListLocation(owner: managed, column: column)) as! V
         }
         return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
+    }
+
+    /// Property `name` of a managed object, typed `Any` (for `value(forKey:)`).
+    func value(named name: String, of managed: ManagedObjectState, object: Object) -> Any? {
+        checkThread()
+        guard managed.info.schema[name] != nil, let storage = persistedStorageType(of: name, in: object) else {
+            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+        }
+        return storage.read(from: self, managed: managed, named: name)
+    }
+
+    /// Sets property `name` of a managed object from a value typed `Any` (for `setValue`).
+    func setValue(_ value: Any?, named name: String, of managed: ManagedObjectState, object: Object) {
+        checkThread()
+        guard managed.info.schema[name] != nil, let storage = persistedStorageType(of: name, in: object) else {
+            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+        }
+        storage.write(value, to: self, managed: managed, named: name)
+    }
+
+    private func persistedStorageType(of name: String, in object: Object) -> PersistedPropertyDescribing.Type? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "_" + name }) {
+                return type(of: child.value) as? PersistedPropertyDescribing.Type
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// One stored column of a managed object, as this handle reads it now.
@@ -116,8 +149,12 @@ extension Realm {
 
     func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
         checkThread()
+        write(value, of: managed, named: propertyName(for: storage, in: managed.info))
+    }
+
+    /// Sets property `name` of a managed object; needs a write transaction.
+    func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
         precondition(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
-        let name = propertyName(for: storage, in: managed.info)
         guard let column = managed.info.columns[name] else {
             preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
         }
@@ -199,6 +236,53 @@ extension Realm {
             fail(error)
             return object.managed?.key ?? 0
         }
+    }
+
+    /// Creates an object of `type` from `value` (a dictionary by property name, an array in
+    /// property order, or an object) and adds it, returning the managed object.
+    ///
+    /// With `.modified` or `.all` and a primary key already in the realm, only the properties
+    /// `value` gives are updated; the others keep their values.
+    ///
+    /// Errors (an unknown property, a value of the wrong type, a duplicate primary key) fail the
+    /// write transaction: `commitWrite()` or `write` throws them and stores nothing.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        checkThread()
+        precondition(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
+        let info = classInfoOrStop(for: type)
+        if update != .error, let primary = info.schema.primaryKeyProperty,
+           let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
+           let existing = object(ofType: type, forPrimaryKey: key) {
+            for (name, item) in given where name != primary.name {
+                guard info.schema[name] != nil, let storage = persistedStorageType(of: name, in: existing) else {
+                    fail(RealmError(code: .invalidValue, message: "'\(info.schema.className)' has no property '\(name)'"))
+                    continue
+                }
+                guard storage.accepts(item) else {
+                    fail(RealmError(code: .invalidValue, message: "property '\(name)' of '\(info.schema.className)' cannot hold \(item.map { "\(Swift.type(of: $0))" } ?? "nil")"))
+                    continue
+                }
+                storage.write(item, to: self, managed: existing.managed!, named: name)
+            }
+            return existing
+        }
+        let object = T()
+        if let problem = object.assign(value) {
+            fail(RealmError(code: .invalidValue, message: problem))
+            return object
+        }
+        add(object, update: update)
+        return object
+    }
+
+    /// The values `value` gives, by property name (nil if it is not a dictionary or an array).
+    private static func givenValues(_ value: Any, schema: ObjectSchema) -> [String: Any?]? {
+        if let dictionary = value as? [String: Any?] { return dictionary }
+        if let array = value as? [Any?] {
+            return Dictionary(uniqueKeysWithValues: zip(schema.storedProperties.map(\.name), array))
+        }
+        return nil
     }
 
     /// The `@Persisted` storage of an unmanaged object, by property name.

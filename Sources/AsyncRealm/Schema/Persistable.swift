@@ -39,6 +39,14 @@ public protocol _Persistable {
     static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self
     /// The value to store; `realm` adds linked unmanaged objects.
     func _toStorage(realm: Realm) -> _StorageValue
+    /// `value` as this type, as `Object(value:)` and `setValue(_:forKey:)` accept it: the type
+    /// itself, integers and floating-point numbers that convert exactly, nested dictionaries or
+    /// arrays for objects, arrays for lists; nil if it does not convert.
+    static func _fromAny(_ value: Any?) -> Self?
+}
+
+extension _Persistable {
+    public static func _fromAny(_ value: Any?) -> Self? { value as? Self }
 }
 
 func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {
@@ -68,6 +76,21 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public func _toStorage(realm: Realm) -> _StorageValue {
         self.map { $0._toStorage(realm: realm) } ?? _StorageValue(.null)
     }
+
+    public static func _fromAny(_ value: Any?) -> Self? {
+        guard let value else { return .some(nil) }
+        if let optional = value as? OptionalProtocol, optional.isNone { return .some(nil) }
+        return Wrapped._fromAny(value).map { .some($0) }
+    }
+}
+
+/// Lets a value typed `Any` that holds a nil `Optional` be recognised as nil.
+private protocol OptionalProtocol {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalProtocol {
+    var isNone: Bool { self == nil }
 }
 
 extension Optional: RealmCollectionValue where Wrapped: _PersistableInsideOptional & RealmCollectionValue {}
@@ -152,6 +175,14 @@ extension Object: _PersistableInsideOptional, RealmCollectionValue {
         return realm.accessor(of: self, key: key)
     }
 
+    /// An object, or a new unmanaged one from a dictionary or an array of property values.
+    public static func _fromAny(_ value: Any?) -> Self? {
+        if let object = value as? Self { return object }
+        guard let value, value is [String: Any?] || value is [Any?] else { return nil }
+        let object = Self()
+        return object.assign(value) == nil ? object : nil
+    }
+
     /// A link to this object: adds it to `realm` first if it is unmanaged.
     public func _toStorage(realm: Realm) -> _StorageValue {
         _StorageValue(.objectKey(realm.keyAddingIfNeeded(self)))
@@ -169,6 +200,15 @@ extension Bool {
 }
 
 extension BinaryInteger where Self: _Persistable {
+    public static func _fromAny(_ value: Any?) -> Self? {
+        switch value {
+        case let value as Self: return value
+        case let value as any BinaryInteger: return Self(exactly: value)
+        case let value as Double: return Self(exactly: value)
+        default: return nil
+        }
+    }
+
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
         guard case .int(let value) = stored.value, let converted = Self(exactly: value) else { storageMismatch(stored, Self.self) }
         return converted
@@ -177,6 +217,15 @@ extension BinaryInteger where Self: _Persistable {
 }
 
 extension Float {
+    public static func _fromAny(_ value: Any?) -> Float? {
+        switch value {
+        case let value as Float: return value
+        case let value as Double: return Float(value)
+        case let value as Int: return Float(value)
+        default: return nil
+        }
+    }
+
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Float {
         guard case .float(let value) = stored.value else { storageMismatch(stored, Self.self) }
         return value
@@ -185,6 +234,15 @@ extension Float {
 }
 
 extension Double {
+    public static func _fromAny(_ value: Any?) -> Double? {
+        switch value {
+        case let value as Double: return value
+        case let value as Float: return Double(value)
+        case let value as Int: return Double(value)
+        default: return nil
+        }
+    }
+
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Double {
         guard case .double(let value) = stored.value else { storageMismatch(stored, Self.self) }
         return value

@@ -1,0 +1,107 @@
+extension Object {
+    /// Creates an unmanaged object from a dictionary of property values by name, an array of
+    /// values in property order, or another object; nested dictionaries and arrays create the
+    /// objects and lists they stand for.
+    ///
+    /// - Important: A value of the wrong type or an unknown property name stops with a message
+    ///   naming the class and property (`Realm.create` reports the same as a failed write).
+    public convenience init(value: Any) {
+        self.init()
+        if let problem = assign(value) { preconditionFailure(problem) }
+    }
+
+    /// Sets the unmanaged properties given by `value`; returns what was wrong, if anything.
+    func assign(_ value: Any) -> String? {
+        let schema: ObjectSchema
+        do {
+            schema = try SchemaDiscovery.objectSchema(for: type(of: self))
+        } catch {
+            return "\(error)"
+        }
+        switch value {
+        case let dictionary as [String: Any?]:
+            for (name, item) in dictionary.sorted(by: { $0.key < $1.key }) {
+                if let problem = setUnmanaged(name, to: item, schema: schema) { return problem }
+            }
+        case let array as [Any?]:
+            let properties = schema.storedProperties
+            guard array.count <= properties.count else {
+                return "'\(schema.className)' has \(properties.count) properties, but the array gives \(array.count) values"
+            }
+            for (property, item) in zip(properties, array) {
+                if let problem = setUnmanaged(property.name, to: item, schema: schema) { return problem }
+            }
+        case let object as Object:
+            for property in schema.storedProperties {
+                if let problem = setUnmanaged(property.name, to: object.value(forKey: property.name), schema: schema) { return problem }
+            }
+        default:
+            return "a '\(schema.className)' can be made from a dictionary, an array or an object, not from \(type(of: value))"
+        }
+        return nil
+    }
+
+    /// The `@Persisted` storage type of property `name`, found by reflection.
+    private func persistedType(of name: String) -> PersistedPropertyDescribing.Type? {
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "_" + name }) {
+                return type(of: child.value) as? PersistedPropertyDescribing.Type
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    private func setUnmanaged(_ name: String, to value: Any?, schema: ObjectSchema) -> String? {
+        guard let property = schema[name], property.type != .linkingObjects,
+              let storage = persistedType(of: name), let offset = PersistedFields.offset(of: name, in: type(of: self)) else {
+            return "'\(schema.className)' has no property '\(name)' that can be set"
+        }
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        guard storage.assign(value, at: base + offset) else {
+            return "property '\(name)' of '\(schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not"
+        }
+        return nil
+    }
+
+    // MARK: Key-value access
+
+    /// The value of property `key`, managed or not.
+    ///
+    /// - Important: An unknown key stops with a message naming the class and key.
+    public func value(forKey key: String) -> Any? {
+        if let managed {
+            return managed.realm.value(named: key, of: managed, object: self)
+        }
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "_" + key }),
+               let persisted = child.value as? PersistedPropertyDescribing {
+                return persisted.anyValue
+            }
+            mirror = current.superclassMirror
+        }
+        preconditionFailure("'\(Self.className)' has no property '\(key)'")
+    }
+
+    /// Sets property `key`. On a managed object this needs a write transaction.
+    ///
+    /// - Important: An unknown key or a value of the wrong type stops with a message naming the
+    ///   class and key.
+    public func setValue(_ value: Any?, forKey key: String) {
+        if let managed {
+            managed.realm.setValue(value, named: key, of: managed, object: self)
+            return
+        }
+        let schema = try? SchemaDiscovery.objectSchema(for: type(of: self))
+        guard let schema else { preconditionFailure("'\(Self.className)' is not a valid model") }
+        if let problem = setUnmanaged(key, to: value, schema: schema) { preconditionFailure(problem) }
+    }
+
+    /// The value of property `key`, as `value(forKey:)` and `setValue(_:forKey:)`.
+    public subscript(key: String) -> Any? {
+        get { value(forKey: key) }
+        set { setValue(newValue, forKey: key) }
+    }
+}

@@ -1,0 +1,37 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// Where the `@Persisted` storage of each property sits inside instances of a model class, so
+/// that an unmanaged object's properties can be set by name (`Object(value:)`,
+/// `setValue(_:forKey:)`).
+///
+/// Swift has no key-value coding; the standard library's reflection SPI (`_forEachField`) gives
+/// each stored field's name and byte offset, which is what RealmSwift gets from the
+/// Objective-C runtime. The offsets are read once per class.
+enum PersistedFields {
+    private struct Offsets: @unchecked Sendable {
+        // @unchecked: immutable once built; only metatypes keep it from being inferred Sendable.
+        let byName: [String: Int]
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: Offsets]>([:])
+
+    /// The byte offset of property `name`'s storage in instances of `type`, if it has one.
+    static func offset(of name: String, in type: Object.Type) -> Int? {
+        let key = ObjectIdentifier(type)
+        if let cached = cache.withLock({ $0[key] }) { return cached.byName[name] }
+        var byName: [String: Int] = [:]
+        var current: AnyClass? = type
+        while let someClass = current, someClass != Object.self {
+            // Option 1 << 0 is `.classType`: the fields of a class instance, after its header.
+            _ = _forEachField(of: someClass, options: _EachFieldOptions(rawValue: 1 << 0)) { field, offset, _, _ in
+                let label = String(cString: field)
+                if label.hasPrefix("_") { byName[String(label.dropFirst()), default: offset] = offset }
+                return true
+            }
+            current = _getSuperclass(someClass)
+        }
+        cache.withLock { $0[key] = Offsets(byName: byName) }
+        return byName[name]
+    }
+}

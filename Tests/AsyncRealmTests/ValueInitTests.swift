@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+@Suite("Objects from values, create, and key-value access")
+struct ValueInitTests {
+    @Test("Object(value:) from a dictionary, an array in property order, and nested values")
+    func initFromValues() {
+        let dog = Dog(value: ["name": "Rex", "age": 3])
+        #expect(dog.name == "Rex" && dog.age == 3 && dog.owner == nil)
+        let fromArray = Dog(value: ["Fido", 5])
+        #expect(fromArray.name == "Fido" && fromArray.age == 5)
+        let person = Person(value: [
+            "id": 1, "name": "Jim", "birthdate": Date(timeIntervalSince1970: 0),
+            "dogs": [["name": "A"], ["B", 2], dog],
+        ])
+        #expect(person.id == 1 && person.name == "Jim" && person.birthdate == Date(timeIntervalSince1970: 0) && person.age == nil)
+        #expect(person.dogs.map(\.name) == ["A", "B", "Rex"] && person.dogs[1].age == 2 && person.dogs[2] === dog)
+        let owned = Dog(value: ["name": "Spot", "owner": ["id": 2, "name": "Ana"]])
+        #expect(owned.owner?.name == "Ana")
+        let every = EveryType(value: ["int8": 8, "double": 2, "size": 2, "colour": "red", "optionalInt": Optional<Int>.none as Any])
+        #expect(every.int8 == 8 && every.double == 2 && every.size == .large && every.colour == .red && every.optionalInt == nil)
+    }
+
+    @Test("value(forKey:), setValue(_:forKey:) and subscripts on unmanaged and managed objects", arguments: RealmKind.allCases)
+    func keyValue(kind: RealmKind) throws {
+        let dog = Dog(value: ["name": "Rex"])
+        #expect(dog.value(forKey: "name") as? String == "Rex")
+        dog["age"] = 4
+        #expect(dog.age == 4)
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write { realm.add(dog) }
+        #expect(dog["age"] as? Int == 4)
+        try realm.write {
+            dog.setValue("Max", forKey: "name")
+            dog["owner"] = ["id": 9, "name": "Owner"]
+        }
+        let stored = try #require(realm.objects(Dog.self).first)
+        #expect(stored.name == "Max" && stored.owner?.name == "Owner")
+        #expect((stored["owners"] as? LinkingObjects<Person>)?.isEmpty == true)
+        #expect((stored.owner?["dogs"] as? List<Dog>)?.isEmpty == true)
+    }
+
+    @Test("create adds from values; with a primary key and an update policy it updates only the given properties", arguments: RealmKind.allCases)
+    func create(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let person = try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ana", "age": 30, "dogs": [["name": "Rex"]]]) }
+        #expect(person.realm === realm && person.dogs.first?.name == "Rex")
+        try realm.write { realm.create(Person.self, value: ["id": 1, "age": 31], update: .modified) }
+        #expect(person.name == "Ana" && person.age == 31 && person.dogs.count == 1, "properties not given keep their values")
+        #expect(realm.objects(Person.self).count == 1)
+        try realm.write { realm.create(Person.self, value: [2, "Bo"], update: .all) }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 2)?.name == "Bo")
+    }
+
+    static let badValues: [[String: any Sendable]] = [
+        ["id": 5, "name": 12],
+        ["id": 5, "nickname": "x"],
+        ["id": 1, "name": "again"],
+    ]
+
+    @Test("create with a wrong type, an unknown property or a duplicate key fails the write and stores nothing", arguments: 0..<3)
+    func createErrors(index: Int) throws {
+        let value: [String: Any] = Self.badValues[index]
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
+        try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ana"]) }
+        let error = #expect(throws: RealmError.self) {
+            try realm.write {
+                realm.create(Dog.self, value: ["name": "stored?"])
+                realm.create(Person.self, value: value)
+            }
+        }
+        #expect(error?.code == .invalidValue || error?.code == .duplicatePrimaryKey)
+        #expect(error?.message.contains("Person") == true, "\(error?.message ?? "")")
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(realm.objects(Person.self).map(\.name) == ["Ana"])
+    }
+}
