@@ -161,6 +161,29 @@ struct ObjectTests {
         #expect(realm.isEmpty)
         #expect(fido.isInvalidated)
     }
+
+    @Test("iterating Results reads every object once in insertion order; deleting Results unlinks them all", arguments: RealmKind.allCases)
+    func resultsIterationAndDelete(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let owner = Self.makePerson(1, "Owner")
+        try realm.write {
+            realm.add(owner)
+            for index in 0..<700 {
+                let dog = Self.makeDog("dog \(index)", age: index)
+                dog.owner = owner
+                if index % 100 == 0 { owner.dogs.append(dog) }
+                realm.add(dog)
+            }
+        }
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.map(\.age) == Array(0..<700), "batches of rows, in order, none missed")
+        #expect(dogs.count == 700 && dogs[350].name == "dog 350")
+        try realm.write { realm.delete(realm.objects(Dog.self)) }
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(owner.dogs.isEmpty, "deleted objects leave every list")
+        #expect(realm.objects(Person.self).count == 1)
+    }
 }
 
 @Suite("Lists of managed objects")

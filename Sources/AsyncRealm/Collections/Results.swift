@@ -35,4 +35,55 @@ public final class Results<Element: Object>: RandomAccessCollection {
     public subscript(position: Int) -> Element {
         realm.accessor(of: Element.self, key: keys[position])
     }
+
+    /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
+    /// of looking each object up: every accessor starts with its row already decoded.
+    public func makeIterator() -> Iterator {
+        realm.checkThread()
+        return Iterator(results: self)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        private let results: Results
+        private var batch: [Element] = []
+        private var position = 0
+        private var nextKey: UInt64 = 0
+        private var exhausted = false
+        private static var batchSize: Int { 256 }
+
+        init(results: Results) {
+            self.results = results
+        }
+
+        public mutating func next() -> Element? {
+            if position == batch.count {
+                guard !exhausted else { return nil }
+                refill()
+                guard !batch.isEmpty else { return nil }
+            }
+            position += 1
+            return batch[position - 1]
+        }
+
+        private mutating func refill() {
+            batch.removeAll(keepingCapacity: true)
+            position = 0
+            let realm = results.realm
+            guard let table = realm.readTable(named: results.info.tableName) else {
+                exhausted = true
+                return
+            }
+            var rows: [(UInt64, [Value])] = []
+            try? table.scan(nextKey...UInt64.max) { key, row in
+                rows.append((key, try row.decoded()))
+                return rows.count < Self.batchSize
+            }
+            if rows.count < Self.batchSize { exhausted = true }
+            for (key, row) in rows {
+                batch.append(realm.accessor(of: Element.self, key: key, row: row))
+            }
+            if let last = rows.last?.0 { nextKey = last &+ 1 }
+            if nextKey == 0 { exhausted = true }
+        }
+    }
 }

@@ -71,6 +71,32 @@ final class ClassInfo {
     let columns: [String: Int]
     /// Property names found for `@Persisted` storage key paths (see `Realm.propertyName`).
     var propertyNames: [AnyKeyPath: String] = [:]
+    var propertyNamesByIdentity: [ObjectIdentifier: String] = [:]
+    /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
+    private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
+
+    /// The storage fields of the stored properties, found once from a sample instance.
+    func storageFields(of sample: Object) -> [(offset: Int, type: PersistedPropertyDescribing.Type)] {
+        if let fields { return fields }
+        var types: [String: PersistedPropertyDescribing.Type] = [:]
+        var mirror: Mirror? = Mirror(reflecting: sample)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
+                    types[String(label.dropFirst())] = Swift.type(of: persisted)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        let found = schema.storedProperties.map { property in
+            guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
+                preconditionFailure("cannot find the storage of '\(schema.className).\(property.name)'")
+            }
+            return (offset, storage)
+        }
+        fields = found
+        return found
+    }
 
     init(schema: ObjectSchema, type: Object.Type) {
         self.schema = schema

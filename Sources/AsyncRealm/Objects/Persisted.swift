@@ -106,6 +106,8 @@ protocol PersistedPropertyDescribing {
     static func write(_ value: Any?, to realm: Realm, managed: ManagedObjectState, named name: String)
     /// Whether `value` converts to the property's type.
     static func accepts(_ value: Any?) -> Bool
+    /// The stored form of the unmanaged value in the `Persisted` at `pointer`.
+    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.Value
 }
 
 extension Persisted: PersistedPropertyDescribing {
@@ -122,6 +124,10 @@ extension Persisted: PersistedPropertyDescribing {
     }
 
     static func accepts(_ value: Any?) -> Bool { Value._fromAny(value) != nil }
+
+    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.Value {
+        pointer.assumingMemoryBound(to: Persisted<Value>.self).pointee.value._toStorage(realm: realm).value
+    }
 
     static func read(from realm: Realm, managed: ManagedObjectState, named name: String) -> Any {
         realm.read(Value.self, of: managed, named: name)

@@ -6,11 +6,13 @@ extension Realm {
     /// The realm's view of model class `type`, registering it (and the classes it links to) the
     /// first time it is used.
     func classInfo(for type: Object.Type) throws -> ClassInfo {
+        // Keyed by the type's identity: computing a class name (`String(describing:)`) on every
+        // accessor would cost more than reading the row.
+        if let info = classInfos[ObjectIdentifier(type)] { return info }
         let name = type.className
-        if let info = classInfos[name] { return info }
         try register(SchemaDiscovery.schema(for: [type]))
         let info = ClassInfo(schema: objectSchemas[name]!, type: type)
-        classInfos[name] = info
+        classInfos[ObjectIdentifier(type)] = info
         return info
     }
 
@@ -30,11 +32,16 @@ extension Realm {
 
     // MARK: Accessors
 
-    /// A managed accessor of row `key` of `type`.
-    func accessor<T: Object>(of type: T.Type, key: UInt64) -> T {
+    /// A managed accessor of row `key` of `type`, optionally with its row already read.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, row: [Value]? = nil) -> T {
         let info = classInfoOrStop(for: type)
         let object = T()
-        object.managed = ManagedObjectState(realm: self, key: key, info: info)
+        let state = ManagedObjectState(realm: self, key: key, info: info)
+        if let row {
+            state.row = row
+            state.rowStamp = stamp
+        }
+        object.managed = state
         return object
     }
 
@@ -59,7 +66,13 @@ extension Realm {
     /// class: a scratch instance gets a marker through the key path, and reflection finds the
     /// property holding it.
     private func propertyName<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> String {
-        if let name = info.propertyNames[keyPath] { return name }
+        // Key paths written in the source are instantiated once, so their identity is a cheap
+        // first key; equal key paths built elsewhere still find the name by value.
+        if let name = info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] { return name }
+        if let name = info.propertyNames[keyPath] {
+            info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] = name
+            return name
+        }
         let scratch = O()
         var storage = scratch[keyPath: keyPath]
         storage.isProbe = true
@@ -70,6 +83,7 @@ extension Realm {
                 if let persisted = child.value as? PersistedPropertyDescribing, persisted.isProbe, let label = child.label {
                     let name = String(label.dropFirst())
                     info.propertyNames[keyPath] = name
+                    info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] = name
                     return name
                 }
             }
@@ -210,13 +224,12 @@ extension Realm {
             preconditionFailure("linking an unmanaged object adds it, which needs a write transaction")
         }
         let info = classInfoOrStop(for: type(of: object))
-        let properties = unmanagedProperties(of: object)
         do {
             let table = try transaction.table(info.tableName)
             if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
-               let existing = try table.keys(where: column, equals: properties[primary.name]!.storageValue(realm: self)).first {
+               let existing = try table.keys(where: column, equals: unmanagedProperties(of: object)[primary.name]!.storageValue(realm: self)).first {
+                let values = unmanagedValues(of: object, info: info)
                 object.managed = ManagedObjectState(realm: self, key: existing, info: info)
-                let values = info.schema.storedProperties.map { properties[$0.name]!.storageValue(realm: self) }
                 try table.update(existing, to: values)
                 changed()
                 return existing
@@ -228,7 +241,7 @@ extension Realm {
             let state = ManagedObjectState(realm: self, key: key, info: info)
             object.managed = state
             objectsAddedInTransaction.append(state)
-            let values = info.schema.storedProperties.map { properties[$0.name]!.storageValue(realm: self) }
+            let values = unmanagedValues(of: object, info: info)
             try table.insert(values, forKey: key)
             changed()
             return key
@@ -298,6 +311,13 @@ extension Realm {
             mirror = current.superclassMirror
         }
         return properties
+    }
+
+    /// The stored values of an unmanaged object, in column order, read straight from its
+    /// `@Persisted` storage (reflection per object would cost more than the insert).
+    private func unmanagedValues(of object: Object, info: ClassInfo) -> [Value] {
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return info.storageFields(of: object).map { field in field.type.storageValue(at: base + field.offset, realm: self) }
     }
 
     /// Marks that what this handle reads has changed.
@@ -372,7 +392,26 @@ extension Realm {
 
     /// Deletes every object of `objects`.
     public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        if let results = objects as? Results<S.Element> {
+            delete(results)
+            return
+        }
         for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object of `results` (all objects of its class: `Results` has no filters
+    /// yet; a filtered one must take the per-object path) at once, unlinking them.
+    public func delete<Element: Object>(_ results: Results<Element>) {
+        checkThread()
+        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
+        guard let table = transaction.tableIfPresent(results.info.tableName) else { return }
+        do {
+            try table.deleteAll()
+            try unlinkAll(of: results.info.schema.className, in: transaction)
+        } catch {
+            fail(error)
+        }
+        changed()
     }
 
     /// Deletes every object of every class.
@@ -389,20 +428,31 @@ extension Realm {
         changed()
     }
 
+    /// Sets every link to an object of `className` to nil and empties every list of them.
+    private func unlinkAll(of className: String, in transaction: WriteTransaction) throws {
+        try unlink(of: className, in: transaction) { _ in true }
+    }
+
     /// Sets every link to row `key` of `className` to nil and removes it from every list.
     private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
         let target = Value.objectKey(key)
+        try unlink(of: className, in: transaction) { $0 == target }
+    }
+
+    private func unlink(of className: String, in transaction: WriteTransaction, where isTarget: (Value) -> Bool) throws {
         for schema in objectSchemas.values {
             let columns = schema.storedProperties.enumerated().filter { $0.element.objectClassName == className }.map(\.offset)
             guard !columns.isEmpty, let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
             var updates: [(UInt64, Int, Value)] = []
             try table.scan { rowKey, row in
                 for column in columns {
-                    switch try row.column(column) {
-                    case target: updates.append((rowKey, column, .null))
-                    case .list(let elements) where elements.contains(target):
-                        updates.append((rowKey, column, .list(elements.filter { $0 != target })))
-                    default: break
+                    let value = try row.column(column)
+                    if case .list(let elements) = value {
+                        if elements.contains(where: isTarget) {
+                            updates.append((rowKey, column, .list(elements.filter { !isTarget($0) })))
+                        }
+                    } else if value != .null && isTarget(value) {
+                        updates.append((rowKey, column, .null))
                     }
                 }
                 return true

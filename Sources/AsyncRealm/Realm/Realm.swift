@@ -17,7 +17,7 @@ public final class Realm {
     /// The schema stored in the file, plus the classes registered since opening.
     private(set) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
-    var classInfos: [String: ClassInfo] = [:]
+    var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
     /// cached rows and key lists know to reread.
     private(set) var stamp = 0
