@@ -69,6 +69,8 @@ final class ClassInfo {
     let tableName: String
     /// Column of each stored property, by name.
     let columns: [String: Int]
+    /// How each property is read, by name: decided once so that a read needs no dynamic cast.
+    let access: [String: PropertyAccess]
     /// Property names found for `@Persisted` storage key paths (see `Realm.propertyName`).
     var propertyNames: [AnyKeyPath: String] = [:]
     var propertyNamesByIdentity: [ObjectIdentifier: String] = [:]
@@ -102,6 +104,28 @@ final class ClassInfo {
         self.schema = schema
         self.type = type
         tableName = SchemaStore.tableName(forClass: schema.className)
-        columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
+        let columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
+        self.columns = columns
+        access = Dictionary(uniqueKeysWithValues: schema.properties.map { property in
+            let kind: PropertyAccess
+            if property.type == .linkingObjects {
+                kind = .linkingObjects(property)
+            } else if property.isArray {
+                kind = .list(column: columns[property.name]!)
+            } else {
+                kind = .value(column: columns[property.name]!)
+            }
+            return (property.name, kind)
+        })
     }
+}
+
+/// How a property of a managed object is read.
+enum PropertyAccess {
+    /// A value in a column.
+    case value(column: Int)
+    /// A list in a column.
+    case list(column: Int)
+    /// Linking objects, computed from another class's links.
+    case linkingObjects(Property)
 }

@@ -99,16 +99,17 @@ extension Realm {
 
     /// Property `name` of a managed object, as a `V`.
     func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, named name: String) -> V {
-        if let builder = V.self as? LinkingObjectsBuilding.Type, let property = managed.info.schema[name] {
+        switch managed.info.access[name]! {
+        case .value(let column):
+            return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
+        case .list(let column):
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
-            return builder.build(realm: self, keys: linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)) as! V
-        }
-        let column = managed.info.columns[name]!
-        if let builder = V.self as? ManagedListBuilding.Type {
+            return (V.self as! ManagedListBuilding.Type).managed(at: ManagedListLocation(owner: managed, column: column)) as! V
+        case .linkingObjects(let property):
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
-            return builder.managed(at: ManagedListLocation(owner: managed, column: column)) as! V
+            let keys = linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
+            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys) as! V
         }
-        return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
     }
 
     /// Property `name` of a managed object, typed `Any` (for `value(forKey:)`).
@@ -173,7 +174,7 @@ extension Realm {
             preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
         }
         let stored = value._toStorage(realm: self).value
-        if managed.info.schema[name]?.isPrimary == true, currentRow(managed)[column] != stored {
+        if managed.info.schema.primaryKeyProperty?.name == name, currentRow(managed)[column] != stored {
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
             return
         }
