@@ -73,7 +73,10 @@ final class ClassInfo {
     let access: [String: PropertyAccess]
     /// Property names found for `@Persisted` storage key paths (see `Realm.propertyName`).
     var propertyNames: [AnyKeyPath: String] = [:]
-    var propertyNamesByIdentity: [ObjectIdentifier: String] = [:]
+    /// How the property behind a storage key path is read, by the key path's identity: one
+    /// hash of a pointer per read. The key path is kept with it, so that its address cannot be
+    /// reused by another key path while the entry exists.
+    var accessByKeyPath: [ObjectIdentifier: (keyPath: AnyKeyPath, access: PropertyAccess)] = [:]
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
     private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
 

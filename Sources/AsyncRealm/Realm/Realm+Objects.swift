@@ -66,13 +66,7 @@ extension Realm {
     /// class: a scratch instance gets a marker through the key path, and reflection finds the
     /// property holding it.
     private func propertyName<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> String {
-        // Key paths written in the source are instantiated once, so their identity is a cheap
-        // first key; equal key paths built elsewhere still find the name by value.
-        if let name = info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] { return name }
-        if let name = info.propertyNames[keyPath] {
-            info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] = name
-            return name
-        }
+        if let name = info.propertyNames[keyPath] { return name }
         let scratch = O()
         var storage = scratch[keyPath: keyPath]
         storage.isProbe = true
@@ -83,7 +77,6 @@ extension Realm {
                 if let persisted = child.value as? PersistedPropertyDescribing, persisted.isProbe, let label = child.label {
                     let name = String(label.dropFirst())
                     info.propertyNames[keyPath] = name
-                    info.propertyNamesByIdentity[ObjectIdentifier(keyPath)] = name
                     return name
                 }
             }
@@ -94,12 +87,20 @@ extension Realm {
 
     func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
         checkThread()
-        return read(V.self, of: managed, named: propertyName(for: storage, in: managed.info))
+        let info = managed.info
+        if let cached = info.accessByKeyPath[ObjectIdentifier(storage)] { return read(V.self, of: managed, access: cached.access) }
+        let access = info.access[propertyName(for: storage, in: info)]!
+        info.accessByKeyPath[ObjectIdentifier(storage)] = (storage, access)
+        return read(V.self, of: managed, access: access)
     }
 
     /// Property `name` of a managed object, as a `V`.
     func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, named name: String) -> V {
-        switch managed.info.access[name]! {
+        read(V.self, of: managed, access: managed.info.access[name]!)
+    }
+
+    private func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, access: PropertyAccess) -> V {
+        switch access {
         case .value(let column):
             return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
         case .list(let column):
@@ -166,6 +167,7 @@ extension Realm {
         checkThread()
         write(value, of: managed, named: propertyName(for: storage, in: managed.info))
     }
+
 
     /// Sets property `name` of a managed object; needs a write transaction.
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
