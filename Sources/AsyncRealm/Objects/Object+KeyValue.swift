@@ -42,7 +42,7 @@ extension Object {
     }
 
     /// The `@Persisted` storage type of property `name`, found by reflection.
-    private func persistedType(of name: String) -> PersistedPropertyDescribing.Type? {
+    func persistedType(of name: String) -> PersistedPropertyDescribing.Type? {
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             if let child = current.children.first(where: { $0.label == "_" + name }) {

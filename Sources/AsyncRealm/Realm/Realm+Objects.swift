@@ -116,7 +116,7 @@ extension Realm {
     /// Property `name` of a managed object, typed `Any` (for `value(forKey:)`).
     func value(named name: String, of managed: ManagedObjectState, object: Object) -> Any? {
         checkThread()
-        guard managed.info.schema[name] != nil, let storage = persistedStorageType(of: name, in: object) else {
+        guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
             preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
         }
         return storage.read(from: self, managed: managed, named: name)
@@ -125,21 +125,10 @@ extension Realm {
     /// Sets property `name` of a managed object from a value typed `Any` (for `setValue`).
     func setValue(_ value: Any?, named name: String, of managed: ManagedObjectState, object: Object) {
         checkThread()
-        guard managed.info.schema[name] != nil, let storage = persistedStorageType(of: name, in: object) else {
+        guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
             preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
         }
         storage.write(value, to: self, managed: managed, named: name)
-    }
-
-    private func persistedStorageType(of name: String, in object: Object) -> PersistedPropertyDescribing.Type? {
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == "_" + name }) {
-                return type(of: child.value) as? PersistedPropertyDescribing.Type
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
     }
 
     /// One stored column of a managed object, as this handle reads it now.
@@ -229,13 +218,14 @@ extension Realm {
         let info = classInfoOrStop(for: type(of: object))
         do {
             let table = try transaction.table(info.tableName)
-            if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
-               let existing = try table.keys(where: column, equals: unmanagedProperties(of: object)[primary.name]!.storageValue(realm: self)).first {
+            if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
                 let values = unmanagedValues(of: object, info: info)
-                object.managed = ManagedObjectState(realm: self, key: existing, info: info)
-                try table.update(existing, to: values)
-                changed()
-                return existing
+                if let existing = try table.keys(where: column, equals: values[column]).first {
+                    object.managed = ManagedObjectState(realm: self, key: existing, info: info)
+                    try table.update(existing, to: values)
+                    changed()
+                    return existing
+                }
             }
             // Take the key before converting links, so that a cycle back to this object (or
             // another object of this class added on the way) finds its key.
@@ -271,7 +261,7 @@ extension Realm {
            let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
            let existing = object(ofType: type, forPrimaryKey: key) {
             for (name, item) in given where name != primary.name {
-                guard info.schema[name] != nil, let storage = persistedStorageType(of: name, in: existing) else {
+                guard info.schema[name] != nil, let storage = existing.persistedType(of: name) else {
                     fail(RealmError(code: .invalidValue, message: "'\(info.schema.className)' has no property '\(name)'"))
                     continue
                 }
@@ -299,21 +289,6 @@ extension Realm {
             return Dictionary(uniqueKeysWithValues: zip(schema.storedProperties.map(\.name), array))
         }
         return nil
-    }
-
-    /// The `@Persisted` storage of an unmanaged object, by property name.
-    private func unmanagedProperties(of object: Object) -> [String: PersistedPropertyDescribing] {
-        var properties: [String: PersistedPropertyDescribing] = [:]
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
-                    properties[String(label.dropFirst())] = persisted
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        return properties
     }
 
     /// The stored values of an unmanaged object, in column order, read straight from its
