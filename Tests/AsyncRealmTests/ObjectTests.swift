@@ -120,6 +120,14 @@ struct ObjectTests {
         }
         #expect(changeKey?.message.contains("primary key") == true)
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 3) != nil)
+        // A cycle back to an object being updated by primary key ends at that object.
+        let again = Self.makePerson(3, "Di again")
+        let pet = Self.makeDog("Pet")
+        pet.owner = again
+        again.dogs.append(pet)
+        try realm.write { realm.add(again, update: .modified) }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 3)?.dogs.first?.owner?.name == "Di again")
+        #expect(realm.objects(Person.self).count == 2)
     }
 
     @Test("cancelWrite restores deleted objects, invalidates objects added in the transaction and rolls values back", arguments: RealmKind.allCases)

@@ -219,10 +219,13 @@ extension Realm {
         do {
             let table = try transaction.table(info.tableName)
             if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
-                let values = unmanagedValues(of: object, info: info)
-                if let existing = try table.keys(where: column, equals: values[column]).first {
+                let field = info.storageFields(of: object)[column]
+                let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                let primaryKey = field.type.storageValue(at: base + field.offset, realm: self)
+                if let existing = try table.keys(where: column, equals: primaryKey).first {
+                    // Managed before its links are converted, so a cycle back to it ends here.
                     object.managed = ManagedObjectState(realm: self, key: existing, info: info)
-                    try table.update(existing, to: values)
+                    try table.update(existing, to: unmanagedValues(of: object, info: info))
                     changed()
                     return existing
                 }
