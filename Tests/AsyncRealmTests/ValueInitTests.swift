@@ -79,3 +79,31 @@ struct ValueInitTests {
         #expect(realm.objects(Person.self).map(\.name) == ["Ana"])
     }
 }
+
+@Suite("Dynamic objects")
+struct DynamicObjectTests {
+    @Test("dynamicObjects reads and writes every property by name, links and lists included", arguments: RealmKind.allCases)
+    func dynamicAccess(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write {
+            realm.create(Person.self, value: ["id": 1, "name": "Ana", "age": 30, "dogs": [["name": "Rex", "age": 3]]])
+        }
+        let reader = try Realm(configuration: kind.configuration(directory))
+        let people = reader.dynamicObjects("Person")
+        #expect(people.count == 1)
+        let ana = try #require(people.first)
+        #expect(ana["name"] as? String == "Ana" && ana["age"] as? Int == 30 && ana["birthdate"] == nil)
+        let dogs = try #require(ana["dogs"] as? [Any?])
+        let rex = try #require(dogs.first as? DynamicObject)
+        #expect(rex["name"] as? String == "Rex" && rex["age"] as? Int == 3)
+        #expect((rex["owners"] as? [DynamicObject])?.first?["name"] as? String == "Ana")
+        try reader.write {
+            ana["name"] = "Ana Maria"
+            rex["owner"] = ana
+        }
+        realm.refresh()
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name == "Ana Maria")
+        #expect(realm.objects(Dog.self).first?.owner?.name == "Ana Maria")
+    }
+}

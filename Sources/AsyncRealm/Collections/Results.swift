@@ -33,7 +33,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     public subscript(position: Int) -> Element {
-        realm.accessor(of: Element.self, key: keys[position])
+        realm.accessor(of: Element.self, key: keys[position], info: info)
     }
 
     /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
@@ -80,7 +80,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             }
             if rows.count < Self.batchSize { exhausted = true }
             for (key, row) in rows {
-                batch.append(realm.accessor(of: Element.self, key: key, row: row))
+                batch.append(realm.accessor(of: Element.self, key: key, row: row, info: results.info))
             }
             if let last = rows.last?.0 { nextKey = last &+ 1 }
             if nextKey == 0 { exhausted = true }

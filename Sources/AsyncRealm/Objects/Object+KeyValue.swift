@@ -72,6 +72,7 @@ extension Object {
     /// - Important: An unknown key stops with a message naming the class and key.
     public func value(forKey key: String) -> Any? {
         if let managed {
+            if self is DynamicObject { return managed.realm.dynamicValue(named: key, of: managed) }
             return managed.realm.value(named: key, of: managed, object: self)
         }
         var mirror: Mirror? = Mirror(reflecting: self)
@@ -91,7 +92,11 @@ extension Object {
     ///   class and key.
     public func setValue(_ value: Any?, forKey key: String) {
         if let managed {
-            managed.realm.setValue(value, named: key, of: managed, object: self)
+            if self is DynamicObject {
+                managed.realm.setDynamicValue(value, named: key, of: managed)
+            } else {
+                managed.realm.setValue(value, named: key, of: managed, object: self)
+            }
             return
         }
         let schema = try? SchemaDiscovery.objectSchema(for: type(of: self))

@@ -33,8 +33,8 @@ extension Realm {
     // MARK: Accessors
 
     /// A managed accessor of row `key` of `type`, optionally with its row already read.
-    func accessor<T: Object>(of type: T.Type, key: UInt64, row: [Value]? = nil) -> T {
-        let info = classInfoOrStop(for: type)
+    func accessor<T: Object>(of type: T.Type, key: UInt64, row: [Value]? = nil, info: ClassInfo? = nil) -> T {
+        let info = info ?? classInfoOrStop(for: type)
         let object = T()
         let state = ManagedObjectState(realm: self, key: key, info: info)
         if let row {

@@ -1,0 +1,111 @@
+import Foundation
+import StorageEngine
+
+/// An object read by class name, without its Swift model: every property is reached with a
+/// string subscript, as in RealmSwift.
+///
+///     for dog in realm.dynamicObjects("Dog") {
+///         print(dog["name"] as! String)
+///     }
+///
+/// Values come back as `Bool`, `Int`, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`,
+/// `Decimal`, `ObjectId`, `DynamicObject` for links, and arrays of those for lists; nil for a
+/// null value.
+public final class DynamicObject: Object {}
+
+extension Realm {
+    /// Every object of the class named `className`, read without its Swift model.
+    ///
+    /// - Important: The class must be in the realm's schema.
+    public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
+        checkThread()
+        return Results(realm: self, info: dynamicClassInfo(className))
+    }
+
+    func dynamicClassInfo(_ className: String) -> ClassInfo {
+        guard let schema = objectSchemas[className] else {
+            preconditionFailure("the realm has no class '\(className)'; its classes are \(objectSchemas.keys.sorted())")
+        }
+        return ClassInfo(schema: schema, type: DynamicObject.self)
+    }
+
+    func dynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
+        checkThread()
+        guard let property = managed.info.schema[name] else {
+            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+        }
+        if property.type == .linkingObjects {
+            let origin = dynamicClassInfo(property.objectClassName ?? "")
+            return linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
+                .map { accessor(of: DynamicObject.self, key: $0, info: origin) }
+        }
+        let stored = column(managed.info.columns[name]!, of: managed)
+        if property.isArray {
+            guard case .list(let elements) = stored else { return [Any?]() }
+            return elements.map { dynamicValue($0, of: property) }
+        }
+        return dynamicValue(stored, of: property)
+    }
+
+    private func dynamicValue(_ value: Value, of property: Property) -> Any? {
+        switch (value, property.type) {
+        case (.null, _): return nil
+        case (.bool(let flag), _): return flag
+        case (.int(let number), _): return Int(number)
+        case (.float(let number), _): return number
+        case (.double(let number), _): return number
+        case (.string, .decimal128): return Decimal._fromStorage(_StorageValue(value), realm: self)
+        case (.string(let text), _): return text
+        case (.binary, .objectId): return ObjectId._fromStorage(_StorageValue(value), realm: self)
+        case (.binary(let bytes), _): return Data(bytes)
+        case (.timestamp, _): return Date._fromStorage(_StorageValue(value), realm: self)
+        case (.uuid, _): return UUID._fromStorage(_StorageValue(value), realm: self)
+        case (.objectKey(let key), _):
+            return accessor(of: DynamicObject.self, key: key, info: dynamicClassInfo(property.objectClassName ?? ""))
+        case (.list(let elements), _): return elements.map { dynamicValue($0, of: property) }
+        }
+    }
+
+    func setDynamicValue(_ value: Any?, named name: String, of managed: ManagedObjectState) {
+        checkThread()
+        guard let property = managed.info.schema[name], let column = managed.info.columns[name] else {
+            preconditionFailure("'\(managed.info.schema.className)' has no stored property '\(name)'")
+        }
+        guard let stored = storageValue(dynamic: value, for: property) else {
+            preconditionFailure("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
+        }
+        setColumn(column, of: managed, to: stored)
+    }
+
+    private func storageValue(dynamic value: Any?, for property: Property) -> Value? {
+        guard let value else { return property.isOptional || property.isArray ? .null : nil }
+        if property.isArray {
+            guard let items = value as? [Any?] else { return nil }
+            let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
+                                   isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
+            var values: [Value] = []
+            for item in items {
+                guard let stored = storageValue(dynamic: item, for: element) else { return nil }
+                values.append(stored)
+            }
+            return .list(values)
+        }
+        switch property.type {
+        case .bool: return Bool._fromAny(value).map { .bool($0) }
+        case .int: return Int64._fromAny(value).map { .int($0) }
+        case .float: return Float._fromAny(value).map { .float($0) }
+        case .double: return Double._fromAny(value).map { .double($0) }
+        case .string: return String._fromAny(value).map { .string($0) }
+        case .data: return Data._fromAny(value).map { .binary(Array($0)) }
+        case .date: return Date._fromAny(value).map { $0._toStorage(realm: self).value }
+        case .uuid: return UUID._fromAny(value).map { $0._toStorage(realm: self).value }
+        case .decimal128: return Decimal._fromAny(value).map { $0._toStorage(realm: self).value }
+        case .objectId: return ObjectId._fromAny(value).map { $0._toStorage(realm: self).value }
+        case .object:
+            guard let object = value as? Object, let managed = object.managed, managed.realm === self,
+                  managed.info.schema.className == property.objectClassName else { return nil }
+            return .objectKey(managed.key)
+        case .linkingObjects: return nil
+        }
+    }
+}
