@@ -260,9 +260,9 @@ extension Realm {
         checkThread()
         precondition(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
         let info = classInfoOrStop(for: type)
-        if update != .error, let primary = info.schema.primaryKeyProperty,
+        if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
            let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
-           let existing = object(ofType: type, forPrimaryKey: key) {
+           let existing = existingObject(of: type, info: info, primaryKeyColumn: column, given: key) {
             for (name, item) in given where name != primary.name {
                 guard info.schema[name] != nil, let storage = existing.persistedType(of: name) else {
                     fail(RealmError(code: .invalidValue, message: "'\(info.schema.className)' has no property '\(name)'"))
@@ -283,6 +283,20 @@ extension Realm {
         }
         add(object, update: update)
         return object
+    }
+
+    /// The stored object whose primary key equals `given` once converted to the key's type
+    /// (so that `["id": 1]` finds the object whatever type the literal was inferred as).
+    private func existingObject<T: Object>(of type: T.Type, info: ClassInfo, primaryKeyColumn column: Int, given: Any) -> T? {
+        let probe = T()
+        guard probe.assign([info.schema.storedProperties[column].name: given]) == nil else { return nil }
+        let field = info.storageFields(of: probe)[column]
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+        let key = field.type.storageValue(at: base + field.offset, realm: self)
+        guard let table = readTable(named: info.tableName), let found = try? table.keys(where: column, equals: key).first else {
+            return nil
+        }
+        return accessor(of: type, key: found, info: info)
     }
 
     /// The values `value` gives, by property name (nil if it is not a dictionary or an array).

@@ -205,6 +205,7 @@ extension BinaryInteger where Self: _Persistable {
         case let value as Self: return value
         case let value as any BinaryInteger: return Self(exactly: value)
         case let value as Double: return Self(exactly: value)
+        case let value as Float: return Self(exactly: value)
         default: return nil
         }
     }
