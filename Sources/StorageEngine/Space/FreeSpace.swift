@@ -46,9 +46,6 @@ package struct FreeSpace: Sendable, Equatable {
         (length + granularity - 1) / granularity * granularity
     }
 
-    package var freeBytes: UInt64 { free.reduce(0) { $0 + $1.length } }
-    package var pendingBytes: UInt64 { pending.reduce(0) { $0 + $1.extents.reduce(0) { $0 + $1.length } } }
-
     /// Returns the offset of `length` bytes no version can see.
     package mutating func allocate(_ length: Int) -> UInt64 {
         let size = FreeSpace.rounded(UInt64(length))

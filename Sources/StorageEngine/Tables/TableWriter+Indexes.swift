@@ -83,11 +83,18 @@ extension TableWriter {
         }
     }
 
+    /// Applies `change` to the posting tree of `id`, taking it into `postings` from its stored
+    /// root the first time it changes in this transaction.
+    private func changePosting(_ id: PostingID, storedRoot root: PageRef, count: UInt64, _ change: (inout DirtyPosting) throws -> Void) throws {
+        var dirty = postings[id] ?? DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
+        try change(&dirty)
+        postings[id] = dirty
+    }
+
     func addToIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
-        if var dirty = postings[id] {
-            try dirty.insert(key)
-            postings[id] = dirty
+        if postings[id] != nil {
+            try changePosting(id, storedRoot: .null, count: 0) { try $0.insert(key) }
             return
         }
         let indexKey = IndexKey.of(value)
@@ -109,9 +116,7 @@ extension TableWriter {
             }
             bucket.setPostingList(.inline(keys), for: value)
         case .tree(let root, let count)?:
-            var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
-            try dirty.insert(key)
-            postings[id] = dirty
+            try changePosting(id, storedRoot: root, count: count) { try $0.insert(key) }
             return
         }
         try store(bucket, column: column, indexKey: indexKey)
@@ -119,9 +124,8 @@ extension TableWriter {
 
     func removeFromIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
-        if var dirty = postings[id] {
-            try dirty.remove(key)
-            postings[id] = dirty
+        if postings[id] != nil {
+            try changePosting(id, storedRoot: .null, count: 0) { try $0.remove(key) }
             return
         }
         let indexKey = IndexKey.of(value)
@@ -133,9 +137,7 @@ extension TableWriter {
             keys.removeAll { $0 == key }
             bucket.setPostingList(keys.isEmpty ? nil : .inline(keys), for: value)
         case .tree(let root, let count)?:
-            var dirty = DirtyPosting(tree: MutableTree(root: root, space: space), count: count)
-            try dirty.remove(key)
-            postings[id] = dirty
+            try changePosting(id, storedRoot: root, count: count) { try $0.remove(key) }
             return
         }
         try store(bucket, column: column, indexKey: indexKey)

@@ -25,10 +25,6 @@ extension TreeReading {
         }
     }
 
-    package func value(forKey key: UInt64) throws -> [UInt8]? {
-        try withValue(forKey: key) { Array($0) }
-    }
-
     package func contains(_ key: UInt64) throws -> Bool {
         try withValue(forKey: key) { _ in true } ?? false
     }

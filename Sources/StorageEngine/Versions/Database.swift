@@ -73,17 +73,6 @@ package final class Database: Sendable {
         return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false)
     }
 
-    /// Another handle on the same shared file, as a second `open` in this process would give.
-    package func newHandle() throws -> Database {
-        let lock: WriteLock
-        if let path = shared.path {
-            lock = try WriteLock(lockFilePath: path + ".lock")
-        } else {
-            lock = WriteLock(sharing: shared.memoryLock)
-        }
-        return Database(shared: shared, writeLock: lock, readOnly: isReadOnly)
-    }
-
     private static func initialize(_ file: any FileIO) throws {
         try FileHeader.empty.write(to: file, slot: 0)
         try FileHeader.empty.write(to: file, slot: 1)

@@ -45,7 +45,7 @@ enum FileLocks {
         return lock.l_type != Int16(F_UNLCK)
     }
 
-    static func openLockFile(_ path: String, readOnly: Bool) throws -> Int32 {
+    static func openLockFile(_ path: String) throws -> Int32 {
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw PosixFile.error(errno, "open lock file '\(path)'") }
         return descriptor

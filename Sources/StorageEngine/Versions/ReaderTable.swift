@@ -16,7 +16,7 @@ package final class ReaderTable: Sendable {
     private let slot: Int
 
     package init(lockFilePath: String) throws {
-        descriptor = try FileLocks.openLockFile(lockFilePath, readOnly: false)
+        descriptor = try FileLocks.openLockFile(lockFilePath)
         var claimed: Int?
         for candidate in 0..<ReaderTable.capacity {
             let start = ReaderTable.slotsStart + candidate * 8

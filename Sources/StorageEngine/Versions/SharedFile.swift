@@ -85,9 +85,6 @@ package final class SharedFile: Sendable {
 
     package var file: any FileIO { store.file }
 
-    /// The newest version this process knows of.
-    package var latestVersion: UInt64 { state.withLock { $0.header.version } }
-
     /// Changesets of the commits after `version` that this process still remembers, oldest first.
     package func commits(after version: UInt64) -> [CommitResult] {
         state.withLock { $0.recentCommits.filter { $0.version > version } }
@@ -134,9 +131,6 @@ package final class SharedFile: Sendable {
             publishOldest(&committed)
         }
     }
-
-    /// The number of distinct versions pinned in this process.
-    package var pinnedVersionCount: Int { state.withLock { $0.pins.count } }
 
     /// The oldest version any snapshot, in this process or another, may still read.
     func oldestPinned(_ committed: Committed) -> UInt64 {

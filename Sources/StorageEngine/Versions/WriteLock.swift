@@ -16,7 +16,7 @@ package final class WriteLock: Sendable {
     private let mechanism: Mechanism
 
     package init(lockFilePath: String) throws {
-        mechanism = .file(descriptor: try FileLocks.openLockFile(lockFilePath, readOnly: false))
+        mechanism = .file(descriptor: try FileLocks.openLockFile(lockFilePath))
     }
 
     package init(sharing semaphore: DispatchSemaphore) {
