@@ -68,7 +68,7 @@ enum ObjectWorkload: String, CaseIterable {
 }
 
 /// Runs the object workloads and returns median seconds per workload and engine.
-func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Set<String>?) throws -> [ObjectWorkload: [String: Double]] {
+func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Set<String>?, peers: Bool) throws -> [ObjectWorkload: [String: Double]] {
     let rows = BenchRow.make(count: objectCount)
     let extra = BenchRow.make(count: 1000 * (runs + 1), firstID: objectCount + 1, seed: 10)
     var generator = BenchGenerator(seed: 11)
@@ -111,6 +111,7 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
         if checksum == 42 { print("") }  // keeps the reads from being optimised away
     }
     for (workload, values) in samples { results[workload, default: [:]]["asyncrealm"] = median(values) }
+    guard peers else { return results.filter { workloads.contains($0.key) } }
 
     // SQLite
     samples = [:]

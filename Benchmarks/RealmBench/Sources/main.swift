@@ -1,7 +1,9 @@
 // realm-bench: runs each workload on AsyncRealm, SQLite and LMDB in one process and prints
 // medians and the ratios AsyncRealm / peer.
 //
-//     swift run -c release realm-bench [--quick] [--runs N] [--json PATH] [--only NAME,...]
+//     swift run -c release realm-bench [--quick] [--runs N] [--json PATH] [--only NAME,...] [--no-peers]
+//
+// `--no-peers` runs AsyncRealm alone (no ratios): for profiling it without the peers' samples.
 import Foundation
 import StorageEngine
 
@@ -10,6 +12,7 @@ struct Options {
     var runs = 5
     var jsonPath: String?
     var only: Set<String>?
+    var peers = true
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -20,8 +23,9 @@ struct Options {
             case "--runs": options.runs = max(1, Int(iterator.next() ?? "") ?? options.runs)
             case "--json": options.jsonPath = iterator.next()
             case "--only": options.only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
+            case "--no-peers": options.peers = false
             case "--help", "-h":
-                print("usage: realm-bench [--quick] [--runs N] [--json PATH] [--only Workload,...]")
+                print("usage: realm-bench [--quick] [--runs N] [--json PATH] [--only Workload,...] [--no-peers]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("realm-bench: unknown argument '\(argument)'\n".utf8))
@@ -43,11 +47,10 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 print("realm-bench: \(rowCount) rows x \(Dataset.columnCount) Int64 columns, \(options.runs) runs after a warm-up, medians")
 let data = Dataset(count: rowCount)
 let readKeys = data.randomKeys(randomReads, seed: 7)
-let engines: [any BenchEngine] = [
-    AsyncRealmEngine(directory: directory),
+let engines: [any BenchEngine] = [AsyncRealmEngine(directory: directory)] + (options.peers ? [
     SQLitePeer(directory: directory, cacheBytes: PageCache.defaultCapacityBytes),
     LMDBPeer(directory: directory),
-]
+] : [])
 let workloads = Workload.allCases.filter { options.only?.contains($0.rawValue) ?? true }
 let objectCount = options.quick ? 5_000 : 100_000
 
@@ -108,6 +111,7 @@ print("")
 print("| workload | asyncrealm s | sqlite s | lmdb s | asyncrealm/sqlite | asyncrealm/lmdb | target vs sqlite |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
 for workload in workloads {
+    if !options.peers, let ours = seconds[workload]?["asyncrealm"] { print("| \(workload.rawValue) | \(format(ours)) | | | | | |") }
     guard let row = seconds[workload], let ours = row["asyncrealm"], let sqlite = row["sqlite"], let lmdb = row["lmdb"] else { continue }
     let ratio = ours / sqlite
     let verdict = ratio <= workload.target ? "<= \(workload.target) met" : "<= \(workload.target) MISSED"
@@ -120,12 +124,13 @@ if let ours = fileBytes["asyncrealm"], let sqlite = fileBytes["sqlite"], let lmd
 
 print("")
 print("object workloads: \(objectCount) BenchObjects (id primary key, name, age, score, active, created)")
-let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only)
+let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
 if !objectSeconds.isEmpty {
     print("")
     print("| workload | asyncrealm s | sqlite s | asyncrealm/sqlite | target |")
     print("| --- | ---: | ---: | ---: | --- |")
     for workload in ObjectWorkload.allCases {
+        if !options.peers, let ours = objectSeconds[workload]?["asyncrealm"] { print("| \(workload.rawValue) | \(format(ours)) | | | |") }
         guard let ours = objectSeconds[workload]?["asyncrealm"], let sqlite = objectSeconds[workload]?["sqlite"] else { continue }
         let ratio = ours / sqlite
         print("| \(workload.rawValue) | \(format(ours)) | \(format(sqlite)) | \(String(format: "%.2f", ratio)) | <= \(workload.target) \(ratio <= workload.target ? "met" : "MISSED") |")

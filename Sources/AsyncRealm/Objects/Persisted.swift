@@ -12,44 +12,56 @@ import StorageEngine
 /// A property without an initial value starts at its type's zero (0, "", false, nil, an empty
 /// list, the first case of an enum).
 @propertyWrapper
+///
+/// The initialisers and the accessor are `@inlinable` so that they are specialised for each
+/// model in the module that declares it: a generic, unspecialised accessor would spend more
+/// time looking up type metadata than reading the value.
 public struct Persisted<Value: _Persistable> {
-    var value: Value
-    let options: PersistedOptions
+    @usableFromInline var value: Value
+    @usableFromInline let options: PersistedOptions
     /// Marks the one property a probe looks for (see `Realm.propertyName(for:in:)`).
-    var isProbe = false
+    @usableFromInline var isProbe = false
 
+    @inlinable
     public init() {
         self.init(value: Value._persistedDefault(), options: PersistedOptions())
     }
 
+    @inlinable
     public init(wrappedValue: Value) {
         self.init(value: wrappedValue, options: PersistedOptions())
     }
 
     /// A primary key: `Int`, `String`, `UUID` or `ObjectId`, optional or not.
+    @inlinable
     public init(primaryKey: Bool) {
         self.init(value: Value._persistedDefault(), options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
+    @inlinable
     public init(wrappedValue: Value, primaryKey: Bool) {
         self.init(value: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
     /// An indexed property: `Bool`, the integer types, `String`, `Date`, `UUID` or `ObjectId`.
+    @inlinable
     public init(indexed: Bool) {
         self.init(value: Value._persistedDefault(), options: PersistedOptions(isIndexed: indexed))
     }
 
+    @inlinable
     public init(wrappedValue: Value, indexed: Bool) {
         self.init(value: wrappedValue, options: PersistedOptions(isIndexed: indexed))
     }
 
     /// The objects linking to this one through `originProperty` of `Element`.
+    @inlinable
     public init<Element: Object>(originProperty: String) where Value == LinkingObjects<Element> {
-        self.init(value: LinkingObjects(), options: PersistedOptions(originProperty: originProperty))
+        self.init(value: Value._persistedDefault(), options: PersistedOptions(originProperty: originProperty))
     }
 
-    private init(value: Value, options: PersistedOptions) {
+    @inlinable
+    init(value: Value, options: PersistedOptions) {
         self.value = value
         self.options = options
     }
@@ -62,6 +74,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// Reads and writes go through the enclosing object: an unmanaged object keeps the value
     /// here, a managed one reads and writes its realm.
+    @inlinable
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -69,23 +82,31 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         get {
             guard let managed = object.managed else { return object[keyPath: storageKeyPath].value }
-            return managed.realm.read(Value.self, of: managed, storage: storageKeyPath)
+            return managed.read(Value.self, storage: storageKeyPath)
         }
         set {
             guard let managed = object.managed else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            managed.realm.write(newValue, of: managed, storage: storageKeyPath)
+            managed.write(newValue, storage: storageKeyPath)
         }
     }
 }
 
 /// The options given to `@Persisted`.
+@usableFromInline
 struct PersistedOptions: Sendable, Hashable {
-    var isPrimaryKey = false
-    var isIndexed = false
-    var originProperty: String?
+    @usableFromInline var isPrimaryKey: Bool
+    @usableFromInline var isIndexed: Bool
+    @usableFromInline var originProperty: String?
+
+    @inlinable
+    init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.originProperty = originProperty
+    }
 }
 
 /// What schema discovery and `Realm.add` read from a `@Persisted` property found by reflection.

@@ -62,11 +62,11 @@ extension Realm {
         return row
     }
 
-    /// The name of the property whose `@Persisted` storage `keyPath` reaches, found once per
+    /// The property whose `@Persisted` storage `keyPath` reaches, found once per key path and
     /// class: a scratch instance gets a marker through the key path, and reflection finds the
     /// property holding it.
-    private func propertyName<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> String {
-        if let name = info.propertyNames[keyPath] { return name }
+    private func storageProperty<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> ClassInfo.StorageKeyPath {
+        if let property = info.property(forStorage: keyPath) { return property }
         let scratch = O()
         var storage = scratch[keyPath: keyPath]
         storage.isProbe = true
@@ -75,9 +75,7 @@ extension Realm {
         while let current = mirror {
             for child in current.children {
                 if let persisted = child.value as? PersistedPropertyDescribing, persisted.isProbe, let label = child.label {
-                    let name = String(label.dropFirst())
-                    info.propertyNames[keyPath] = name
-                    return name
+                    return info.remember(storage: keyPath, name: String(label.dropFirst()))
                 }
             }
             mirror = current.superclassMirror
@@ -85,13 +83,12 @@ extension Realm {
         preconditionFailure("cannot find the property of \(keyPath) in '\(info.schema.className)'")
     }
 
+    /// Reads a property through its storage key path: the path `ManagedObjectState.read` takes
+    /// for lists, linking objects and the first use of a key path.
+    @usableFromInline
     func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
         checkThread()
-        let info = managed.info
-        if let cached = info.accessByKeyPath[ObjectIdentifier(storage)] { return read(V.self, of: managed, access: cached.access) }
-        let access = info.access[propertyName(for: storage, in: info)]!
-        info.accessByKeyPath[ObjectIdentifier(storage)] = (storage, access)
-        return read(V.self, of: managed, access: access)
+        return read(V.self, of: managed, access: storageProperty(for: storage, in: managed.info).access)
     }
 
     /// Property `name` of a managed object, as a `V`.
@@ -152,11 +149,13 @@ extension Realm {
         changed()
     }
 
+    /// Sets a property through its storage key path: the path `ManagedObjectState.write` takes
+    /// for lists and the first use of a key path.
+    @usableFromInline
     func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
         checkThread()
-        write(value, of: managed, named: propertyName(for: storage, in: managed.info))
+        write(value, of: managed, named: storageProperty(for: storage, in: managed.info).name)
     }
-
 
     /// Sets property `name` of a managed object; needs a write transaction.
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
@@ -164,8 +163,14 @@ extension Realm {
         guard let column = managed.info.columns[name] else {
             preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
         }
-        let stored = value._toStorage(realm: self).value
-        if managed.info.schema.primaryKeyProperty?.name == name, currentRow(managed)[column] != stored {
+        write(stored: value._toStorage(realm: self).value, column: column, of: managed)
+    }
+
+    /// Sets stored column `column` of a managed object; needs a write transaction. Changing
+    /// the primary key fails the transaction.
+    func write(stored: Value, column: Int, of managed: ManagedObjectState) {
+        if managed.info.primaryKeyColumn == column, currentRow(managed)[column] != stored {
+            let name = managed.info.schema.storedProperties[column].name
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
             return
         }

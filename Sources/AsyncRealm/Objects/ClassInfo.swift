@@ -1,0 +1,97 @@
+import StorageEngine
+
+/// What a realm knows of one model class: its schema, its table and its columns.
+final class ClassInfo {
+    let schema: ObjectSchema
+    let type: Object.Type
+    let tableName: String
+    /// Column of each stored property, by name.
+    let columns: [String: Int]
+    /// The primary key's column, if the class has one.
+    let primaryKeyColumn: Int?
+    /// How each property is read, by name: decided once so that a read needs no dynamic cast.
+    let access: [String: PropertyAccess]
+    /// The `@Persisted` storage key paths accessors have used, with their property: searched
+    /// by the key path's identity, a few pointer comparisons per read (cheaper than hashing).
+    /// The key path is kept with its entry so that its address cannot be reused by another.
+    private var storageKeyPaths: [StorageKeyPath] = []
+
+    struct StorageKeyPath {
+        let identity: ObjectIdentifier
+        let keyPath: AnyKeyPath
+        let name: String
+        let access: PropertyAccess
+    }
+    /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
+    private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
+
+    /// The storage fields of the stored properties, found once from a sample instance.
+    func storageFields(of sample: Object) -> [(offset: Int, type: PersistedPropertyDescribing.Type)] {
+        if let fields { return fields }
+        var types: [String: PersistedPropertyDescribing.Type] = [:]
+        var mirror: Mirror? = Mirror(reflecting: sample)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
+                    types[String(label.dropFirst())] = Swift.type(of: persisted)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        let found = schema.storedProperties.map { property in
+            guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
+                preconditionFailure("cannot find the storage of '\(schema.className).\(property.name)'")
+            }
+            return (offset, storage)
+        }
+        fields = found
+        return found
+    }
+
+    /// The property whose storage `keyPath` reaches, if an accessor has used it before.
+    @inline(__always)
+    func property(forStorage keyPath: AnyKeyPath) -> StorageKeyPath? {
+        let identity = ObjectIdentifier(keyPath)
+        for entry in storageKeyPaths where entry.identity == identity { return entry }
+        return nil
+    }
+
+    /// Remembers that `keyPath` reaches property `name`'s storage. Key paths are normally one
+    /// instance per property; an equal key path under a new identity is not added again, so
+    /// the list stays as short as the class.
+    func remember(storage keyPath: AnyKeyPath, name: String) -> StorageKeyPath {
+        let entry = StorageKeyPath(identity: ObjectIdentifier(keyPath), keyPath: keyPath, name: name, access: access[name]!)
+        if !storageKeyPaths.contains(where: { $0.keyPath == keyPath }) { storageKeyPaths.append(entry) }
+        return entry
+    }
+
+    init(schema: ObjectSchema, type: Object.Type) {
+        self.schema = schema
+        self.type = type
+        tableName = SchemaStore.tableName(forClass: schema.className)
+        let columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
+        self.columns = columns
+        primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
+        access = Dictionary(uniqueKeysWithValues: schema.properties.map { property in
+            let kind: PropertyAccess
+            if property.type == .linkingObjects {
+                kind = .linkingObjects(property)
+            } else if property.isArray {
+                kind = .list(column: columns[property.name]!)
+            } else {
+                kind = .value(column: columns[property.name]!)
+            }
+            return (property.name, kind)
+        })
+    }
+}
+
+/// How a property of a managed object is read.
+enum PropertyAccess {
+    /// A value in a column.
+    case value(column: Int)
+    /// A list in a column.
+    case list(column: Int)
+    /// Linking objects, computed from another class's links.
+    case linkingObjects(Property)
+}
