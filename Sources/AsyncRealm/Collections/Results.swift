@@ -17,7 +17,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     private var keys: [UInt64] {
         realm.checkThread()
         if cachedStamp != realm.stamp {
-            cachedKeys = (try? realm.readTable(named: info.tableName)?.keys()) ?? []
+            cachedKeys = (try? realm.readTable(info)?.keys()) ?? []
             cachedStamp = realm.stamp
         }
         return cachedKeys
@@ -29,7 +29,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The number of objects, from the table's row count: no keys are read.
     public var count: Int {
         realm.checkThread()
-        return realm.readTable(named: info.tableName)?.count ?? 0
+        return realm.readTable(info)?.count ?? 0
     }
 
     public subscript(position: Int) -> Element {
@@ -69,7 +69,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             batch.removeAll(keepingCapacity: true)
             position = 0
             let realm = results.realm
-            guard let table = realm.readTable(named: results.info.tableName) else {
+            guard let table = realm.readTable(results.info) else {
                 exhausted = true
                 return
             }

@@ -7,6 +7,9 @@ final class ClassInfo {
     let tableName: String
     /// Column of each stored property, by name.
     let columns: [String: Int]
+    /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
+    var table: (any TableReading)?
+    var tableStamp = -1
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
     /// How each property is read, by name: decided once so that a read needs no dynamic cast.
@@ -15,6 +18,12 @@ final class ClassInfo {
     /// by the key path's identity, a few pointer comparisons per read (cheaper than hashing).
     /// The key path is kept with its entry so that its address cannot be reused by another.
     private var storageKeyPaths: [StorageKeyPath] = []
+    /// The identities of `storageKeyPaths` and their value columns (-1 for lists and linking
+    /// objects), apart so that the search on every read copies nothing that is reference counted.
+    /// (Exclusivity is unchecked: each is read on every property read and only appended to,
+    /// never during a read.)
+    @exclusivity(unchecked) private var storageIdentities: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var storageColumns: [Int] = []
 
     struct StorageKeyPath {
         let identity: ObjectIdentifier
@@ -49,11 +58,20 @@ final class ClassInfo {
     }
 
     /// The property whose storage `keyPath` reaches, if an accessor has used it before.
-    @inline(__always)
     func property(forStorage keyPath: AnyKeyPath) -> StorageKeyPath? {
         let identity = ObjectIdentifier(keyPath)
         for entry in storageKeyPaths where entry.identity == identity { return entry }
         return nil
+    }
+
+    /// The column of the value property whose storage `keyPath` reaches; nil for lists,
+    /// linking objects and key paths not seen yet.
+    @inline(__always)
+    func valueColumn(forStorage keyPath: AnyKeyPath) -> Int? {
+        let identity = ObjectIdentifier(keyPath)
+        guard let position = storageIdentities.firstIndex(of: identity) else { return nil }
+        let column = storageColumns[position]
+        return column < 0 ? nil : column
     }
 
     /// Remembers that `keyPath` reaches property `name`'s storage. Key paths are normally one
@@ -61,7 +79,11 @@ final class ClassInfo {
     /// the list stays as short as the class.
     func remember(storage keyPath: AnyKeyPath, name: String) -> StorageKeyPath {
         let entry = StorageKeyPath(identity: ObjectIdentifier(keyPath), keyPath: keyPath, name: name, access: access[name]!)
-        if !storageKeyPaths.contains(where: { $0.keyPath == keyPath }) { storageKeyPaths.append(entry) }
+        if !storageKeyPaths.contains(where: { $0.keyPath == keyPath }) {
+            storageKeyPaths.append(entry)
+            storageIdentities.append(entry.identity)
+            if case .value(let column) = entry.access { storageColumns.append(column) } else { storageColumns.append(-1) }
+        }
         return entry
     }
 

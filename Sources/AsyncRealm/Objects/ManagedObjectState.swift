@@ -12,8 +12,9 @@ final class ManagedObjectState {
     let key: UInt64
     let info: ClassInfo
     /// The row as read at `rowStamp` of the realm; reread when the realm has changed since.
-    var row: [Value] = []
-    var rowStamp = -1
+    /// (Exclusivity is unchecked: only this realm's thread touches it, and never re-entrantly.)
+    @exclusivity(unchecked) var row: [Value] = []
+    @exclusivity(unchecked) var rowStamp = -1
     /// Set when the object was deleted through this accessor or its write was cancelled.
     var isInvalidated = false
 
@@ -47,13 +48,16 @@ final class ManagedObjectState {
     /// linking objects, or a key path no accessor has used yet (the generic path finds it).
     @usableFromInline
     func valueColumn(forStorage keyPath: AnyKeyPath) -> Int? {
-        guard let property = info.property(forStorage: keyPath), case .value(let column) = property.access else { return nil }
-        return column
+        info.valueColumn(forStorage: keyPath)
     }
 
     @usableFromInline
     func storedValue(column: Int) -> _StorageValue {
-        _StorageValue(realm.column(column, of: self))
+        if rowStamp == realm.stamp, column < row.count {
+            realm.checkThread()
+            return _StorageValue(row[column])
+        }
+        return _StorageValue(realm.column(column, of: self))
     }
 
     @usableFromInline

@@ -8,7 +8,11 @@ extension Realm {
     func classInfo(for type: Object.Type) throws -> ClassInfo {
         // Keyed by the type's identity: computing a class name (`String(describing:)`) on every
         // accessor would cost more than reading the row.
-        if let info = classInfos[ObjectIdentifier(type)] { return info }
+        if let info = lastClassInfo, info.type == type { return info }
+        if let info = classInfos[ObjectIdentifier(type)] {
+            lastClassInfo = info
+            return info
+        }
         let name = type.className
         try register(SchemaDiscovery.schema(for: [type]))
         let info = ClassInfo(schema: objectSchemas[name]!, type: type)
@@ -25,6 +29,16 @@ extension Realm {
     }
 
     /// The table of `info`'s class as this handle reads it now; nil if it has no table yet.
+    /// Kept in `info` until the realm changes, which saves finding it by name on every read.
+    func readTable(_ info: ClassInfo) -> (any TableReading)? {
+        if info.tableStamp == stamp { return info.table }
+        let table = readTable(named: info.tableName)
+        info.table = table
+        info.tableStamp = stamp
+        return table
+    }
+
+    /// The table named `name` as this handle reads it now; nil if there is none.
     func readTable(named name: String) -> (any TableReading)? {
         if let transaction { return transaction.tableIfPresent(name) }
         return try? snapshot().tableIfPresent(name)
@@ -47,14 +61,14 @@ extension Realm {
 
     func isInvalidated(_ managed: ManagedObjectState) -> Bool {
         if managed.isInvalidated { return true }
-        return !((try? readTable(named: managed.info.tableName)?.contains(managed.key)) ?? false)
+        return !((try? readTable(managed.info)?.contains(managed.key)) ?? false)
     }
 
     /// The object's row as this handle reads it now.
     private func currentRow(_ managed: ManagedObjectState) -> [Value] {
         if managed.rowStamp == stamp { return managed.row }
         precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
-        guard let row = (try? readTable(named: managed.info.tableName)?.row(managed.key)) ?? nil else {
+        guard let row = (try? readTable(managed.info)?.row(managed.key)) ?? nil else {
             preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
         managed.row = row
@@ -227,7 +241,7 @@ extension Realm {
                 let field = info.storageFields(of: object)[column]
                 let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
                 let primaryKey = field.type.storageValue(at: base + field.offset, realm: self)
-                if let existing = try table.keys(where: column, equals: primaryKey).first {
+                if let existing = try table.firstKey(where: column, equals: primaryKey) {
                     // Managed before its links are converted, so a cycle back to it ends here.
                     object.managed = ManagedObjectState(realm: self, key: existing, info: info)
                     try table.update(existing, to: unmanagedValues(of: object, info: info))
@@ -298,7 +312,7 @@ extension Realm {
         let field = info.storageFields(of: probe)[column]
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         let key = field.type.storageValue(at: base + field.offset, realm: self)
-        guard let table = readTable(named: info.tableName), let found = try? table.keys(where: column, equals: key).first else {
+        guard let table = readTable(info), let found = (try? table.firstKey(where: column, equals: key)) ?? nil else {
             return nil
         }
         return accessor(of: type, key: found, info: info)
@@ -335,19 +349,29 @@ extension Realm {
 
     /// The object of `type` whose primary key is `key`, or nil if there is none.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let key = key as? _Persistable else {
+            let info = classInfoOrStop(for: type)
+            preconditionFailure("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.type.rawValue ?? "not declared")")
+        }
+        return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+    }
+
+    /// The object of `type` whose primary key is `key`: the overload for keys whose type is
+    /// known to be storable, with no dynamic cast.
+    public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+    }
+
+    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue) -> Element? {
         checkThread()
         let info = classInfoOrStop(for: type)
-        guard let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] else {
+        guard let column = info.primaryKeyColumn else {
             preconditionFailure("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let key = key as? _Persistable else {
-            preconditionFailure("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(primary.type.rawValue)")
-        }
-        let stored = key._toStorage(realm: self).value
-        guard let table = readTable(named: info.tableName), let found = try? table.keys(where: column, equals: stored).first else {
+        guard let table = readTable(info), let found = (try? table.firstKey(where: column, equals: stored.value)) ?? nil else {
             return nil
         }
-        return accessor(of: type, key: found)
+        return accessor(of: type, key: found, info: info)
     }
 
     /// The keys of the objects linking to row `key` of `className` through `property`'s origin.

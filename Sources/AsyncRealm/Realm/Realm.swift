@@ -18,9 +18,12 @@ public final class Realm {
     private(set) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
+    /// The class info found last: most code uses one class at a time.
+    var lastClassInfo: ClassInfo?
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
-    /// cached rows and key lists know to reread.
-    private(set) var stamp = 0
+    /// cached rows and key lists know to reread. (Exclusivity is unchecked: it is read on every
+    /// property read, and only the realm's own thread changes it.)
+    @exclusivity(unchecked) private(set) var stamp = 0
     /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?
@@ -164,6 +167,8 @@ public final class Realm {
         checkThread()
         if transaction != nil { cancelWrite() }
         readSnapshot = nil
+        // Tables and rows cached by accessors and results belong to the released version.
+        stamp += 1
     }
 
     // MARK: Writing

@@ -47,6 +47,36 @@ package struct IndexBucket {
         }
     }
 
+    /// The posting list of `value` in the encoded bucket `bytes`, decoding no other entry's keys.
+    package static func postingList(for value: Value, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
+        var reader = ByteReader(bytes, origin: 0)
+        while !reader.isAtEnd {
+            let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            let matches = try RowCodec.decodeColumn(0, of: encoded) == value
+            let field = try reader.readVarint()
+            if field & 1 == 1 {
+                let root = try PageRef.read(from: &reader)
+                if matches { return .tree(root: root, count: field >> 1) }
+                continue
+            }
+            let count = Int(field >> 1)
+            guard count <= reader.remaining else { throw reader.corrupted("index bucket declares \(count) keys") }
+            guard matches else {
+                for _ in 0..<count { _ = try reader.readVarint() }
+                continue
+            }
+            var keys: [UInt64] = []
+            keys.reserveCapacity(count)
+            var key: UInt64 = 0
+            for _ in 0..<count {
+                key &+= try reader.readVarint()
+                keys.append(key)
+            }
+            return .inline(keys)
+        }
+        return nil
+    }
+
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexBucket {
         var bucket = IndexBucket()
         var reader = ByteReader(bytes, origin: 0)

@@ -91,6 +91,8 @@ package enum RowCodec {
     /// without allocating an array per row.
     package static func decode(_ row: UnsafeRawBufferPointer, into values: inout [Value], origin: UInt64 = 0) throws {
         values.removeAll(keepingCapacity: true)
+        var reader = ByteReader(row, origin: origin)
+        values.reserveCapacity(try reader.readLength(limit: row.count * 2))
         try forEachValue(in: row, origin: origin) { values.append($1) }
     }
 

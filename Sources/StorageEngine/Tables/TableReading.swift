@@ -36,6 +36,17 @@ package protocol TableReading {
     func index(on column: Int) -> (tree: Tree, unique: Bool)?
     /// The row keys of a posting list found in the index on `column` for `value`.
     func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64]
+
+    // Implemented once in the extension below. Declared here so that a call through
+    // `any TableReading` reaches a copy specialised for the concrete table, not the generic
+    // code that would build tuple and tree metadata at run time on every call.
+    func contains(_ key: UInt64) throws -> Bool
+    func row(_ key: UInt64) throws -> [Value]?
+    func value(_ key: UInt64, column: Int) throws -> Value?
+    func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
+    func keys() throws -> [UInt64]
+    func keys(where column: Int, equals value: Value) throws -> [UInt64]
+    func firstKey(where column: Int, equals value: Value) throws -> UInt64?
 }
 
 extension TableReading {
@@ -58,9 +69,14 @@ extension TableReading {
 
     /// Visits rows with keys in `range` in key order until `body` returns false.
     package func scan(
-        _ range: ClosedRange<UInt64> = 0...UInt64.max, _ body: (UInt64, RowView) throws -> Bool
+        _ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool
     ) throws {
         try rowTree.scan(range) { key, bytes in try body(key, RowView(bytes: bytes)) }
+    }
+
+    /// Visits every row in key order until `body` returns false.
+    package func scan(_ body: (UInt64, RowView) throws -> Bool) throws {
+        try scan(0...UInt64.max, body)
     }
 
     /// Every row key in order.
@@ -80,6 +96,22 @@ extension TableReading {
         let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.decode($0).postingList(for: value) }
         guard let list = found ?? nil else { return [] }
         return try postingKeys(list, column: column, value: value)
+    }
+
+    /// The smallest key of the rows whose `column` equals `value`, through the index: a
+    /// primary-key lookup, reading the bucket without decoding its other entries.
+    ///
+    /// - Precondition: `column` is indexed.
+    package func firstKey(where column: Int, equals value: Value) throws -> UInt64? {
+        guard let (tree, _) = index(on: column) else {
+            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+        }
+        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
+        switch found ?? nil {
+        case nil: return nil
+        case .inline(let keys)?: return keys.first
+        case let list?: return try postingKeys(list, column: column, value: value).first
+        }
     }
 
     /// The (value, keys) entries of the index on `column` whose index keys fall in `range`, in
