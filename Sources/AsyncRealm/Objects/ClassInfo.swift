@@ -8,8 +8,8 @@ final class ClassInfo {
     /// Column of each stored property, by name.
     let columns: [String: Int]
     /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
-    var table: (any TableReading)?
-    var tableStamp = -1
+    @exclusivity(unchecked) var table: (any TableReading)?
+    @exclusivity(unchecked) var tableStamp = -1
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
     /// How each property is read, by name: decided once so that a read needs no dynamic cast.

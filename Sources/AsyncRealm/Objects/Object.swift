@@ -16,8 +16,9 @@ import StorageEngine
 /// added, or when read from a realm, it is *managed*: its properties read and write the realm,
 /// so every accessor of the same object sees a change at once.
 open class Object {
-    /// Set once the object is managed by a realm.
-    @usableFromInline var managed: ManagedObjectState?
+    /// Set once the object is managed by a realm. (Exclusivity is unchecked: every property
+    /// access reads it, and it is set once, never during an access.)
+    @exclusivity(unchecked) @usableFromInline var managed: ManagedObjectState?
 
     public required init() {}
 

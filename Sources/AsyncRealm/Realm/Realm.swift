@@ -13,13 +13,13 @@ public final class Realm {
     private let owner = pthread_self()
     /// The version this handle reads; nil after `invalidate()` until the next read.
     private var readSnapshot: Snapshot?
-    private(set) var transaction: WriteTransaction?
+    @exclusivity(unchecked) private(set) var transaction: WriteTransaction?
     /// The schema stored in the file, plus the classes registered since opening.
     private(set) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// The class info found last: most code uses one class at a time.
-    var lastClassInfo: ClassInfo?
+    @exclusivity(unchecked) var lastClassInfo: ClassInfo?
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
     /// cached rows and key lists know to reread. (Exclusivity is unchecked: it is read on every
     /// property read, and only the realm's own thread changes it.)

@@ -63,8 +63,7 @@ extension TableWriter {
     func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
-            let holders = try keys(where: column, equals: value)
-            if let other = holders.first(where: { $0 != key }) {
+            if let other = try keys(where: column, equals: value).first(where: { $0 != key }) {
                 throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
             }
         }
@@ -93,7 +92,7 @@ extension TableWriter {
 
     func addToIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
-        if postings[id] != nil {
+        if !postings.isEmpty, postings[id] != nil {
             try changePosting(id, storedRoot: .null, count: 0) { try $0.insert(key) }
             return
         }
@@ -124,7 +123,7 @@ extension TableWriter {
 
     func removeFromIndex(column: Int, key: UInt64, value: Value) throws {
         let id = PostingID(column: column, value: value)
-        if postings[id] != nil {
+        if !postings.isEmpty, postings[id] != nil {
             try changePosting(id, storedRoot: .null, count: 0) { try $0.remove(key) }
             return
         }

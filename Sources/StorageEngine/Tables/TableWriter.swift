@@ -5,20 +5,22 @@
 /// changed, so a thrown error leaves the table as it was and the transaction usable.
 package final class TableWriter: TableReading {
     package let name: String
-    package private(set) var roots: TableRoots
+    // Exclusivity is unchecked on the state every row change touches: a transaction is used
+    // by one thread, and no access to these overlaps another.
+    @exclusivity(unchecked) package private(set) var roots: TableRoots
     package let rowTree: MutableTree
-    var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
+    @exclusivity(unchecked) var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
     /// Posting trees changed in this transaction (see `PostingList`), by index column and value.
-    var postings: [PostingID: DirtyPosting] = [:]
+    @exclusivity(unchecked) var postings: [PostingID: DirtyPosting] = [:]
     let space: TransactionSpace
-    private let recorder: ChangeRecorder
+    private let changes: ChangeRecorder.Entry
     package internal(set) var isModified = false
 
     init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
         self.name = name
         self.roots = roots
         self.space = space
-        self.recorder = recorder
+        self.changes = recorder.entry(for: name)
         self.rowTree = MutableTree(root: roots.rows, space: space)
         for index in roots.indexes {
             indexTrees[index.column] = (MutableTree(root: index.root, space: space), index.unique)
@@ -57,7 +59,7 @@ package final class TableWriter: TableReading {
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
         isModified = true
-        recorder.recordInsert(table: name, key: key)
+        changes.changes.recordInsert(key)
     }
 
     /// Replaces every column of row `key`. Returns false if there is no such row.
@@ -77,7 +79,7 @@ package final class TableWriter: TableReading {
         }
         try rowTree.put(key, RowCodec.encode(values))
         isModified = true
-        recorder.recordModify(table: name, key: key, columns: changed)
+        changes.changes.recordModify(key, columns: changed)
         return true
     }
 
@@ -100,13 +102,13 @@ package final class TableWriter: TableReading {
         try rowTree.delete(key)
         roots.rowCount -= 1
         isModified = true
-        recorder.recordDelete(table: name, key: key)
+        changes.changes.recordDelete(key)
         return true
     }
 
     /// Deletes every row.
     package func deleteAll() throws {
-        for key in try keys() { recorder.recordDelete(table: name, key: key) }
+        for key in try keys() { changes.changes.recordDelete(key) }
         try rowTree.freeAll()
         for column in indexTrees.keys { try clearIndex(column: column) }
         roots.rowCount = 0
@@ -141,19 +143,25 @@ package final class TableWriter: TableReading {
     }
 }
 
-/// Collects the changeset of one write transaction.
+/// Collects the changeset of one write transaction: each table records into its own entry,
+/// found by name once when the table is opened rather than on every row.
 final class ChangeRecorder {
-    var changeset = Changeset()
-
-    func recordInsert(table: String, key: UInt64) {
-        changeset.tables[table, default: TableChangeset()].recordInsert(key)
+    final class Entry {
+        @exclusivity(unchecked) var changes = TableChangeset()
     }
 
-    func recordDelete(table: String, key: UInt64) {
-        changeset.tables[table, default: TableChangeset()].recordDelete(key)
+    private var entries: [String: Entry] = [:]
+
+    func entry(for table: String) -> Entry {
+        if let entry = entries[table] { return entry }
+        let entry = Entry()
+        entries[table] = entry
+        return entry
     }
 
-    func recordModify(table: String, key: UInt64, columns: [Int]) {
-        changeset.tables[table, default: TableChangeset()].recordModify(key, columns: columns)
+    var changeset: Changeset {
+        var changeset = Changeset()
+        for (table, entry) in entries where !entry.changes.isEmpty { changeset.tables[table] = entry.changes }
+        return changeset
     }
 }

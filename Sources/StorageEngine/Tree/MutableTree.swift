@@ -7,11 +7,13 @@
 package final class MutableTree: TreeReading {
     package let store: PageStore
     let space: TransactionSpace
-    var root: Child
-    var leaves: [Leaf] = []
-    var branches: [Branch] = []
+    // Exclusivity is unchecked on the node state every change touches: a tree is used by one
+    // transaction on one thread, and no access to these overlaps another.
+    @exclusivity(unchecked) var root: Child
+    @exclusivity(unchecked) var leaves: [Leaf] = []
+    @exclusivity(unchecked) var branches: [Branch] = []
     /// The dirty right edge of the tree, kept between calls to `append` (see MutableTree+BulkAppend).
-    var spine: Spine?
+    @exclusivity(unchecked) var spine: Spine?
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
     package internal(set) var isModified = false

@@ -10,7 +10,7 @@ package final class WriteTransaction {
     private let space: TransactionSpace
     private let recorder = ChangeRecorder()
     private var catalog: Catalog
-    private var tables: [String: TableWriter] = [:]
+    @exclusivity(unchecked) private var tables: [String: TableWriter] = [:]
     private let baseHeader: FileHeader
     package private(set) var isActive = true
 
