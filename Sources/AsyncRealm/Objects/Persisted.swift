@@ -80,11 +80,14 @@ public struct Persisted<Value: _Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
+        // Always inlined into the model's accessor, where the key paths are literals the
+        // optimiser turns into direct field access; left as a call, the unmanaged case would go
+        // through the runtime's key-path machinery on every access.
+        @inline(__always) get {
             guard let managed = object.managed else { return object[keyPath: storageKeyPath].value }
             return managed.read(Value.self, storage: storageKeyPath)
         }
-        set {
+        @inline(__always) set {
             guard let managed = object.managed else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
