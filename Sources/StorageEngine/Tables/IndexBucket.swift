@@ -103,11 +103,22 @@ package struct IndexBucket {
     }
 
     package func encoded() -> [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: 32)
         for (value, list) in entries {
-            let encoded = RowCodec.encode([value])
-            writer.appendVarint(UInt64(encoded.count))
-            writer.append(contentsOf: encoded)
+            // The value's length comes first; most values take under 128 bytes, so one byte is
+            // set aside for it and the value encoded in place, moved only when it is longer.
+            let lengthAt = writer.count
+            writer.append(0)
+            RowCodec.encode(single: value, into: &writer)
+            let length = writer.count - lengthAt - 1
+            if length < 0x80 {
+                writer.bytes[lengthAt] = UInt8(length)
+            } else {
+                let encoded = Array(writer.bytes[(lengthAt + 1)...])
+                writer.bytes.removeSubrange(lengthAt...)
+                writer.appendVarint(UInt64(length))
+                writer.append(contentsOf: encoded)
+            }
             switch list {
             case .inline(let keys):
                 writer.appendVarint(UInt64(keys.count) << 1)

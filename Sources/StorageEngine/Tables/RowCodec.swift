@@ -29,6 +29,14 @@ package enum RowCodec {
         for value in values { encodePayload(value, into: &writer) }
     }
 
+    /// Encodes a row of one column, `value`, as `encode([value], into:)` does without building
+    /// the array: how index buckets store their values.
+    package static func encode(single value: Value, into writer: inout ByteWriter) {
+        writer.append(1)
+        writer.append(tag(of: value).rawValue)
+        encodePayload(value, into: &writer)
+    }
+
     private static func tag(of value: Value) -> Tag {
         switch value {
         case .null: return .null

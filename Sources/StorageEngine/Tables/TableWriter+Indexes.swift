@@ -63,7 +63,9 @@ extension TableWriter {
     func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
-            if let other = try keys(where: column, equals: value).first(where: { $0 != key }) {
+            let found = try index.tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
+            guard let list = found ?? nil else { continue }
+            if let other = try postingKeys(list, column: column, value: value).first(where: { $0 != key }) {
                 throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
             }
         }
