@@ -12,6 +12,8 @@ final class ClassInfo {
     @exclusivity(unchecked) var tableStamp = -1
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
+    /// The element table of each list property, by column (see `ListStore`).
+    let listTables: [Int: String]
     /// How each property is read, by name: decided once so that a read needs no dynamic cast.
     let access: [String: PropertyAccess]
     /// The `@Persisted` storage key paths accessors have used, with their property: searched
@@ -94,6 +96,9 @@ final class ClassInfo {
         let columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
         self.columns = columns
         primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
+        listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isArray).map {
+            ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element.name))
+        })
         access = Dictionary(uniqueKeysWithValues: schema.properties.map { property in
             let kind: PropertyAccess
             if property.type == .linkingObjects {

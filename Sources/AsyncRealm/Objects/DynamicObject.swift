@@ -39,12 +39,11 @@ extension Realm {
             return linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
                 .map { accessor(of: DynamicObject.self, key: $0, info: origin) }
         }
-        let stored = column(managed.info.columns[name]!, of: managed)
+        let column = managed.info.columns[name]!
         if property.isArray {
-            guard case .list(let elements) = stored else { return [Any?]() }
-            return elements.map { dynamicValue($0, of: property) }
+            return listElements(of: managed, column: column).map { dynamicValue($0, of: property) }
         }
-        return dynamicValue(stored, of: property)
+        return dynamicValue(self.column(column, of: managed), of: property)
     }
 
     private func dynamicValue(_ value: Value, of property: Property) -> Any? {
@@ -74,7 +73,8 @@ extension Realm {
         guard let stored = storageValue(dynamic: value, for: property) else {
             preconditionFailure("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
         }
-        setColumn(column, of: managed, to: stored)
+        precondition(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        write(stored: stored, column: column, of: managed)
     }
 
     private func storageValue(dynamic value: Any?, for property: Property) -> Value? {

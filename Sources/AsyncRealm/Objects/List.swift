@@ -24,67 +24,148 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         guard let location else { return unmanaged.count }
-        return location.values().count
+        return location.count
     }
 
     public subscript(position: Int) -> Element {
         get {
             guard let location else { return unmanaged[position] }
-            return Element._fromStorage(_StorageValue(location.values()[position]), realm: location.owner.realm)
+            return Element._fromStorage(_StorageValue(location.element(at: position)), realm: location.realm)
         }
-        set { mutate { $0[position] = newValue } }
+        set { replace(index: position, object: newValue) }
     }
 
-    public func append(_ element: Element) { mutate { $0.append(element) } }
+    /// Appends `element`: one row written, however long the list.
+    public func append(_ element: Element) {
+        guard let location else { return unmanaged.append(element) }
+        let stored = location.stored(element)
+        location.change { table, count in
+            try ListStore.append([stored], to: table, owner: location.owner.key, count: count)
+            return count + 1
+        }
+    }
 
     public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
-        mutate { $0.append(contentsOf: elements) }
+        guard let location else { return unmanaged.append(contentsOf: elements) }
+        let stored = elements.map { location.stored($0) }
+        location.change { table, count in
+            try ListStore.append(stored, to: table, owner: location.owner.key, count: count)
+            return count + stored.count
+        }
     }
 
-    public func insert(_ element: Element, at index: Int) { mutate { $0.insert(element, at: index) } }
+    public func insert(_ element: Element, at index: Int) {
+        guard let location else { return unmanaged.insert(element, at: index) }
+        let stored = location.stored(element)
+        location.change { table, count in
+            location.checkIndex(index, within: count + 1)
+            try ListStore.insert(stored, at: index, in: table, owner: location.owner.key, count: count)
+            return count + 1
+        }
+    }
 
-    public func remove(at index: Int) { mutate { $0.remove(at: index) } }
+    public func remove(at index: Int) {
+        guard let location else {
+            unmanaged.remove(at: index)
+            return
+        }
+        location.checkWritable()
+        location.change { table, count in
+            location.checkIndex(index, within: count)
+            try ListStore.remove(at: index, in: table, owner: location.owner.key, count: count)
+            return count - 1
+        }
+    }
 
-    public func removeAll() { mutate { $0.removeAll() } }
+    public func removeAll() {
+        guard let location else { return unmanaged.removeAll() }
+        location.checkWritable()
+        location.change { table, count in
+            try ListStore.removeAll(in: table, owner: location.owner.key, count: count)
+            return 0
+        }
+    }
 
     /// Moves the element at `from` to `to`, shifting the ones between.
     public func move(from: Int, to: Int) {
-        mutate { elements in
-            let element = elements.remove(at: from)
-            elements.insert(element, at: to)
+        guard let location else {
+            unmanaged.insert(unmanaged.remove(at: from), at: to)
+            return
+        }
+        location.checkWritable()
+        location.change { table, count in
+            location.checkIndex(from, within: count)
+            location.checkIndex(to, within: count)
+            let element = try ListStore.element(in: table, owner: location.owner.key, position: from)
+            try ListStore.remove(at: from, in: table, owner: location.owner.key, count: count)
+            try ListStore.insert(element, at: to, in: table, owner: location.owner.key, count: count - 1)
+            return count
         }
     }
 
-    public func swapAt(_ index1: Int, _ index2: Int) { mutate { $0.swapAt(index1, index2) } }
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        guard let location else { return unmanaged.swapAt(index1, index2) }
+        location.checkWritable()
+        location.change { table, count in
+            location.checkIndex(index1, within: count)
+            location.checkIndex(index2, within: count)
+            let first = try ListStore.element(in: table, owner: location.owner.key, position: index1)
+            let second = try ListStore.element(in: table, owner: location.owner.key, position: index2)
+            try ListStore.set(second, at: index1, in: table, owner: location.owner.key)
+            try ListStore.set(first, at: index2, in: table, owner: location.owner.key)
+            return count
+        }
+    }
 
     /// Replaces the element at `index`.
-    public func replace(index: Int, object: Element) { mutate { $0[index] = object } }
-
-    /// Applies `change` to the elements: in memory, or in the realm for a managed list.
-    private func mutate(_ change: (inout [Element]) -> Void) {
+    public func replace(index: Int, object: Element) {
         guard let location else {
-            change(&unmanaged)
+            unmanaged[index] = object
             return
         }
-        let realm = location.owner.realm
-        var elements = location.values().map { Element._fromStorage(_StorageValue($0), realm: realm) }
-        change(&elements)
-        location.store(elements.map { $0._toStorage(realm: realm).value })
+        let stored = location.stored(object)
+        location.change { table, count in
+            location.checkIndex(index, within: count)
+            try ListStore.set(stored, at: index, in: table, owner: location.owner.key)
+            return count
+        }
     }
 }
 
-/// Where the list of a managed object is stored.
+/// Where the list of a managed object is stored: its owner and the list's column.
 struct ManagedListLocation {
     let owner: ManagedObjectState
     let column: Int
 
-    func values() -> [Value] {
-        guard case .list(let values) = owner.realm.column(column, of: owner) else { return [] }
-        return values
+    var realm: Realm { owner.realm }
+
+    var count: Int { realm.listCount(of: owner, column: column) }
+
+    func element(at position: Int) -> Value {
+        realm.listElement(of: owner, column: column, at: position)
     }
 
-    func store(_ values: [Value]) {
-        owner.realm.setColumn(column, of: owner, to: .list(values))
+    func values() -> [Value] {
+        realm.listElements(of: owner, column: column)
+    }
+
+    func checkWritable() {
+        realm.checkThread()
+        precondition(realm.transaction != nil, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
+    }
+
+    /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
+    func stored<Element: _Persistable>(_ element: Element) -> Value {
+        checkWritable()
+        return element._toStorage(realm: realm).value
+    }
+
+    func checkIndex(_ index: Int, within count: Int) {
+        precondition(index >= 0 && index < count, "index \(index) is out of bounds for a list of \(count) elements")
+    }
+
+    func change(_ body: (TableWriter, Int) throws -> Int) {
+        realm.changeList(of: owner, column: column, body)
     }
 }
 

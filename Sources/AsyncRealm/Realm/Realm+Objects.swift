@@ -183,6 +183,15 @@ extension Realm {
     /// Sets stored column `column` of a managed object; needs a write transaction. Changing
     /// the primary key fails the transaction.
     func write(stored: Value, column: Int, of managed: ManagedObjectState) {
+        if managed.info.listTables[column] != nil {
+            var elements: [Value] = []
+            if case .list(let given) = stored { elements = given }
+            changeList(of: managed, column: column) { table, count in
+                try ListStore.replace(with: elements, in: table, owner: managed.key, count: count)
+                return elements.count
+            }
+            return
+        }
         if managed.info.primaryKeyColumn == column, currentRow(managed)[column] != stored {
             let name = managed.info.schema.storedProperties[column].name
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
@@ -244,7 +253,9 @@ extension Realm {
                 if let existing = try table.firstKey(where: column, equals: primaryKey) {
                     // Managed before its links are converted, so a cycle back to it ends here.
                     object.managed = ManagedObjectState(realm: self, key: existing, info: info)
-                    try table.update(existing, to: unmanagedValues(of: object, info: info))
+                    var values = unmanagedValues(of: object, info: info)
+                    let oldRow = try table.row(existing)
+                    try storeLists(of: info, key: existing, in: &values, replacing: oldRow) { try table.update(existing, to: $0) }
                     changed()
                     return existing
                 }
@@ -256,8 +267,8 @@ extension Realm {
             let state = ManagedObjectState(realm: self, key: key, info: info)
             object.managed = state
             objectsAddedInTransaction.append(state)
-            let values = unmanagedValues(of: object, info: info)
-            try table.insert(values, forKey: key)
+            var values = unmanagedValues(of: object, info: info)
+            try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
             changed()
             return key
         } catch {
@@ -374,22 +385,21 @@ extension Realm {
         return accessor(of: type, key: found, info: info)
     }
 
-    /// The keys of the objects linking to row `key` of `className` through `property`'s origin.
+    /// The keys of the objects linking to row `key` of `className` through `property`'s origin,
+    /// once per link (an object whose list holds it twice is there twice), found through the
+    /// backlink index.
     func linkingKeys(to key: UInt64, of className: String, through property: Property) -> [UInt64] {
         guard let originClass = property.objectClassName, let originName = property.linkOriginPropertyName,
               let origin = objectSchemas[originClass],
-              let column = origin.storedProperties.firstIndex(where: { $0.name == originName }),
-              let table = readTable(named: SchemaStore.tableName(forClass: originClass)) else { return [] }
-        var keys: [UInt64] = []
-        try? table.scan { rowKey, row in
-            switch try row.column(column) {
-            case .objectKey(key): keys.append(rowKey)
-            case .list(let elements): keys.append(contentsOf: elements.filter { $0 == .objectKey(key) }.map { _ in rowKey })
-            default: break
-            }
-            return true
+              let column = origin.storedProperties.firstIndex(where: { $0.name == originName }) else { return [] }
+        let target = Value.objectKey(key)
+        if origin.storedProperties[column].isArray {
+            guard let table = readTable(named: ListStore.tableName(forClass: originClass, property: originName)),
+                  let found = try? ListStore.occurrences(of: target, in: table) else { return [] }
+            return found.map(\.owner)
         }
-        return keys
+        guard let table = readTable(named: SchemaStore.tableName(forClass: originClass)) else { return [] }
+        return (try? table.keys(where: column, equals: target)) ?? []
     }
 
     // MARK: Deleting
@@ -405,7 +415,11 @@ extension Realm {
         }
         guard !isInvalidated(managed) else { return }
         do {
-            try transaction.table(managed.info.tableName).delete(managed.key)
+            let table = try transaction.table(managed.info.tableName)
+            if let row = try table.row(managed.key) {
+                try deleteLists(of: managed.info, key: managed.key, row: row, in: transaction)
+            }
+            try table.delete(managed.key)
             try unlink(managed.key, of: managed.info.schema.className, in: transaction)
         } catch {
             fail(error)
@@ -431,6 +445,7 @@ extension Realm {
         guard let table = transaction.tableIfPresent(results.info.tableName) else { return }
         do {
             try table.deleteAll()
+            for listTable in results.info.listTables.values { try transaction.tableIfPresent(listTable)?.deleteAll() }
             try unlinkAll(of: results.info.schema.className, in: transaction)
         } catch {
             fail(error)
@@ -443,8 +458,11 @@ extension Realm {
         checkThread()
         guard let transaction else { preconditionFailure("deleteAll() needs a write transaction") }
         do {
-            for className in objectSchemas.keys {
-                try transaction.tableIfPresent(SchemaStore.tableName(forClass: className))?.deleteAll()
+            for schema in objectSchemas.values {
+                try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()
+                for property in schema.storedProperties where property.isArray {
+                    try transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name))?.deleteAll()
+                }
             }
         } catch {
             fail(error)
@@ -452,36 +470,60 @@ extension Realm {
         changed()
     }
 
-    /// Sets every link to an object of `className` to nil and empties every list of them.
+    /// Sets every link to an object of `className` to nil and empties every list of them (when
+    /// every object of the class is deleted).
     private func unlinkAll(of className: String, in transaction: WriteTransaction) throws {
-        try unlink(of: className, in: transaction) { _ in true }
+        for (schema, column, property) in links(to: className) {
+            guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
+            if property.isArray {
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                var owners: Set<UInt64> = []
+                try elements.scan { key, _ in
+                    owners.insert(ListStore.owner(ofKey: key))
+                    return true
+                }
+                try elements.deleteAll()
+                for owner in owners { try table.set(owner, column: column, to: .int(0)) }
+            } else {
+                var linking: [UInt64] = []
+                try table.scan { key, row in
+                    if case .objectKey = try row.column(column) { linking.append(key) }
+                    return true
+                }
+                for key in linking { try table.set(key, column: column, to: .null) }
+            }
+        }
     }
 
-    /// Sets every link to row `key` of `className` to nil and removes it from every list.
+    /// Sets every link to row `key` of `className` to nil and removes it from every list, found
+    /// through the backlink indexes.
     private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
         let target = Value.objectKey(key)
-        try unlink(of: className, in: transaction) { $0 == target }
+        for (schema, column, property) in links(to: className) {
+            guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
+            if property.isArray {
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                // Positions from the last, so that removing one does not move the next.
+                let found = try ListStore.occurrences(of: target, in: elements).sorted { ($0.owner, $0.position) > ($1.owner, $1.position) }
+                for (owner, position) in found {
+                    guard let count = try table.value(owner, column: column).map(ListStore.count) else { continue }
+                    try ListStore.remove(at: position, in: elements, owner: owner, count: count)
+                    try table.set(owner, column: column, to: .int(Int64(count - 1)))
+                }
+            } else {
+                for linking in try table.keys(where: column, equals: target) {
+                    try table.set(linking, column: column, to: .null)
+                }
+            }
+        }
     }
 
-    private func unlink(of className: String, in transaction: WriteTransaction, where isTarget: (Value) -> Bool) throws {
-        for schema in objectSchemas.values {
-            let columns = schema.storedProperties.enumerated().filter { $0.element.objectClassName == className }.map(\.offset)
-            guard !columns.isEmpty, let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
-            var updates: [(UInt64, Int, Value)] = []
-            try table.scan { rowKey, row in
-                for column in columns {
-                    let value = try row.column(column)
-                    if case .list(let elements) = value {
-                        if elements.contains(where: isTarget) {
-                            updates.append((rowKey, column, .list(elements.filter { !isTarget($0) })))
-                        }
-                    } else if value != .null && isTarget(value) {
-                        updates.append((rowKey, column, .null))
-                    }
-                }
-                return true
-            }
-            for (rowKey, column, value) in updates { try table.set(rowKey, column: column, to: value) }
+    /// Every stored property, of any class, that links to `className` (a link or a list).
+    private func links(to className: String) -> [(schema: ObjectSchema, column: Int, property: Property)] {
+        objectSchemas.values.flatMap { schema in
+            schema.storedProperties.enumerated()
+                .filter { $0.element.objectClassName == className }
+                .map { (schema, $0.offset, $0.element) }
         }
     }
 }

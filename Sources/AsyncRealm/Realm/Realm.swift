@@ -31,6 +31,8 @@ public final class Realm {
     var objectsAddedInTransaction: [ManagedObjectState] = []
     /// Keys handed to objects being added whose rows are not inserted yet, by table.
     var pendingKeys: [String: UInt64] = [:]
+    /// What this handle's last commit did (its changeset, the bytes it wrote).
+    private(set) var lastCommit: CommitResult?
     /// The update policy of the `add` call in progress, applied to the objects it links to.
     var addPolicy: UpdatePolicy = .error
 
@@ -211,7 +213,7 @@ public final class Realm {
         }
         self.transaction = nil
         defer { objectsAddedInTransaction.removeAll() }
-        _ = try RealmError.translating { try transaction.commit() }
+        lastCommit = try RealmError.translating { try transaction.commit() }
         if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil; stamp += 1 }
     }
 

@@ -32,6 +32,8 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case schemaMismatch
         /// A configuration option that this version does not support yet was set.
         case unsupportedConfiguration
+        /// A value is beyond what the file format can hold (a list longer than 2^32 elements).
+        case limitExceeded
     }
 
     public let code: Code

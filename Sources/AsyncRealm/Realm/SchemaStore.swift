@@ -5,7 +5,8 @@ import StorageEngine
 /// Table `__schema` holds one row per class: the class name and its properties (each a list of
 /// name, type, optional, array, primary, indexed, linked class, origin property). The objects
 /// of class `C` live in table `class_C`, one column per stored property in declaration order,
-/// with a unique index on the primary key and an index on each indexed property.
+/// with a unique index on the primary key, an index on each indexed property and on each link;
+/// the elements of its lists live in tables of their own (see `ListStore`).
 enum SchemaStore {
     static let tableName = "__schema"
 
@@ -23,12 +24,20 @@ enum SchemaStore {
         return schemas
     }
 
-    /// Stores `schema` and creates its table and indexes.
+    /// Stores `schema` and creates its tables and indexes: the class's table, with the unique
+    /// index of the primary key, an index per indexed property and the backlink index of each
+    /// link; and the element table of each list (see `ListStore`), with a backlink index if it
+    /// holds objects.
     static func add(_ schema: ObjectSchema, in transaction: WriteTransaction) throws {
         try transaction.createTable(tableName).insert(encode(schema))
         let table = transaction.createTable(tableName(forClass: schema.className))
-        for (column, property) in schema.storedProperties.enumerated() where property.isIndexed {
-            try table.addIndex(on: column, unique: property.isPrimary)
+        for (column, property) in schema.storedProperties.enumerated() {
+            if property.isArray {
+                let elements = transaction.createTable(ListStore.tableName(forClass: schema.className, property: property.name))
+                if property.type == .object { try elements.addIndex(on: 0, unique: false) }
+            } else if property.isIndexed || property.type == .object {
+                try table.addIndex(on: column, unique: property.isPrimary)
+            }
         }
     }
 

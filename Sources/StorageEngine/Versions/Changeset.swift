@@ -47,4 +47,7 @@ package struct CommitResult: Sendable, Equatable {
     /// The version the commit produced (the base version when there was nothing to write).
     package var version: UInt64
     package var changeset: Changeset
+    /// The bytes of the pages the commit wrote (the commit record and header not included):
+    /// what a change cost, for tests that check it is proportional to the change.
+    package var pageBytes: UInt64
 }

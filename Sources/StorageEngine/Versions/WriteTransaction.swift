@@ -107,7 +107,7 @@ package final class WriteTransaction {
         let changed = catalog != base.catalog || !space.freed.isEmpty
         guard changed else {
             space.releaseReservation()
-            return CommitResult(version: base.version, changeset: recorder.changeset)
+            return CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0)
         }
 
         let version = base.version + 1
@@ -165,7 +165,7 @@ package final class WriteTransaction {
         }
         database.shared.markComplete(header)
 
-        let result = CommitResult(version: version, changeset: recorder.changeset)
+        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
         database.shared.state.withLock { committed in
             committed.header = header
             committed.catalog = catalog

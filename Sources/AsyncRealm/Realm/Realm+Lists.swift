@@ -1,0 +1,85 @@
+import StorageEngine
+
+/// Reading and changing the lists of managed objects (stored as `ListStore` describes).
+extension Realm {
+    /// The number of elements of list column `column` of a managed object.
+    func listCount(of managed: ManagedObjectState, column: Int) -> Int {
+        ListStore.count(self.column(column, of: managed))
+    }
+
+    /// Element `position` of list column `column` of a managed object.
+    func listElement(of managed: ManagedObjectState, column: Int, at position: Int) -> Value {
+        let count = listCount(of: managed, column: column)
+        precondition(position >= 0 && position < count, "index \(position) is out of bounds for a list of \(count) elements")
+        guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
+        do {
+            return try ListStore.element(in: table, owner: managed.key, position: position)
+        } catch {
+            stopCorrupted(managed, column)
+        }
+    }
+
+    /// Every element of list column `column` of a managed object, in order.
+    func listElements(of managed: ManagedObjectState, column: Int) -> [Value] {
+        let count = listCount(of: managed, column: column)
+        guard count > 0 else { return [] }
+        guard let table = readTable(named: managed.info.listTables[column]!),
+              let elements = try? ListStore.elements(in: table, owner: managed.key, count: count),
+              elements.count == count else { stopCorrupted(managed, column) }
+        return elements
+    }
+
+    /// Applies `change` to list column `column` of a managed object inside the write
+    /// transaction: `change` gets the element table and the list's length and returns the new
+    /// length, which is stored in the owner's row. An error fails the transaction.
+    func changeList(of managed: ManagedObjectState, column: Int, _ change: (TableWriter, Int) throws -> Int) {
+        checkThread()
+        guard let transaction else {
+            preconditionFailure("cannot change a managed list outside a write transaction; make the change inside realm.write { }")
+        }
+        let count = listCount(of: managed, column: column)
+        do {
+            let table = transaction.createTable(managed.info.listTables[column]!)
+            let newCount = try change(table, count)
+            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: .int(Int64(newCount)))
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    /// Stores the lists of a row just inserted or updated under `key`: `values` holds each list
+    /// column's elements (`.list`), which are written to the element tables and replaced in
+    /// `values` by the lengths the row stores. `oldRow` is the row being updated, if any.
+    func storeLists(of info: ClassInfo, key: UInt64, in values: inout [Value], replacing oldRow: [Value]?, _ write: ([Value]) throws -> Void) throws {
+        guard !info.listTables.isEmpty, let transaction else {
+            try write(values)
+            return
+        }
+        var lists: [(column: Int, elements: [Value])] = []
+        for column in info.listTables.keys.sorted() where column < values.count {
+            let elements: [Value]
+            if case .list(let given) = values[column] { elements = given } else { elements = [] }
+            lists.append((column, elements))
+            values[column] = .int(Int64(elements.count))
+        }
+        try write(values)
+        for (column, elements) in lists {
+            let table = transaction.createTable(info.listTables[column]!)
+            let oldCount = oldRow.map { column < $0.count ? ListStore.count($0[column]) : 0 } ?? 0
+            try ListStore.replace(with: elements, in: table, owner: key, count: oldCount)
+        }
+    }
+
+    /// Deletes the elements of every list of row `key` of `info`'s class, ahead of deleting it.
+    func deleteLists(of info: ClassInfo, key: UInt64, row: [Value], in transaction: WriteTransaction) throws {
+        for (column, tableName) in info.listTables where column < row.count {
+            guard let table = transaction.tableIfPresent(tableName) else { continue }
+            try ListStore.removeAll(in: table, owner: key, count: ListStore.count(row[column]))
+        }
+    }
+
+    private func stopCorrupted(_ managed: ManagedObjectState, _ column: Int) -> Never {
+        preconditionFailure("the elements of '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)' do not match its length; the file is damaged")
+    }
+}
