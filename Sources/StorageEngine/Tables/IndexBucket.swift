@@ -77,6 +77,25 @@ package struct IndexBucket {
         return nil
     }
 
+    /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without
+    /// decoding any value or inline key: what freeing an index needs.
+    static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
+        var trees: [(UnsafeRawBufferPointer, PageRef)] = []
+        var reader = ByteReader(bytes, origin: 0)
+        while !reader.isAtEnd {
+            let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
+            let field = try reader.readVarint()
+            if field & 1 == 1 {
+                trees.append((encoded, try PageRef.read(from: &reader)))
+                continue
+            }
+            let count = Int(field >> 1)
+            guard count <= reader.remaining else { throw reader.corrupted("index bucket declares \(count) keys") }
+            for _ in 0..<count { _ = try reader.readVarint() }
+        }
+        return trees
+    }
+
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexBucket {
         var bucket = IndexBucket()
         var reader = ByteReader(bytes, origin: 0)

@@ -180,8 +180,10 @@ extension TableWriter {
         let tree = indexTrees[column]!.tree
         var storedRoots: [PageRef] = []
         try tree.scan { _, bytes in
-            for entry in try IndexBucket.decode(bytes).entries where !dirtyValues.contains(entry.value) {
-                if case .tree(let root, _) = entry.keys { storedRoots.append(root) }
+            for (encodedValue, root) in try IndexBucket.postingTrees(in: bytes) {
+                if try dirtyValues.isEmpty || !dirtyValues.contains(RowCodec.decodeColumn(0, of: encodedValue)) {
+                    storedRoots.append(root)
+                }
             }
             return true
         }

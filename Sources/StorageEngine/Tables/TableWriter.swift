@@ -108,7 +108,7 @@ package final class TableWriter: TableReading {
 
     /// Deletes every row.
     package func deleteAll() throws {
-        for key in try keys() { changes.changes.recordDelete(key) }
+        changes.changes.recordDeletes(try keys())
         try rowTree.freeAll()
         for column in indexTrees.keys { try clearIndex(column: column) }
         roots.rowCount = 0

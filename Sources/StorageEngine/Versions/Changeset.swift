@@ -26,6 +26,16 @@ package struct TableChangeset: Sendable, Equatable {
         deleted.insert(key)
     }
 
+    /// Records the deletion of every key of `keys` (a whole table's rows).
+    mutating func recordDeletes(_ keys: [UInt64]) {
+        guard inserted.isEmpty && modified.isEmpty else {
+            for key in keys { recordDelete(key) }
+            return
+        }
+        deleted.reserveCapacity(deleted.count + keys.count)
+        for key in keys { deleted.insert(key) }
+    }
+
     mutating func recordModify(_ key: UInt64, columns: some Sequence<Int>) {
         guard !inserted.contains(key) else { return }
         modified[key, default: []].formUnion(columns)
