@@ -73,16 +73,20 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 exhausted = true
                 return
             }
-            var rows: [(UInt64, [Value])] = []
+            // The batch's rows, decoded into one buffer its accessors share.
+            let buffer = RowBuffer()
+            buffer.reserveCapacity(Self.batchSize * results.info.schema.storedProperties.count)
+            var rows: [(key: UInt64, range: Range<Int>)] = []
+            rows.reserveCapacity(Self.batchSize)
             try? table.scan(nextKey...UInt64.max) { key, row in
-                rows.append((key, try row.decoded()))
+                rows.append((key, try buffer.append(row)))
                 return rows.count < Self.batchSize
             }
             if rows.count < Self.batchSize { exhausted = true }
-            for (key, row) in rows {
-                batch.append(realm.accessor(of: Element.self, key: key, row: row, info: results.info))
+            for (key, range) in rows {
+                batch.append(realm.accessor(of: Element.self, key: key, row: (buffer, range), info: results.info))
             }
-            if let last = rows.last?.0 { nextKey = last &+ 1 }
+            if let last = rows.last?.key { nextKey = last &+ 1 }
             if nextKey == 0 { exhausted = true }
         }
     }

@@ -4,9 +4,17 @@
 ///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
 public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     let elements: [Element]
+    /// The property of `Element` that links here, as `@Persisted(originProperty:)` named it.
+    let originProperty: String
 
-    init(elements: [Element] = []) {
+    init(elements: [Element], originProperty: String) {
         self.elements = elements
+        self.originProperty = originProperty
+    }
+
+    @usableFromInline
+    init(originProperty: String) {
+        self.init(elements: [], originProperty: originProperty)
     }
 
     public var startIndex: Int { elements.startIndex }
@@ -16,7 +24,7 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
 
 extension LinkingObjects: _Persistable {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.linkingObjects, objectType: Element.self) }
-    public static func _persistedDefault() -> LinkingObjects { LinkingObjects() }
+    public static func _persistedDefault() -> LinkingObjects { LinkingObjects(originProperty: "") }
 
     /// Linking objects are computed, never stored; `Realm` builds them (see `Realm.linkingObjects`).
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> LinkingObjects {
@@ -25,3 +33,10 @@ extension LinkingObjects: _Persistable {
 
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.null) }
 }
+
+/// Reads the origin property of a `LinkingObjects` whose element type is not known statically.
+protocol LinkingObjectsDescribing {
+    var originProperty: String { get }
+}
+
+extension LinkingObjects: LinkingObjectsDescribing {}

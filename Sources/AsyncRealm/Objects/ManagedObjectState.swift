@@ -11,9 +11,11 @@ final class ManagedObjectState {
     @usableFromInline let realm: Realm
     let key: UInt64
     let info: ClassInfo
-    /// The row as read at `rowStamp` of the realm; reread when the realm has changed since.
-    /// (Exclusivity is unchecked: only this realm's thread touches it, and never re-entrantly.)
-    @exclusivity(unchecked) var row: [Value] = []
+    /// The encoded row as read at `rowStamp` of the realm, at `rowRange` of `rowBuffer`; read
+    /// again when the realm has changed since. (Exclusivity is unchecked: only this realm's
+    /// thread touches them, and never re-entrantly.)
+    @exclusivity(unchecked) var rowBuffer: RowBuffer?
+    @exclusivity(unchecked) var rowRange: Range<Int> = 0..<0
     @exclusivity(unchecked) var rowStamp = -1
     /// Set when the object was deleted through this accessor or its write was cancelled.
     var isInvalidated = false
@@ -53,9 +55,9 @@ final class ManagedObjectState {
 
     @usableFromInline
     func storedValue(column: Int) -> _StorageValue {
-        if rowStamp == realm.stamp, column < row.count {
+        if rowStamp == realm.stamp, let rowBuffer {
             realm.checkThread()
-            return _StorageValue(row[column])
+            return _StorageValue(rowBuffer.column(column, in: rowRange))
         }
         return _StorageValue(realm.column(column, of: self))
     }

@@ -11,16 +11,22 @@ import StorageEngine
 ///
 /// A property without an initial value starts at its type's zero (0, "", false, nil, an empty
 /// list, the first case of an enum).
-@propertyWrapper
 ///
 /// The initialisers and the accessor are `@inlinable` so that they are specialised for each
 /// model in the module that declares it: a generic, unspecialised accessor would spend more
-/// time looking up type metadata than reading the value.
+/// time looking up type metadata than reading the value. The storage is the value and one byte
+/// of options (a `LinkingObjects` value carries its origin property itself), so models stay
+/// small and cheap to create and free.
+@propertyWrapper
 public struct Persisted<Value: _Persistable> {
     @usableFromInline var value: Value
-    @usableFromInline let options: PersistedOptions
-    /// Marks the one property a probe looks for (see `Realm.propertyName(for:in:)`).
-    @usableFromInline var isProbe = false
+    @usableFromInline var options: PersistedOptions
+
+    /// Marks the one property a probe looks for (see `Realm.storageProperty(for:in:)`).
+    var isProbe: Bool {
+        get { options.isProbe }
+        set { options.isProbe = newValue }
+    }
 
     @inlinable
     public init() {
@@ -57,7 +63,7 @@ public struct Persisted<Value: _Persistable> {
     /// The objects linking to this one through `originProperty` of `Element`.
     @inlinable
     public init<Element: Object>(originProperty: String) where Value == LinkingObjects<Element> {
-        self.init(value: Value._persistedDefault(), options: PersistedOptions(originProperty: originProperty))
+        self.init(value: LinkingObjects(originProperty: originProperty), options: PersistedOptions())
     }
 
     @inlinable
@@ -97,18 +103,21 @@ public struct Persisted<Value: _Persistable> {
     }
 }
 
-/// The options given to `@Persisted`.
+/// The options given to `@Persisted`, as bits.
 @usableFromInline
 struct PersistedOptions: Sendable, Hashable {
-    @usableFromInline var isPrimaryKey: Bool
-    @usableFromInline var isIndexed: Bool
-    @usableFromInline var originProperty: String?
+    @usableFromInline var bits: UInt8
 
     @inlinable
-    init(isPrimaryKey: Bool = false, isIndexed: Bool = false, originProperty: String? = nil) {
-        self.isPrimaryKey = isPrimaryKey
-        self.isIndexed = isIndexed
-        self.originProperty = originProperty
+    init(isPrimaryKey: Bool = false, isIndexed: Bool = false) {
+        bits = (isPrimaryKey ? 1 : 0) | (isIndexed ? 2 : 0)
+    }
+
+    var isPrimaryKey: Bool { bits & 1 != 0 }
+    var isIndexed: Bool { bits & 2 != 0 }
+    var isProbe: Bool {
+        get { bits & 4 != 0 }
+        set { bits = newValue ? bits | 4 : bits & ~4 }
     }
 }
 
@@ -116,6 +125,8 @@ struct PersistedOptions: Sendable, Hashable {
 protocol PersistedPropertyDescribing {
     var kind: _PersistedKind { get }
     var options: PersistedOptions { get }
+    /// The origin property of a `LinkingObjects` property.
+    var originProperty: String? { get }
     var isProbe: Bool { get }
     /// The unmanaged value, as the realm stores it.
     func storageValue(realm: Realm) -> StorageEngine.Value
@@ -136,6 +147,8 @@ protocol PersistedPropertyDescribing {
 
 extension Persisted: PersistedPropertyDescribing {
     var kind: _PersistedKind { Value._persistedKind }
+
+    var originProperty: String? { (value as? LinkingObjectsDescribing)?.originProperty }
 
     func storageValue(realm: Realm) -> StorageEngine.Value { value._toStorage(realm: realm).value }
 

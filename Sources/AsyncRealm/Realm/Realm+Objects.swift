@@ -46,13 +46,15 @@ extension Realm {
 
     // MARK: Accessors
 
-    /// A managed accessor of row `key` of `type`, optionally with its row already read.
-    func accessor<T: Object>(of type: T.Type, key: UInt64, row: [Value]? = nil, info: ClassInfo? = nil) -> T {
+    /// A managed accessor of row `key` of `type`, optionally with its row already read (at
+    /// `range` of `buffer`).
+    func accessor<T: Object>(of type: T.Type, key: UInt64, row: (buffer: RowBuffer, range: Range<Int>)? = nil, info: ClassInfo? = nil) -> T {
         let info = info ?? classInfoOrStop(for: type)
         let object = T()
         let state = ManagedObjectState(realm: self, key: key, info: info)
         if let row {
-            state.row = row
+            state.rowBuffer = row.buffer
+            state.rowRange = row.range
             state.rowStamp = stamp
         }
         object.managed = state
@@ -64,16 +66,22 @@ extension Realm {
         return !((try? readTable(managed.info)?.contains(managed.key)) ?? false)
     }
 
-    /// The object's row as this handle reads it now.
-    private func currentRow(_ managed: ManagedObjectState) -> [Value] {
-        if managed.rowStamp == stamp { return managed.row }
+    /// Makes sure the object's row is the one this handle reads now, reading it again if not.
+    private func refreshRow(_ managed: ManagedObjectState) {
+        if managed.rowStamp == stamp, managed.rowBuffer != nil { return }
         precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
         guard let row = (try? readTable(managed.info)?.row(managed.key)) ?? nil else {
             preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
-        managed.row = row
+        managed.rowBuffer = RowBuffer(row: row)
+        managed.rowRange = 0..<row.count
         managed.rowStamp = stamp
-        return row
+    }
+
+    /// The object's row as this handle reads it now.
+    private func currentRow(_ managed: ManagedObjectState) -> [Value] {
+        refreshRow(managed)
+        return managed.rowBuffer!.row(in: managed.rowRange)
     }
 
     /// The property whose `@Persisted` storage `keyPath` reaches, found once per key path and
@@ -120,7 +128,7 @@ extension Realm {
         case .linkingObjects(let property):
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             let keys = linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
-            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys) as! V
+            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys, originProperty: property.linkOriginPropertyName ?? "") as! V
         }
     }
 
@@ -145,8 +153,8 @@ extension Realm {
     /// One stored column of a managed object, as this handle reads it now.
     func column(_ column: Int, of managed: ManagedObjectState) -> Value {
         checkThread()
-        let row = currentRow(managed)
-        return column < row.count ? row[column] : .null
+        refreshRow(managed)
+        return managed.rowBuffer!.column(column, in: managed.rowRange)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.
@@ -192,7 +200,7 @@ extension Realm {
             }
             return
         }
-        if managed.info.primaryKeyColumn == column, currentRow(managed)[column] != stored {
+        if managed.info.primaryKeyColumn == column, self.column(column, of: managed) != stored {
             let name = managed.info.schema.storedProperties[column].name
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
             return
@@ -530,11 +538,11 @@ extension Realm {
 
 /// Builds `LinkingObjects` of a type known only at run time.
 protocol LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64]) -> Self
+    static func build(realm: Realm, keys: [UInt64], originProperty: String) -> Self
 }
 
 extension LinkingObjects: LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64]) -> LinkingObjects {
-        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) })
+    static func build(realm: Realm, keys: [UInt64], originProperty: String) -> LinkingObjects {
+        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) }, originProperty: originProperty)
     }
 }

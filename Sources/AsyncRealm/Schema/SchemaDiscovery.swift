@@ -86,7 +86,7 @@ enum SchemaDiscovery {
                 continue  // not @Persisted: ignored, as RealmSwift ignores plain properties
             }
             let name = String(label.dropFirst())
-            let property = try makeProperty(name: name, kind: persisted.kind, options: persisted.options, className: className)
+            let property = try makeProperty(name: name, kind: persisted.kind, options: persisted.options, originProperty: persisted.originProperty, className: className)
             properties.append(property)
             if let linked = persisted.kind.objectType { linkedTypes.append(linked) }
         }
@@ -97,7 +97,7 @@ enum SchemaDiscovery {
         return Discovered(schema: ObjectSchema(className: className, properties: properties), linkedTypes: linkedTypes)
     }
 
-    private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, className: String) throws -> Property {
+    private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String) throws -> Property {
         let what = "property '\(name)' of '\(className)'"
         let linkedClass = kind.objectType?.className
         if kind.type == .object && !kind.isArray && !kind.isOptional {
@@ -112,13 +112,13 @@ enum SchemaDiscovery {
         if options.isIndexed && (kind.isArray || !kind.type.canBeIndexed) {
             throw RealmError(code: .invalidSchema, message: "\(what) cannot be indexed: indexes are on Bool, integer, String, Date, UUID or ObjectId properties")
         }
-        if kind.type == .linkingObjects && (options.originProperty ?? "").isEmpty {
+        if kind.type == .linkingObjects && (originProperty ?? "").isEmpty {
             throw RealmError(code: .invalidSchema, message: "\(what) is LinkingObjects and needs @Persisted(originProperty:) naming the property that links here")
         }
         return Property(
             name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray,
             isPrimary: options.isPrimaryKey, isIndexed: options.isIndexed || options.isPrimaryKey,
             objectClassName: linkedClass,
-            linkOriginPropertyName: kind.type == .linkingObjects ? options.originProperty : nil)
+            linkOriginPropertyName: kind.type == .linkingObjects ? originProperty : nil)
     }
 }
