@@ -45,6 +45,43 @@ struct TreeTests {
         #expect(try Self.height(tree) == 1)
     }
 
+    @Test("putOrAppend agrees with a dictionary through runs of increasing keys, random keys and deletes")
+    func putOrAppend() throws {
+        let database = try Database.open(file: InMemoryFile())
+        var model: [UInt64: [UInt8]] = [:]
+        var random = SystemRandomNumberGenerator()
+        try database.write { transaction in
+            let tree = transaction.createTable("t").rowTree
+            var next: UInt64 = 1
+            for round in 0..<40 {
+                // A run of increasing keys (the tree switches to appending), then scattered ones.
+                for _ in 0..<Int.random(in: 1...400, using: &random) {
+                    next += UInt64.random(in: 1...3, using: &random)
+                    let value = [UInt8](repeating: UInt8(truncatingIfNeeded: next), count: Int.random(in: 0...40, using: &random))
+                    try tree.putOrAppend(next, value)
+                    model[next] = value
+                }
+                for _ in 0..<Int.random(in: 0...50, using: &random) {
+                    let key = UInt64.random(in: 1...next, using: &random)
+                    if round % 3 == 0, model[key] != nil {
+                        #expect(try tree.delete(key))
+                        model[key] = nil
+                    } else {
+                        #expect(!tree.isAfterLastKey(key) || model.keys.allSatisfy { $0 < key }, "isAfterLastKey never claims too much")
+                        try tree.putOrAppend(key, [UInt8(round)])
+                        model[key] = [UInt8(round)]
+                    }
+                }
+            }
+            var seen: [UInt64: [UInt8]] = [:]
+            try tree.scan { key, value in
+                seen[key] = Array(value)
+                return true
+            }
+            #expect(seen == model)
+        }
+    }
+
     @Test("cursors and range scans visit exactly the keys in range, in order")
     func ranges() throws {
         let database = try Database.open(file: InMemoryFile())

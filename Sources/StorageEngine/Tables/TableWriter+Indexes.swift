@@ -63,7 +63,9 @@ extension TableWriter {
     func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
-            let found = try index.tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
+            let indexKey = IndexKey.of(value)
+            if index.tree.isAfterLastKey(indexKey) { continue }
+            let found = try index.tree.withValue(forKey: indexKey) { try IndexBucket.postingList(for: value, in: $0) }
             guard let list = found ?? nil else { continue }
             if let other = try postingKeys(list, column: column, value: value).first(where: { $0 != key }) {
                 throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
@@ -72,7 +74,9 @@ extension TableWriter {
     }
 
     private func bucket(column: Int, indexKey: UInt64) throws -> IndexBucket {
-        try indexTrees[column]!.tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
+        let tree = indexTrees[column]!.tree
+        if tree.isAfterLastKey(indexKey) { return IndexBucket() }
+        return try tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
     }
 
     private func store(_ bucket: IndexBucket, column: Int, indexKey: UInt64) throws {
@@ -80,7 +84,7 @@ extension TableWriter {
         if bucket.isEmpty {
             try tree.delete(indexKey)
         } else {
-            try tree.put(indexKey, bucket.encoded())
+            try tree.putOrAppend(indexKey, bucket.encoded())
         }
     }
 

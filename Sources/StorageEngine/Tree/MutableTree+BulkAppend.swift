@@ -39,6 +39,31 @@ extension MutableTree {
         try value.withUnsafeBytes { (buffer) in try append(key, buffer) }
     }
 
+    /// Stores `value` under `key` as `put` does, switching to `append` once keys have been
+    /// increasing for a while: an index of increasing values (an integer primary key) then
+    /// grows along its right edge like the rows do, and random keys keep using `put`.
+    package func putOrAppend(_ key: UInt64, _ value: [UInt8]) throws {
+        if spine != nil {
+            try append(key, value)
+            return
+        }
+        if let previous = lastPutKey, key > previous { increasingPuts += 1 } else { increasingPuts = 0 }
+        lastPutKey = key
+        if increasingPuts >= 8 {
+            try append(key, value)
+        } else {
+            try put(key, value)
+        }
+    }
+
+    /// Whether `key` is known to be greater than every key in the tree, without a search:
+    /// true only while the right edge is kept for appending.
+    package func isAfterLastKey(_ key: UInt64) -> Bool {
+        guard let spine else { return false }
+        guard let last = spine.lastKey else { return true }
+        return key > last
+    }
+
     private func buildSpine() throws -> Spine {
         root = try makeDirty(root)
         var path: [Int] = []

@@ -14,6 +14,9 @@ package final class MutableTree: TreeReading {
     @exclusivity(unchecked) var branches: [Branch] = []
     /// The dirty right edge of the tree, kept between calls to `append` (see MutableTree+BulkAppend).
     @exclusivity(unchecked) var spine: Spine?
+    /// The last key given to `putOrAppend`, and how many calls in a row gave increasing keys.
+    var lastPutKey: UInt64?
+    var increasingPuts = 0
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
     package internal(set) var isModified = false
