@@ -22,6 +22,50 @@ struct ChangesetDiffTests {
         return changes
     }
 
+    @Test("a transaction's changeset records inserts, deletes and modifications as plain sets would, in any order")
+    func recordingMatchesSets() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            var recorded = TableChangeset()
+            var inserted: Set<UInt64> = [], deleted: Set<UInt64> = [], modified: [UInt64: Set<Int>] = [:]
+            // Rows 1...100 exist before the transaction; new rows take increasing keys, mostly.
+            var existing = Set<UInt64>(1...100)
+            var nextKey: UInt64 = 101
+            for _ in 0..<300 {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    let key: UInt64
+                    if let old = deleted.randomElement(using: &random), Bool.random(using: &random) {
+                        key = old  // a deleted row's key inserted again: a replacement
+                    } else {
+                        key = nextKey
+                        nextKey += UInt64.random(in: 1...3, using: &random)
+                    }
+                    guard !existing.contains(key) else { continue }
+                    recorded.recordInsert(key)
+                    existing.insert(key)
+                    if deleted.remove(key) != nil { modified[key] = [] } else { inserted.insert(key) }
+                case 1:
+                    guard let key = existing.randomElement(using: &random) else { continue }
+                    recorded.recordDelete(key)
+                    existing.remove(key)
+                    if inserted.remove(key) == nil {
+                        modified[key] = nil
+                        deleted.insert(key)
+                    }
+                default:
+                    guard let key = existing.randomElement(using: &random) else { continue }
+                    let column = Int.random(in: 0..<5, using: &random)
+                    recorded.recordModify(key, columns: [column])
+                    if !inserted.contains(key) { modified[key, default: []].insert(column) }
+                }
+            }
+            #expect(recorded.inserted == inserted)
+            #expect(recorded.deleted == deleted)
+            #expect(recorded.modified == modified)
+        }
+    }
+
     @Test("the diff of any two versions equals the difference of their contents")
     func randomVersions() throws {
         let seed = testSeed()

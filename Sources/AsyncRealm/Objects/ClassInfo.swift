@@ -10,6 +10,10 @@ final class ClassInfo {
     /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
     @exclusivity(unchecked) var table: (any TableReading)?
     @exclusivity(unchecked) var tableStamp = -1
+    /// The class's table in the write transaction numbered `writerSerial` (see
+    /// `Realm.writeTable(_:)`).
+    @exclusivity(unchecked) var writer: TableWriter?
+    @exclusivity(unchecked) var writerSerial = -1
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
     /// The element table of each list property, by column (see `ListStore`).

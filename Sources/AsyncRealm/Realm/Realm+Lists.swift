@@ -41,7 +41,7 @@ extension Realm {
         do {
             let table = transaction.createTable(managed.info.listTables[column]!)
             let newCount = try change(table, count)
-            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: .int(Int64(newCount)))
+            try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: .int(Int64(newCount)))
         } catch {
             fail(error)
         }

@@ -38,6 +38,16 @@ extension Realm {
         return table
     }
 
+    /// The table of `info`'s class in the current write transaction, kept in `info` for the
+    /// rest of the transaction.
+    func writeTable(_ info: ClassInfo, in transaction: WriteTransaction) throws -> TableWriter {
+        if info.writerSerial == transactionSerial, let writer = info.writer { return writer }
+        let writer = try transaction.table(info.tableName)
+        info.writer = writer
+        info.writerSerial = transactionSerial
+        return writer
+    }
+
     /// The table named `name` as this handle reads it now; nil if there is none.
     func readTable(named name: String) -> (any TableReading)? {
         if let transaction { return transaction.tableIfPresent(name) }
@@ -164,7 +174,7 @@ extension Realm {
             preconditionFailure("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         }
         do {
-            try transaction.table(managed.info.tableName).set(managed.key, column: column, to: value)
+            try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: value)
         } catch {
             fail(error)
         }
@@ -253,7 +263,7 @@ extension Realm {
         }
         let info = classInfoOrStop(for: type(of: object))
         do {
-            let table = try transaction.table(info.tableName)
+            let table = try writeTable(info, in: transaction)
             if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
                 let field = info.storageFields(of: object)[column]
                 let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
@@ -423,7 +433,7 @@ extension Realm {
         }
         guard !isInvalidated(managed) else { return }
         do {
-            let table = try transaction.table(managed.info.tableName)
+            let table = try writeTable(managed.info, in: transaction)
             if let row = try table.row(managed.key) {
                 try deleteLists(of: managed.info, key: managed.key, row: row, in: transaction)
             }

@@ -31,6 +31,8 @@ public final class Realm {
     var objectsAddedInTransaction: [ManagedObjectState] = []
     /// Keys handed to objects being added whose rows are not inserted yet, by table.
     var pendingKeys: [String: UInt64] = [:]
+    /// Counts the write transactions begun, so that what is cached for one is not used in another.
+    private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
     private(set) var lastCommit: CommitResult?
     /// The update policy of the `add` call in progress, applied to the objects it links to.
@@ -193,6 +195,7 @@ public final class Realm {
         }
         let transaction = try RealmError.translating { try database.beginWrite() }
         self.transaction = transaction
+        transactionSerial += 1
         transactionFailure = nil
         pendingKeys.removeAll()
         advance(to: transaction.base)
@@ -212,7 +215,10 @@ public final class Realm {
             throw failure
         }
         self.transaction = nil
-        defer { objectsAddedInTransaction.removeAll() }
+        defer {
+            objectsAddedInTransaction.removeAll()
+            forgetTableWriters()
+        }
         lastCommit = try RealmError.translating { try transaction.commit() }
         if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil; stamp += 1 }
     }
@@ -226,6 +232,7 @@ public final class Realm {
         self.transaction = nil
         transactionFailure = nil
         transaction.rollback()
+        forgetTableWriters()
         // Objects added in the cancelled transaction no longer exist; deleted ones are back
         // (their accessors stay invalidated, as in Realm).
         for object in objectsAddedInTransaction { object.isInvalidated = true }
@@ -247,6 +254,11 @@ public final class Realm {
         }
         if transaction != nil { try commitWrite() }
         return result
+    }
+
+    /// Drops the table writers classes keep for the transaction that just ended.
+    private func forgetTableWriters() {
+        for info in classInfos.values { info.writer = nil }
     }
 
     // MARK: Confinement
