@@ -15,9 +15,14 @@ package protocol FileIO: AnyObject, Sendable {
     func size() throws -> UInt64
     /// Sets the file's length, dropping or zero-filling the tail.
     func truncate(to length: UInt64) throws
+    /// Readies `range`, which no committed version uses, for the writes of later commits:
+    /// an optimisation a file may ignore (see `PosixFile`). The range's contents may change.
+    func prepareForWriting(_ range: Range<UInt64>) throws
 }
 
 extension FileIO {
+    package func prepareForWriting(_ range: Range<UInt64>) throws {}
+
     package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         try bytes.withUnsafeMutableBytes { (buffer) in

@@ -70,6 +70,9 @@ package final class WriteTransaction {
         catalog.tables[name] = nil
     }
 
+    /// How far past the data each commit makes sure the file has no holes.
+    static let preparedTailBytes: UInt64 = 256 << 10
+
     /// Makes the transaction durable and visible, and returns the version it produced.
     ///
     /// The protocol (invariant 1): write every new page into space no committed version uses,
@@ -147,8 +150,12 @@ package final class WriteTransaction {
             var recordPage = PageCodec.encode(kind: .commitRecord, raw: CommitRecord.encode(pages + [listRef]), compress: false)
             recordRef = try space.writePage(&recordPage, at: recordOffset)
         }
-        try space.flush()
         let file = base.store.file
+        // Zero the space just past the data, so that the next commits overwrite written blocks
+        // instead of filling holes (see `PosixFile.prepareForWriting`). Nothing uses it: every
+        // version's pages lie below `end`, and this transaction holds the write lock.
+        try file.prepareForWriting(freeSpace.end..<(freeSpace.end + WriteTransaction.preparedTailBytes))
+        try space.flush()
         if syncPagesFirst { try file.sync() }
 
         let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end)

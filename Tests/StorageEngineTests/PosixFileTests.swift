@@ -1,0 +1,53 @@
+import Glibc
+import Testing
+@testable import StorageEngine
+
+@Suite("POSIX file")
+struct PosixFileTests {
+    /// The first hole at or after `offset`, or the file's end if there is none.
+    static func firstHole(in path: String, from offset: UInt64) -> UInt64 {
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        return UInt64(lseek(descriptor, off_t(offset), PosixFile.seekHole))
+    }
+
+    @Test("prepareForWriting zeroes the holes of its range and leaves the bytes before it alone")
+    func prepareZeroesHoles() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("holes")
+        let file = try PosixFile(path: path, create: true, readOnly: false)
+        try file.write([UInt8](repeating: 7, count: 100), at: 0)
+        // The write grew the file sparsely: past the first block it is a hole (where the file
+        // system reports holes at all; otherwise there is nothing to check).
+        guard try Self.firstHole(in: path, from: 0) < file.size() else { return }
+        try file.prepareForWriting(8192..<(8192 + 300_000))
+        #expect(Self.firstHole(in: path, from: 8192) >= 8192 + 300_000 - 4096)
+        #expect(try file.read(count: 100, at: 0) == [UInt8](repeating: 7, count: 100))
+        #expect(try file.read(count: 1000, at: 9000) == [UInt8](repeating: 0, count: 1000))
+    }
+
+    @Test("each commit leaves no hole just past its data, and reopening reads every commit back")
+    func commitsPrepareTheTail() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("tail.realm")
+        var database: Database? = try Database.open(path: path)
+        for round in 0..<50 {
+            try database!.write { transaction in
+                try transaction.createTable("t").insert([.int(Int64(round)), .string(String(repeating: "x", count: round * 40))])
+            }
+            let end = database!.shared.state.withLock { $0.header.end }
+            let hole = Self.firstHole(in: path, from: end)
+            let size = try PosixFile(path: path, create: false, readOnly: true).size()
+            #expect(hole >= end + WriteTransaction.preparedTailBytes - 4096 || hole == size,
+                    "round \(round): hole at \(hole), data ends at \(end)")
+        }
+        database = nil
+        let reopened = try Database.open(path: path)
+        var rounds: [Int64] = []
+        try reopened.snapshot().table("t").scan { _, row in
+            if case .int(let round) = try row.column(0) { rounds.append(round) }
+            return true
+        }
+        #expect(rounds == Array(0..<50))
+    }
+}
