@@ -219,8 +219,9 @@ public final class Realm {
             objectsAddedInTransaction.removeAll()
             forgetTableWriters()
         }
-        lastCommit = try RealmError.translating { try transaction.commit() }
-        if let newest = try? database.snapshot() { advance(to: newest) } else { readSnapshot = nil; stamp += 1 }
+        let (result, newest) = try RealmError.translating { try transaction.commitAndSnapshot() }
+        lastCommit = result
+        advance(to: newest)
     }
 
     /// Reverts every change of the write transaction and ends it.

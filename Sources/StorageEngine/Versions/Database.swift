@@ -101,7 +101,11 @@ package final class Database: Sendable {
         }
         try writeLock.lock()
         do {
-            let base = try snapshot()
+            // Holding the lock, one look at the file finds the newest version, and no commit
+            // can free its pages before the pin is published.
+            try shared.refreshFromDisk()
+            let (pinnedHeader, pinnedCatalog, pin) = shared.pinKnownLatest()
+            let base = Snapshot(version: pinnedHeader.version, catalog: pinnedCatalog, store: shared.store, pin: pin)
             let (header, cached) = shared.state.withLock { ($0.header, $0.freeSpace) }
             precondition(header.version == base.version, "the newest version changed while this handle held the write lock")
             var freeSpace = try cached ?? loadFreeSpace(header)

@@ -105,16 +105,23 @@ package final class SharedFile: Sendable {
         }
     }
 
+    /// Pins the newest version this process knows of, without reading the file. That is the
+    /// newest version while the caller holds the write lock (no one else can commit), and the
+    /// version just committed right after a commit, before the lock is released.
+    func pinKnownLatest() -> (FileHeader, Catalog, PinnedVersion) {
+        let (header, catalog) = state.withLock { committed in
+            committed.pins[committed.header.version, default: 0] += 1
+            publishOldest(&committed)
+            return (committed.header, committed.catalog)
+        }
+        return (header, catalog, PinnedVersion(version: header.version, file: self))
+    }
+
     /// Pins the newest version and returns it.
     func pinLatest() throws -> (FileHeader, Catalog, PinnedVersion) {
         while true {
             try refreshFromDisk()
-            let (header, catalog) = state.withLock { committed in
-                committed.pins[committed.header.version, default: 0] += 1
-                publishOldest(&committed)
-                return (committed.header, committed.catalog)
-            }
-            let pin = PinnedVersion(version: header.version, file: self)
+            let (header, catalog, pin) = pinKnownLatest()
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.

@@ -86,6 +86,17 @@ package final class WriteTransaction {
     ///   transaction, and the transaction is over.
     @discardableResult
     package func commit() throws -> CommitResult {
+        try commit(pinning: false).0
+    }
+
+    /// Commits as `commit()` does and returns a snapshot of the version produced, pinned
+    /// before the write lock is released: no second look at the file is needed to read it.
+    package func commitAndSnapshot() throws -> (CommitResult, Snapshot) {
+        let (result, snapshot) = try commit(pinning: true)
+        return (result, snapshot!)
+    }
+
+    private func commit(pinning: Bool) throws -> (CommitResult, Snapshot?) {
         precondition(isActive, "this write transaction has already ended; begin a new one")
         defer {
             isActive = false
@@ -110,7 +121,7 @@ package final class WriteTransaction {
         let changed = catalog != base.catalog || !space.freed.isEmpty
         guard changed else {
             space.releaseReservation()
-            return CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0)
+            return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? pinnedLatest() : nil)
         }
 
         let version = base.version + 1
@@ -180,7 +191,13 @@ package final class WriteTransaction {
             committed.recentCommits.append(result)
             if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
         }
-        return result
+        return (result, pinning ? pinnedLatest() : nil)
+    }
+
+    /// The newest version, pinned: still under the write lock, the one this process knows.
+    private func pinnedLatest() -> Snapshot {
+        let (header, catalog, pin) = database.shared.pinKnownLatest()
+        return Snapshot(version: header.version, catalog: catalog, store: database.shared.store, pin: pin)
     }
 
     /// Drops every change. Pages the transaction wrote sit in space the committed version
