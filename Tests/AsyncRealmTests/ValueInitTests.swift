@@ -59,9 +59,10 @@ struct ValueInitTests {
         ["id": 5, "name": 12],
         ["id": 5, "nickname": "x"],
         ["id": 1, "name": "again"],
+        ["id": 6],  // 'name' is required (no default in the model) and missing
     ]
 
-    @Test("create with a wrong type, an unknown property or a duplicate key fails the write and stores nothing", arguments: 0..<3)
+    @Test("create with a wrong type, an unknown property, a duplicate key or a missing required property fails the write and stores nothing", arguments: 0..<4)
     func createErrors(index: Int) throws {
         let value: [String: Any] = Self.badValues[index]
         let directory = RealmDirectory()
@@ -75,6 +76,7 @@ struct ValueInitTests {
         }
         #expect(error?.code == .invalidValue || error?.code == .duplicatePrimaryKey)
         #expect(error?.message.contains("Person") == true, "\(error?.message ?? "")")
+        if index == 3 { #expect(error?.message.contains("'name'") == true, "\(error?.message ?? "")") }
         #expect(realm.objects(Dog.self).isEmpty)
         #expect(realm.objects(Person.self).map(\.name) == ["Ana"])
     }

@@ -35,7 +35,7 @@ public struct Persisted<Value: _Persistable> {
 
     @inlinable
     public init(wrappedValue: Value) {
-        self.init(value: wrappedValue, options: PersistedOptions())
+        self.init(value: wrappedValue, options: PersistedOptions(hasInitialValue: true))
     }
 
     /// A primary key: `Int`, `String`, `UUID` or `ObjectId`, optional or not.
@@ -46,7 +46,7 @@ public struct Persisted<Value: _Persistable> {
 
     @inlinable
     public init(wrappedValue: Value, primaryKey: Bool) {
-        self.init(value: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey))
+        self.init(value: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey, hasInitialValue: true))
     }
 
     /// An indexed property: `Bool`, the integer types, `String`, `Date`, `UUID` or `ObjectId`.
@@ -57,7 +57,7 @@ public struct Persisted<Value: _Persistable> {
 
     @inlinable
     public init(wrappedValue: Value, indexed: Bool) {
-        self.init(value: wrappedValue, options: PersistedOptions(isIndexed: indexed))
+        self.init(value: wrappedValue, options: PersistedOptions(isIndexed: indexed, hasInitialValue: true))
     }
 
     /// The objects linking to this one through `originProperty` of `Element`.
@@ -109,12 +109,15 @@ struct PersistedOptions: Sendable, Hashable {
     @usableFromInline var bits: UInt8
 
     @inlinable
-    init(isPrimaryKey: Bool = false, isIndexed: Bool = false) {
-        bits = (isPrimaryKey ? 1 : 0) | (isIndexed ? 2 : 0)
+    init(isPrimaryKey: Bool = false, isIndexed: Bool = false, hasInitialValue: Bool = false) {
+        bits = (isPrimaryKey ? 1 : 0) | (isIndexed ? 2 : 0) | (hasInitialValue ? 8 : 0)
     }
 
     var isPrimaryKey: Bool { bits & 1 != 0 }
     var isIndexed: Bool { bits & 2 != 0 }
+    /// Whether the model gives the property an initial value (`@Persisted var age = 1`): its
+    /// default. Without one, a non-optional value property is required in `create`'s value.
+    var hasInitialValue: Bool { bits & 8 != 0 }
     var isProbe: Bool {
         get { bits & 4 != 0 }
         set { bits = newValue ? bits | 4 : bits & ~4 }

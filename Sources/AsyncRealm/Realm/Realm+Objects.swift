@@ -325,12 +325,31 @@ extension Realm {
             return existing
         }
         let object = T()
-        if let problem = object.assign(value) {
+        if let problem = object.assign(value) ?? Self.missingRequiredProperty(in: value, of: object, schema: info.schema) {
             fail(RealmError(code: .invalidValue, message: problem))
             return object
         }
         add(object, update: update)
         return object
+    }
+
+    /// Names the first required property `value` does not give a new object of `schema`'s
+    /// class: a property that is not optional, not a list and has no initial value in the model
+    /// (`@Persisted var name: String`, not `@Persisted var name = ""`). Nil if none is missing.
+    private static func missingRequiredProperty(in value: Any, of object: Object, schema: ObjectSchema) -> String? {
+        guard let given = givenValues(value, schema: schema) else { return nil }
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, let persisted = child.value as? PersistedPropertyDescribing else { continue }
+                let name = String(label.dropFirst())
+                guard given[name] == nil, !persisted.options.hasInitialValue, let property = schema[name],
+                      !property.isOptional, !property.isArray, property.type != .linkingObjects else { continue }
+                return "creating a '\(schema.className)' needs a value for '\(name)': it is required (\(property.type.rawValue), not optional) and the model gives it no default; give it, or declare a default such as '@Persisted var \(name) = ...'"
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// The stored object whose primary key equals `given` once converted to the key's type
