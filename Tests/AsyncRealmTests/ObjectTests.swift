@@ -130,6 +130,24 @@ struct ObjectTests {
         #expect(realm.objects(Person.self).count == 2)
     }
 
+    @Test("changing a primary key after insertion fails the write and stores nothing of it", arguments: RealmKind.allCases)
+    func primaryKeyIsImmutable(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let jim = Self.makePerson(1, "Jim")
+        try realm.write { realm.add(jim) }
+        let error = #expect(throws: RealmError.self) {
+            try realm.write {
+                jim.name = "James"
+                jim.id = 2
+            }
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.contains("'Person.id'") == true, "\(error?.message ?? "")")
+        #expect(jim.id == 1 && jim.name == "Jim", "the whole transaction was rolled back")
+        try realm.write { jim.id = 1 }  // setting the same value is not a change
+    }
+
     @Test("cancelWrite restores deleted objects, invalidates objects added in the transaction and rolls values back", arguments: RealmKind.allCases)
     func cancelWrite(kind: RealmKind) throws {
         let directory = RealmDirectory()

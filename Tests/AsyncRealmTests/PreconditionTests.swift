@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+/// Programmer errors stop the process with a message saying what to do instead. Each runs in
+/// a child process (an exit test), which must stop with a failure.
+@Suite("Programmer errors stop with a precondition")
+struct PreconditionTests {
+    @Test("Object(value:) with a value of the wrong type or an unknown key")
+    func unmanagedValueErrors() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Dog(value: ["name": 12])
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Dog(value: ["nickname": "Rex"])
+        }
+    }
+
+    @Test("changing a managed object outside a write transaction")
+    func writeOutsideTransaction() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-write"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            dog.age = 5
+        }
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-add"))
+            realm.add(Dog())
+        }
+    }
+
+    @Test("using a realm or its objects from another thread")
+    func otherThread() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-thread"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            nonisolated(unsafe) let shared = dog
+            let thread = Thread { _ = shared.name }
+            thread.start()
+            usleep(5_000_000)  // the thread stops the process well before this returns
+        }
+    }
+
+    @Test("reading a deleted object")
+    func deletedObject() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-deleted"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            try realm.write { realm.delete(dog) }
+            _ = dog.name
+        }
+    }
+}
