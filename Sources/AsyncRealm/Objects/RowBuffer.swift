@@ -19,7 +19,7 @@ final class RowBuffer {
     /// Decodes `row` after the rows already held and returns the range of its values.
     func append(_ row: RowView) throws -> Range<Int> {
         let start = values.count
-        try row.forEachColumn { _, value in values.append(value) }
+        try row.decode(appendingTo: &values)
         return start..<values.count
     }
 
