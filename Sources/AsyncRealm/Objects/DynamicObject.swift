@@ -26,7 +26,11 @@ extension Realm {
         guard let schema = objectSchemas[className] else {
             preconditionFailure("the realm has no class '\(className)'; its classes are \(objectSchemas.keys.sorted())")
         }
-        return ClassInfo(schema: schema, type: DynamicObject.self)
+        if let info = dynamicClassInfos[className] { return info }
+        // Kept for the realm's lifetime, as typed class infos are: accessors do not own theirs.
+        let info = ClassInfo(schema: schema, type: DynamicObject.self)
+        dynamicClassInfos[className] = info
+        return info
     }
 
     func dynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {

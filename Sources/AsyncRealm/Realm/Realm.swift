@@ -18,6 +18,8 @@ public final class Realm {
     private(set) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
+    /// What this realm knows of each class read through `dynamicObjects`, by class name.
+    var dynamicClassInfos: [String: ClassInfo] = [:]
     /// The class info found last: most code uses one class at a time.
     @exclusivity(unchecked) var lastClassInfo: ClassInfo?
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
