@@ -14,6 +14,9 @@ final class ClassInfo {
     /// `Realm.writeTable(_:)`).
     @exclusivity(unchecked) var writer: TableWriter?
     @exclusivity(unchecked) var writerSerial = -1
+    /// The next key to hand to an object being added in that transaction: keys are taken
+    /// before the row is inserted, so that links back to the object (a cycle) find it.
+    @exclusivity(unchecked) var nextPendingKey: UInt64 = 0
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
     /// The element table of each list property, by column (see `ListStore`).

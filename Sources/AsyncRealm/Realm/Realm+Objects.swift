@@ -45,6 +45,7 @@ extension Realm {
         let writer = try transaction.table(info.tableName)
         info.writer = writer
         info.writerSerial = transactionSerial
+        info.nextPendingKey = 0
         return writer
     }
 
@@ -280,8 +281,8 @@ extension Realm {
             }
             // Take the key before converting links, so that a cycle back to this object (or
             // another object of this class added on the way) finds its key.
-            let key = max(table.nextKey, pendingKeys[info.tableName] ?? 0)
-            pendingKeys[info.tableName] = key + 1
+            let key = max(table.nextKey, info.nextPendingKey)
+            info.nextPendingKey = key + 1
             let state = ManagedObjectState(realm: self, key: key, info: info)
             object.managed = state
             objectsAddedInTransaction.append(state)

@@ -30,15 +30,13 @@ public final class Realm {
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?
     /// The accessors of objects added in the current write, invalidated if it is cancelled.
-    var objectsAddedInTransaction: [ManagedObjectState] = []
-    /// Keys handed to objects being added whose rows are not inserted yet, by table.
-    var pendingKeys: [String: UInt64] = [:]
+    @exclusivity(unchecked) var objectsAddedInTransaction: [ManagedObjectState] = []
     /// Counts the write transactions begun, so that what is cached for one is not used in another.
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
     private(set) var lastCommit: CommitResult?
     /// The update policy of the `add` call in progress, applied to the objects it links to.
-    var addPolicy: UpdatePolicy = .error
+    @exclusivity(unchecked) var addPolicy: UpdatePolicy = .error
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
     public convenience init() throws {
@@ -199,7 +197,6 @@ public final class Realm {
         self.transaction = transaction
         transactionSerial += 1
         transactionFailure = nil
-        pendingKeys.removeAll()
         advance(to: transaction.base)
     }
 
