@@ -9,7 +9,7 @@ package final class TableWriter: TableReading {
     // by one thread, and no access to these overlaps another.
     @exclusivity(unchecked) package private(set) var roots: TableRoots
     package let rowTree: MutableTree
-    @exclusivity(unchecked) var indexTrees: [Int: (tree: MutableTree, unique: Bool)] = [:]
+    @exclusivity(unchecked) var indexTrees = IndexTrees()
     /// Posting trees changed in this transaction (see `PostingList`), by index column and value.
     @exclusivity(unchecked) var postings: [PostingID: DirtyPosting] = [:]
     let space: TransactionSpace
@@ -52,7 +52,7 @@ package final class TableWriter: TableReading {
             throw StorageError(.duplicateKey, "table '\(name)' already has a row with key \(key)")
         }
         try checkUnique(values, excluding: key)
-        for column in indexTrees.keys {
+        for (column, _) in indexTrees {
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
         try rowTree.append(key, RowCodec.encode(values))
@@ -96,7 +96,7 @@ package final class TableWriter: TableReading {
     @discardableResult
     package func delete(_ key: UInt64) throws -> Bool {
         guard let old = try row(key) else { return false }
-        for column in indexTrees.keys {
+        for (column, _) in indexTrees {
             try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
         }
         try rowTree.delete(key)

@@ -1,0 +1,33 @@
+/// The indexes of a table being written, by column: a short array searched in order rather
+/// than a dictionary, because every row change visits each of them and tables have a few.
+struct IndexTrees: Sequence {
+    typealias Index = (tree: MutableTree, unique: Bool)
+
+    private var entries: [(column: Int, index: Index)] = []
+
+    /// The index on `column`; setting nil removes it.
+    subscript(column: Int) -> Index? {
+        get {
+            for entry in entries where entry.column == column { return entry.index }
+            return nil
+        }
+        set {
+            let position = entries.firstIndex { $0.column == column }
+            switch (position, newValue) {
+            case (let position?, let index?): entries[position].index = index
+            case (let position?, nil): entries.remove(at: position)
+            case (nil, let index?): entries.append((column, index))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The indexed columns, in the order the indexes were added.
+    var keys: [Int] { entries.map(\.column) }
+
+    var values: [Index] { entries.map(\.index) }
+
+    func makeIterator() -> some IteratorProtocol<(key: Int, value: Index)> {
+        entries.lazy.map { (key: $0.column, value: $0.index) }.makeIterator()
+    }
+}
