@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "CrashWriter", dependencies: ["StorageEngine"], path: "Tests/CrashWriter"),
         .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter"]),
-        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm"]),
+        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

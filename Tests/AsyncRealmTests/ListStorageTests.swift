@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import StorageEngine  // the commit results the tests inspect
 
 final class Shelter: Object {
     @Persisted var name: String

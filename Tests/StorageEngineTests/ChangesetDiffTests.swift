@@ -10,7 +10,7 @@ struct ChangesetDiffTests {
         var changes = TableChangeset()
         for (key, row) in new {
             guard let before = old[key] else {
-                changes.inserted.insert(key)
+                changes.insertedKeys.insert(key)
                 continue
             }
             let columns = Set((0..<max(row.count, before.count)).filter {
@@ -18,8 +18,46 @@ struct ChangesetDiffTests {
             })
             if !columns.isEmpty { changes.modified[key] = columns }
         }
-        for key in old.keys where new[key] == nil { changes.deleted.insert(key) }
+        for key in old.keys where new[key] == nil { changes.deletedKeys.insert(key) }
         return changes
+    }
+
+    @Test("a row-key set agrees with Set through increasing runs, keys out of order and removals")
+    func rowKeySet() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            var keys = RowKeySet()
+            var model = Set<UInt64>()
+            var next: UInt64 = 1
+            if Bool.random(using: &random) {
+                let run = Array(UInt64(1)...UInt64.random(in: 1...300, using: &random))
+                keys.insert(increasing: run)
+                model.formUnion(run)
+                next = run.last! + 1
+            }
+            for _ in 0..<400 {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    next += UInt64.random(in: 1...2, using: &random)
+                    if !model.contains(next) {  // insert takes keys the set does not hold
+                        keys.insert(next)
+                        model.insert(next)
+                    }
+                case 1:
+                    let key = UInt64.random(in: 1...(next + 5), using: &random)
+                    if !model.contains(key) {
+                        keys.insert(key)
+                        model.insert(key)
+                    }
+                default:
+                    let key = UInt64.random(in: 1...(next + 5), using: &random)
+                    #expect(keys.remove(key) == (model.remove(key) != nil))
+                }
+                let probe = UInt64.random(in: 1...(next + 5), using: &random)
+                #expect(keys.contains(probe) == model.contains(probe))
+            }
+            #expect(keys.set == model && keys.count == model.count)
+        }
     }
 
     @Test("a transaction's changeset records inserts, deletes and modifications as plain sets would, in any order")

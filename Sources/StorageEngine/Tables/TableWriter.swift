@@ -108,7 +108,7 @@ package final class TableWriter: TableReading {
 
     /// Deletes every row.
     package func deleteAll() throws {
-        changes.changes.recordDeletes(try keys())
+        changes.changes.recordDeletes(increasing: try keys())
         try rowTree.freeAll()
         for column in indexTrees.keys { try clearIndex(column: column) }
         roots.rowCount = 0

@@ -14,8 +14,8 @@ extension Changeset {
             var changes = TableChangeset()
             try TreeDiff.diff(TreeReader(store: old.store, root: oldRoot), TreeReader(store: new.store, root: newRoot)) { key, before, after in
                 switch (before, after) {
-                case (nil, _?): changes.inserted.insert(key)
-                case (_?, nil): changes.deleted.insert(key)
+                case (nil, _?): changes.insertedKeys.insert(key)
+                case (_?, nil): changes.deletedKeys.insert(key)
                 case (_?, _?):
                     let columns = try changedColumns(key, in: name, old, new)
                     if !columns.isEmpty { changes.modified[key] = columns }
