@@ -34,19 +34,25 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedConfiguration
         /// A value is beyond what the file format can hold (a list longer than 2^32 elements).
         case limitExceeded
+        /// A query that cannot be parsed, names an unknown property or compares values of
+        /// types that do not compare; `position` says where in the predicate string.
+        case invalidQuery
     }
 
     public let code: Code
     public let message: String
     /// The file offset at which corruption was detected, when there is one.
     public let offset: UInt64?
+    /// For `invalidQuery`: the character position in the predicate string of the problem.
+    public let position: Int?
 
     public var description: String { message }
 
-    init(code: Code, message: String, offset: UInt64? = nil) {
+    init(code: Code, message: String, offset: UInt64? = nil, position: Int? = nil) {
         self.code = code
         self.message = message
         self.offset = offset
+        self.position = position
     }
 
     /// The public form of an engine error; the engine's message is kept word for word.

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A constant in a query: a literal of the predicate string or an argument.
+enum QueryValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case date(Date)
+    case data(Data)
+    case uuid(UUID)
+    case objectId(ObjectId)
+    case decimal(Decimal)
+    /// A managed object given as an argument: its class and row key.
+    case object(className: String, key: UInt64)
+    /// An array given for `IN %@`, or `{a, b}`.
+    case list([QueryValue])
+
+    /// `value` (an argument) as a query constant; nil if it has no query form.
+    static func from(argument value: Any?) -> QueryValue? {
+        guard let value else { return .null }
+        switch value {
+        case let value as QueryValue: return value
+        case let value as Bool: return .bool(value)
+        case let value as any BinaryInteger: return Int64(exactly: value).map(QueryValue.int)
+        case let value as Double: return .double(value)
+        case let value as Float: return .double(Double(value))
+        case let value as String: return .string(value)
+        case let value as Substring: return .string(String(value))
+        case let value as Date: return .date(value)
+        case let value as Data: return .data(value)
+        case let value as UUID: return .uuid(value)
+        case let value as ObjectId: return .objectId(value)
+        case let value as Decimal: return .decimal(value)
+        case let value as Object:
+            guard let managed = value.managed else { return nil }
+            return .object(className: managed.info.schema.className, key: managed.key)
+        case let value as any RawRepresentable: return from(argument: value.rawValue)
+        case let value as [Any?]:
+            var items: [QueryValue] = []
+            for item in value {
+                guard let converted = from(argument: item) else { return nil }
+                items.append(converted)
+            }
+            return .list(items)
+        case let value as any Sequence:
+            return from(argument: Array(value) as [Any?])
+        default:
+            if let optional = value as? OptionalQueryArgument { return optional.isNil ? .null : nil }
+            return nil
+        }
+    }
+}
+
+/// Recognises a nil `Optional` passed as an argument typed `Any`.
+private protocol OptionalQueryArgument {
+    var isNil: Bool { get }
+}
+
+extension Optional: OptionalQueryArgument {
+    var isNil: Bool { self == nil }
+}
+
+/// A predicate as parsed, before it meets an object type.
+indirect enum QueryNode: Sendable {
+    case constant(Bool)
+    case not(QueryNode)
+    case and(QueryNode, QueryNode)
+    case or(QueryNode, QueryNode)
+    case comparison(QueryComparison)
+}
+
+/// `left op right`, optionally quantified over a collection (`ANY dogs.age > 3`).
+struct QueryComparison: Sendable {
+    enum Operator: String, Sendable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+        case `in` = "IN", between = "BETWEEN"
+    }
+
+    enum Quantifier: String, Sendable {
+        /// `NONE`: no element matches.
+        case any = "ANY", all = "ALL", noElement = "NONE"
+    }
+
+    var quantifier: Quantifier?
+    var left: QueryOperand
+    var op: Operator
+    var right: QueryOperand
+    var caseInsensitive = false
+    var diacriticInsensitive = false
+    /// Where the operator is in the predicate string.
+    var position: Int
+}
+
+/// One side of a comparison.
+indirect enum QueryOperand: Sendable {
+    /// `owner.name`, `dogs.@count`, `dogs.@max.age`; `aggregate` is the collection operator.
+    case keyPath([String], aggregate: String?, aggregateProperty: [String], position: Int)
+    case value(QueryValue, position: Int)
+    /// `SUBQUERY(dogs, $d, $d.age > 5).@count`
+    case subquery(collection: [String], variable: String, predicate: QueryNode, position: Int)
+
+    var position: Int {
+        switch self {
+        case .keyPath(_, _, _, let position), .value(_, let position), .subquery(_, _, _, let position): return position
+        }
+    }
+}
+
+/// The `SORT`, `DISTINCT` and `LIMIT` clauses that may follow a predicate.
+struct QueryModifiers: Sendable, Equatable {
+    var sort: [(keyPath: String, ascending: Bool)] = []
+    var distinct: [String] = []
+    var limit: Int?
+
+    static func == (left: QueryModifiers, right: QueryModifiers) -> Bool {
+        left.sort.map(\.keyPath) == right.sort.map(\.keyPath) && left.sort.map(\.ascending) == right.sort.map(\.ascending)
+            && left.distinct == right.distinct && left.limit == right.limit
+    }
+}

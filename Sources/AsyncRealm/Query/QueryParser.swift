@@ -1,0 +1,376 @@
+/// Parses the predicate language (NSPredicate's syntax as RealmSwift users write it, plus the
+/// Realm Query Language additions) into a `QueryNode`. The grammar is in `Docs/Queries.md`.
+///
+/// Format arguments (`%@`, `%d`, `%f`, `$0`) are substituted while parsing, `%K` by the key
+/// path it names; every error is a `RealmError` with code `invalidQuery` and the position.
+struct QueryParser {
+    private let tokens: [QueryToken]
+    private var index = 0
+    private let arguments: [QueryValue]
+    /// The variable of the `SUBQUERY` being parsed, if any.
+    private var variables: [String] = []
+
+    private init(tokens: [QueryToken], arguments: [QueryValue]) {
+        self.tokens = tokens
+        self.arguments = arguments
+    }
+
+    static func parse(_ text: String, arguments: [QueryValue]) throws -> (QueryNode, QueryModifiers) {
+        var parser = QueryParser(tokens: try QueryLexer.tokenize(text), arguments: arguments)
+        let node = try parser.orExpression()
+        let modifiers = try parser.modifiers()
+        guard parser.current.kind == .end else {
+            throw QueryError.at(parser.current.position, "unexpected \(describe(parser.current)) after the end of the predicate")
+        }
+        return (node, modifiers)
+    }
+
+    // MARK: Tokens
+
+    private var current: QueryToken { tokens[index] }
+
+    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    private func isKeyword(_ word: String) -> Bool {
+        if case .identifier(let name) = current.kind { return name.uppercased() == word }
+        return false
+    }
+
+    private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+
+    private mutating func expectSymbol(_ symbol: String, _ context: String) throws {
+        guard isSymbol(symbol) else { throw QueryError.at(current.position, "expected '\(symbol)' \(context), found \(Self.describe(current))") }
+        advance()
+    }
+
+    private static func describe(_ token: QueryToken) -> String {
+        switch token.kind {
+        case .identifier(let name): return "'\(name)'"
+        case .aggregate(let name): return "'@\(name)'"
+        case .variable(let name): return "'$\(name)'"
+        case .integer(let value): return "'\(value)'"
+        case .double(let value): return "'\(value)'"
+        case .string(let value): return "the string '\(value)'"
+        case .date: return "a date"
+        case .uuid: return "a UUID"
+        case .objectId: return "an ObjectId"
+        case .formatArgument(let specifier, _): return "'%\(specifier)'"
+        case .symbol(let symbol): return "'\(symbol)'"
+        case .end: return "the end of the predicate"
+        }
+    }
+
+    private static let reserved: Set<String> = [
+        "AND", "OR", "NOT", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "ANY", "SOME", "ALL", "NONE",
+        "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "TRUE", "FALSE", "SUBQUERY", "SORT", "DISTINCT", "LIMIT",
+    ]
+
+    // MARK: Predicates
+
+    private mutating func orExpression() throws -> QueryNode {
+        var node = try andExpression()
+        while isKeyword("OR") || isSymbol("||") {
+            advance()
+            node = .or(node, try andExpression())
+        }
+        return node
+    }
+
+    private mutating func andExpression() throws -> QueryNode {
+        var node = try notExpression()
+        while isKeyword("AND") || isSymbol("&&") {
+            advance()
+            node = .and(node, try notExpression())
+        }
+        return node
+    }
+
+    private mutating func notExpression() throws -> QueryNode {
+        if isKeyword("NOT") || isSymbol("!") {
+            advance()
+            return .not(try notExpression())
+        }
+        return try primary()
+    }
+
+    private mutating func primary() throws -> QueryNode {
+        if isSymbol("(") {
+            advance()
+            let node = try orExpression()
+            try expectSymbol(")", "to close the parenthesis")
+            return node
+        }
+        if isKeyword("TRUEPREDICATE") {
+            advance()
+            return .constant(true)
+        }
+        if isKeyword("FALSEPREDICATE") {
+            advance()
+            return .constant(false)
+        }
+        return .comparison(try comparison())
+    }
+
+    private mutating func comparison() throws -> QueryComparison {
+        var quantifier: QueryComparison.Quantifier?
+        if isKeyword("ANY") || isKeyword("SOME") {
+            quantifier = .any
+            advance()
+        } else if isKeyword("ALL") {
+            quantifier = .all
+            advance()
+        } else if isKeyword("NONE") {
+            quantifier = .noElement
+            advance()
+        }
+        let left = try operand()
+        let position = current.position
+        let op = try comparisonOperator()
+        var caseInsensitive = false
+        var diacriticInsensitive = false
+        if isSymbol("[") {
+            advance()
+            guard case .identifier(let flags) = current.kind, flags.lowercased().allSatisfy({ $0 == "c" || $0 == "d" }) else {
+                throw QueryError.at(current.position, "expected string options [c], [d] or [cd], found \(Self.describe(current))")
+            }
+            caseInsensitive = flags.lowercased().contains("c")
+            diacriticInsensitive = flags.lowercased().contains("d")
+            advance()
+            try expectSymbol("]", "to close the string options")
+        }
+        let right: QueryOperand
+        if op == .between {
+            right = try betweenBounds()
+        } else {
+            right = try operand()
+        }
+        return QueryComparison(
+            quantifier: quantifier, left: left, op: op, right: right,
+            caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive, position: position)
+    }
+
+    /// The comparison operator (`<>` is `!=`, `=` is `==`).
+    private mutating func comparisonOperator() throws -> QueryComparison.Operator {
+        let token = current
+        if case .symbol(let symbol) = token.kind {
+            let op: QueryComparison.Operator? = switch symbol {
+            case "==", "=": .equal
+            case "!=", "<>": .notEqual
+            case "<": .less
+            case "<=": .lessOrEqual
+            case ">": .greater
+            case ">=": .greaterOrEqual
+            default: nil
+            }
+            if let op {
+                advance()
+                return op
+            }
+        }
+        if case .identifier(let word) = token.kind, let op = QueryComparison.Operator(rawValue: word.uppercased()),
+           ![.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op) {
+            advance()
+            return op
+        }
+        throw QueryError.at(token.position, "expected a comparison (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, IN or BETWEEN), found \(Self.describe(token))")
+    }
+
+    private mutating func betweenBounds() throws -> QueryOperand {
+        let position = current.position
+        let bounds = try operand()
+        guard case .value(.list(let values), _) = bounds, values.count == 2 else {
+            throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}")
+        }
+        return bounds
+    }
+
+    // MARK: Operands
+
+    private mutating func operand() throws -> QueryOperand {
+        let token = current
+        switch token.kind {
+        case .integer(let value):
+            advance()
+            return .value(.int(value), position: token.position)
+        case .double(let value):
+            advance()
+            return .value(.double(value), position: token.position)
+        case .string(let value):
+            advance()
+            return .value(.string(value), position: token.position)
+        case .date(let value):
+            advance()
+            return .value(.date(value), position: token.position)
+        case .uuid(let value):
+            advance()
+            return .value(.uuid(value), position: token.position)
+        case .objectId(let value):
+            advance()
+            return .value(.objectId(value), position: token.position)
+        case .formatArgument(let specifier, let number):
+            advance()
+            guard number < arguments.count else {
+                throw QueryError.at(token.position, "'%\(specifier)' is argument \(number + 1), but only \(arguments.count) were given")
+            }
+            if specifier == "K" {
+                guard case .string(let name) = arguments[number] else {
+                    throw QueryError.at(token.position, "the argument for %K must be a key path string")
+                }
+                return try keyPath(startingWith: name.split(separator: ".").map(String.init), at: token.position)
+            }
+            return .value(arguments[number], position: token.position)
+        case .variable(let name):
+            if let number = Int(name) {
+                advance()
+                guard number < arguments.count else {
+                    throw QueryError.at(token.position, "'$\(number)' names argument \(number + 1), but only \(arguments.count) were given")
+                }
+                return .value(arguments[number], position: token.position)
+            }
+            guard variables.contains(name) else {
+                throw QueryError.at(token.position, "'$\(name)' is not a subquery variable in scope")
+            }
+            advance()
+            return try keyPath(startingWith: ["$" + name], at: token.position)
+        case .symbol("{"):
+            advance()
+            var items: [QueryValue] = []
+            while !isSymbol("}") {
+                if !items.isEmpty { try expectSymbol(",", "between the values of a list") }
+                guard case .value(let value, _) = try operand() else {
+                    throw QueryError.at(current.position, "a list {...} holds constants only")
+                }
+                items.append(value)
+            }
+            advance()
+            return .value(.list(items), position: token.position)
+        case .identifier(let name):
+            switch name.uppercased() {
+            case "NIL", "NULL":
+                advance()
+                return .value(.null, position: token.position)
+            case "TRUE":
+                advance()
+                return .value(.bool(true), position: token.position)
+            case "FALSE":
+                advance()
+                return .value(.bool(false), position: token.position)
+            case "SUBQUERY":
+                return try subquery()
+            default:
+                guard !Self.reserved.contains(name.uppercased()) else {
+                    throw QueryError.at(token.position, "expected a property or a value, found the keyword '\(name)'")
+                }
+                advance()
+                return try keyPath(startingWith: [name], at: token.position)
+            }
+        default:
+            throw QueryError.at(token.position, "expected a property or a value, found \(Self.describe(token))")
+        }
+    }
+
+    /// The rest of a key path after its first components: `.name`, `.@count`, `.@max.age`.
+    private mutating func keyPath(startingWith components: [String], at position: Int) throws -> QueryOperand {
+        var path = components
+        var aggregate: String?
+        var aggregateProperty: [String] = []
+        while isSymbol(".") {
+            advance()
+            switch current.kind {
+            case .identifier(let name) where aggregate == nil:
+                path.append(name)
+            case .identifier(let name):
+                aggregateProperty.append(name)
+            case .aggregate(let name) where aggregate == nil:
+                aggregate = name
+            default:
+                throw QueryError.at(current.position, "expected a property name after '.', found \(Self.describe(current))")
+            }
+            advance()
+        }
+        if aggregate == nil, case .aggregate(let name) = current.kind {
+            // `@count` written without a dot is accepted too: `dogs@count` is never meant otherwise.
+            aggregate = name
+            advance()
+        }
+        return .keyPath(path, aggregate: aggregate, aggregateProperty: aggregateProperty, position: position)
+    }
+
+    private mutating func subquery() throws -> QueryOperand {
+        let position = current.position
+        advance()
+        try expectSymbol("(", "after SUBQUERY")
+        guard case .keyPath(let collection, nil, _, _) = try operand() else {
+            throw QueryError.at(position, "SUBQUERY's first argument is the key path of a list")
+        }
+        try expectSymbol(",", "after SUBQUERY's collection")
+        guard case .variable(let variable) = current.kind, Int(variable) == nil else {
+            throw QueryError.at(current.position, "SUBQUERY's second argument is a variable such as $d")
+        }
+        advance()
+        try expectSymbol(",", "after SUBQUERY's variable")
+        variables.append(variable)
+        let predicate = try orExpression()
+        variables.removeLast()
+        try expectSymbol(")", "to close SUBQUERY")
+        guard isSymbol(".") else { throw QueryError.at(current.position, "a SUBQUERY is used through its count: SUBQUERY(...).@count") }
+        advance()
+        guard case .aggregate("count") = current.kind else {
+            throw QueryError.at(current.position, "a SUBQUERY is used through its count: SUBQUERY(...).@count")
+        }
+        advance()
+        return .subquery(collection: collection, variable: "$" + variable, predicate: predicate, position: position)
+    }
+
+    // MARK: SORT, DISTINCT, LIMIT
+
+    private mutating func modifiers() throws -> QueryModifiers {
+        var modifiers = QueryModifiers()
+        while true {
+            if isKeyword("SORT") {
+                advance()
+                try expectSymbol("(", "after SORT")
+                repeat {
+                    if isSymbol(",") { advance() }
+                    let name = try plainKeyPath("SORT")
+                    var ascending = true
+                    if isKeyword("ASC") || isKeyword("ASCENDING") {
+                        advance()
+                    } else if isKeyword("DESC") || isKeyword("DESCENDING") {
+                        ascending = false
+                        advance()
+                    }
+                    modifiers.sort.append((name, ascending))
+                } while isSymbol(",")
+                try expectSymbol(")", "to close SORT")
+            } else if isKeyword("DISTINCT") {
+                advance()
+                try expectSymbol("(", "after DISTINCT")
+                repeat {
+                    if isSymbol(",") { advance() }
+                    modifiers.distinct.append(try plainKeyPath("DISTINCT"))
+                } while isSymbol(",")
+                try expectSymbol(")", "to close DISTINCT")
+            } else if isKeyword("LIMIT") {
+                advance()
+                try expectSymbol("(", "after LIMIT")
+                guard case .integer(let limit) = current.kind, limit >= 0 else {
+                    throw QueryError.at(current.position, "LIMIT takes a number of objects, 0 or more")
+                }
+                advance()
+                try expectSymbol(")", "to close LIMIT")
+                modifiers.limit = Int(limit)
+            } else {
+                return modifiers
+            }
+        }
+    }
+
+    private mutating func plainKeyPath(_ clause: String) throws -> String {
+        let position = current.position
+        guard case .keyPath(let path, nil, _, _) = try operand() else {
+            throw QueryError.at(position, "\(clause) takes property names")
+        }
+        return path.joined(separator: ".")
+    }
+}
