@@ -272,12 +272,15 @@ extension Date {
         guard case .timestamp(let seconds, let nanoseconds) = stored.value else { storageMismatch(stored, Self.self) }
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
-    public func _toStorage(realm: Realm) -> _StorageValue {
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(storedTimestamp) }
+
+    /// The date as stored: whole seconds since 1970 and nanoseconds.
+    var storedTimestamp: Value {
         let interval = timeIntervalSince1970
         var seconds = interval.rounded(.down)
         var nanoseconds = ((interval - seconds) * 1e9).rounded()
         if nanoseconds >= 1e9 { seconds += 1; nanoseconds -= 1e9 }
-        return _StorageValue(.timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds)))
+        return .timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
     }
 }
 
@@ -289,9 +292,11 @@ extension UUID {
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
-    public func _toStorage(realm: Realm) -> _StorageValue {
-        let bits = withUnsafeBytes(of: uuid) { bytes in bytes.reduce(UInt128(0)) { $0 << 8 | UInt128($1) } }
-        return _StorageValue(.uuid(bits))
+    public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.uuid(storedBits)) }
+
+    /// The UUID as stored: its bytes as a big-endian 128-bit integer.
+    var storedBits: UInt128 {
+        withUnsafeBytes(of: uuid) { bytes in bytes.reduce(UInt128(0)) { $0 << 8 | UInt128($1) } }
     }
 }
 

@@ -1,0 +1,294 @@
+import StorageEngine
+
+/// A key path resolved against the schema: the hops from an object to the values it names.
+struct BoundKeyPath {
+    enum Hop {
+        /// A to-one link in `column`, to objects of `target`.
+        case link(column: Int, target: ObjectSchema)
+        /// A list in `column`, stored in element table `table`; of objects of `target`, or of
+        /// values when `target` is nil.
+        case list(column: Int, table: String, target: ObjectSchema?)
+        /// The objects of `origin` linking here through `property` (a `LinkingObjects`).
+        case backlinks(Property, origin: ObjectSchema)
+        /// A value column (the last hop).
+        case value(column: Int)
+    }
+
+    var hops: [Hop]
+    /// The property the path ends at (for a path ending at an object, the link or list).
+    var property: Property
+    /// Whether the path can reach several values (it goes through a list or backlinks).
+    var isCollection: Bool
+    /// The text of the path, for messages.
+    var text: String
+    /// The class of the objects the path ends at, when it ends at objects.
+    var objectClass: String? {
+        if case .value = hops.last { return nil }
+        return property.objectClassName
+    }
+}
+
+/// A predicate resolved against one object class: every key path found, every constant checked
+/// against the property it meets.
+indirect enum BoundPredicate {
+    case constant(Bool)
+    case not(BoundPredicate)
+    case and(BoundPredicate, BoundPredicate)
+    case or(BoundPredicate, BoundPredicate)
+    case comparison(BoundComparison)
+}
+
+struct BoundComparison {
+    enum Side {
+        case path(BoundKeyPath, aggregate: Aggregate?)
+        case constant([QueryScalar])
+        case subqueryCount(BoundKeyPath, predicate: BoundPredicate)
+    }
+
+    enum Aggregate: String {
+        case count, size, min, max, sum, avg
+    }
+
+    var quantifier: QueryComparison.Quantifier?
+    var left: Side
+    var op: QueryComparison.Operator
+    var right: Side
+    var caseInsensitive: Bool
+    var diacriticInsensitive: Bool
+}
+
+/// Resolves a parsed predicate against a class of a realm's schema.
+struct QueryBinder {
+    let schemas: [String: ObjectSchema]
+
+    func bind(_ node: QueryNode, to schema: ObjectSchema, variables: [String: ObjectSchema] = [:]) throws -> BoundPredicate {
+        switch node {
+        case .constant(let value): return .constant(value)
+        case .not(let inner): return .not(try bind(inner, to: schema, variables: variables))
+        case .and(let left, let right): return .and(try bind(left, to: schema, variables: variables), try bind(right, to: schema, variables: variables))
+        case .or(let left, let right): return .or(try bind(left, to: schema, variables: variables), try bind(right, to: schema, variables: variables))
+        case .comparison(let comparison): return .comparison(try bind(comparison, to: schema, variables: variables))
+        }
+    }
+
+    private func bind(_ comparison: QueryComparison, to schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> BoundComparison {
+        var left = try side(comparison.left, schema: schema, variables: variables)
+        var right = try side(comparison.right, schema: schema, variables: variables)
+        var op = comparison.op
+        // A constant on the left (`3 < age`, `'x' IN names`) is turned around.
+        if case .constant = left, !isConstant(right) {
+            swap(&left, &right)
+            op = switch op {
+            case .less: .greater
+            case .lessOrEqual: .greaterOrEqual
+            case .greater: .less
+            case .greaterOrEqual: .lessOrEqual
+            case .in: .equal  // 'x' IN list: some element equals 'x'
+            default: op
+            }
+        }
+        guard case .path(let path, let aggregate) = left else {
+            if case .subqueryCount = left {
+                try checkNumeric(right, op: op, what: "SUBQUERY(...).@count", position: comparison.position)
+                return BoundComparison(quantifier: nil, left: left, op: op, right: right, caseInsensitive: false, diacriticInsensitive: false)
+            }
+            throw QueryError.at(comparison.position, "a comparison needs a property on at least one side")
+        }
+        if let quantifier = comparison.quantifier, !path.isCollection {
+            throw QueryError.at(comparison.left.position, "\(quantifier.rawValue) needs a key path through a list or linking objects; '\(path.text)' is a single value")
+        }
+        if let aggregate {
+            try checkAggregate(aggregate, of: path, right: right, op: op, position: comparison.position)
+        } else if case .constant(let values) = right {
+            try check(values, against: path, op: op, comparison: comparison)
+        } else if case .path(let other, nil) = right, op != .in {
+            guard compatible(path.property.type, other.property.type) else {
+                throw QueryError.at(comparison.position, "cannot compare '\(path.text)' (\(path.property.type.rawValue)) with '\(other.text)' (\(other.property.type.rawValue))")
+            }
+        }
+        return BoundComparison(
+            quantifier: comparison.quantifier, left: left, op: op, right: right,
+            caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+    }
+
+    private func isConstant(_ side: BoundComparison.Side) -> Bool {
+        if case .constant = side { return true }
+        return false
+    }
+
+    private func side(_ operand: QueryOperand, schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> BoundComparison.Side {
+        switch operand {
+        case .value(let value, let position):
+            if case .list(let items) = value {
+                return .constant(try items.map { try scalar($0, position: position) })
+            }
+            return .constant([try scalar(value, position: position)])
+        case .keyPath(let components, let aggregate, let aggregateProperty, let position):
+            var path = try keyPath(components, from: schema, variables: variables, position: position)
+            guard let aggregate else { return .path(path, aggregate: nil) }
+            guard let kind = BoundComparison.Aggregate(rawValue: aggregate) else {
+                throw QueryError.at(position, "unknown collection operator '@\(aggregate)'")
+            }
+            if !aggregateProperty.isEmpty {
+                guard let target = path.objectClass.flatMap({ schemas[$0] }) else {
+                    throw QueryError.at(position, "'@\(aggregate).\(aggregateProperty.joined(separator: "."))' needs '\(path.text)' to be a list of objects")
+                }
+                let tail = try keyPath(aggregateProperty, from: target, variables: [:], position: position)
+                path.hops += tail.hops
+                path.property = tail.property
+                path.text += ".@\(aggregate)." + tail.text
+            }
+            return .path(path, aggregate: kind)
+        case .subquery(let collection, let variable, let predicate, let position):
+            let path = try keyPath(collection, from: schema, variables: variables, position: position)
+            guard path.isCollection, let target = path.objectClass.flatMap({ schemas[$0] }) else {
+                throw QueryError.at(position, "SUBQUERY needs a list of objects or linking objects; '\(path.text)' is not")
+            }
+            var inner = variables
+            inner[variable] = target
+            return .subqueryCount(path, predicate: try bind(predicate, to: target, variables: inner))
+        }
+    }
+
+    private func scalar(_ value: QueryValue, position: Int) throws -> QueryScalar {
+        if case .object(let className, _) = value, schemas[className] == nil {
+            throw QueryError.at(position, "the object given is of class '\(className)', which this realm does not have")
+        }
+        return QueryScalar(constant: value)
+    }
+
+    /// Resolves `components` from `schema`; a first component naming a subquery variable
+    /// starts from the variable's class.
+    func keyPath(_ components: [String], from schema: ObjectSchema, variables: [String: ObjectSchema], position: Int) throws -> BoundKeyPath {
+        var current = schema
+        var names = components
+        if let first = names.first, first.hasPrefix("$") {
+            guard let variableClass = variables[first] else { throw QueryError.at(position, "'\(first)' is not a subquery variable in scope") }
+            current = variableClass
+            names.removeFirst()
+            guard !names.isEmpty else {
+                throw QueryError.at(position, "compare a property of '\(first)', such as \(first).name")
+            }
+        }
+        var hops: [BoundKeyPath.Hop] = []
+        var isCollection = false
+        var last: Property?
+        for (index, name) in names.enumerated() {
+            guard let property = current[name] else {
+                let known = current.properties.map(\.name).joined(separator: ", ")
+                throw QueryError.at(position, "'\(current.className)' has no property '\(name)' (its properties: \(known))")
+            }
+            let isLast = index == names.count - 1
+            last = property
+            if property.type == .linkingObjects {
+                guard let origin = property.objectClassName.flatMap({ schemas[$0] }) else {
+                    throw QueryError.at(position, "'\(current.className).\(name)' links from a class this realm does not have")
+                }
+                hops.append(.backlinks(property, origin: origin))
+                isCollection = true
+                current = origin
+                continue
+            }
+            let column = current.storedProperties.firstIndex { $0.name == name }!
+            if property.isArray {
+                let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
+                hops.append(.list(column: column, table: ListStore.tableName(forClass: current.className, property: name), target: target))
+                isCollection = true
+                if let target { current = target } else if !isLast {
+                    throw QueryError.at(position, "'\(current.className).\(name)' is a list of values; it has no properties")
+                }
+                continue
+            }
+            if property.type == .object {
+                guard let target = property.objectClassName.flatMap({ schemas[$0] }) else {
+                    throw QueryError.at(position, "'\(current.className).\(name)' links to a class this realm does not have")
+                }
+                hops.append(.link(column: column, target: target))
+                current = target
+                continue
+            }
+            guard isLast else {
+                throw QueryError.at(position, "'\(current.className).\(name)' is \(property.type.rawValue); it has no properties")
+            }
+            hops.append(.value(column: column))
+        }
+        return BoundKeyPath(hops: hops, property: last!, isCollection: isCollection, text: components.joined(separator: "."))
+    }
+
+    // MARK: Type checks
+
+    private func compatible(_ a: PropertyType, _ b: PropertyType) -> Bool {
+        let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
+        return a == b || (numeric.contains(a) && numeric.contains(b))
+    }
+
+    private func kind(of scalar: QueryScalar) -> String {
+        switch scalar {
+        case .null: return "nil"
+        case .bool: return "a bool"
+        case .int, .double, .decimal: return "a number"
+        case .string: return "a string"
+        case .data: return "data"
+        case .date: return "a date"
+        case .uuid: return "a UUID"
+        case .objectId: return "an ObjectId"
+        case .object: return "an object"
+        }
+    }
+
+    private func check(_ values: [QueryScalar], against path: BoundKeyPath, op: QueryComparison.Operator, comparison: QueryComparison) throws {
+        let property = path.property
+        let position = comparison.position
+        switch op {
+        case .beginsWith, .endsWith, .contains, .like:
+            guard property.type == .string || property.type == .data else {
+                throw QueryError.at(position, "\(op.rawValue) needs a string or data property; '\(path.text)' is \(property.type.rawValue)")
+            }
+        case .in:
+            break
+        case .between:
+            guard values.count == 2 else { throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}") }
+        default:
+            if values.count != 1 {
+                throw QueryError.at(position, "\(op.rawValue) compares with one value; use IN for a list")
+            }
+        }
+        if [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(op),
+           [.bool, .object, .uuid].contains(property.type) || property.isArray && property.type == .object {
+            throw QueryError.at(position, "'\(path.text)' (\(property.type.rawValue)) has no order; compare it with == or !=")
+        }
+        for value in values {
+            let fits: Bool = switch (property.type, value) {
+            case (_, .null): property.isOptional || property.type == .object || path.isCollection
+            case (.int, _), (.float, _), (.double, _), (.decimal128, _): value.isNumeric
+            case (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): true
+            case (.object, .object), (.linkingObjects, .object): true
+            default: false
+            }
+            guard fits else {
+                throw QueryError.at(position, "cannot compare '\(path.text)' (\(property.type.rawValue)\(property.isOptional ? "?" : "")) with \(kind(of: value))")
+            }
+        }
+    }
+
+    private func checkNumeric(_ side: BoundComparison.Side, op: QueryComparison.Operator, what: String, position: Int) throws {
+        guard case .constant(let values) = side, values.allSatisfy(\.isNumeric) else {
+            throw QueryError.at(position, "\(what) is a number; compare it with numbers")
+        }
+    }
+
+    private func checkAggregate(_ aggregate: BoundComparison.Aggregate, of path: BoundKeyPath, right: BoundComparison.Side, op: QueryComparison.Operator, position: Int) throws {
+        guard path.isCollection else {
+            throw QueryError.at(position, "@\(aggregate.rawValue) needs a list or linking objects; '\(path.text)' is a single value")
+        }
+        switch aggregate {
+        case .count, .size:
+            try checkNumeric(right, op: op, what: "'\(path.text).@\(aggregate.rawValue)'", position: position)
+        case .min, .max, .sum, .avg:
+            let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
+            guard numeric.contains(path.property.type) || (path.property.type == .date && aggregate != .sum && aggregate != .avg) else {
+                throw QueryError.at(position, "@\(aggregate.rawValue) needs numbers; '\(path.text)' holds \(path.property.type.rawValue)")
+            }
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import StorageEngine
+
+/// Evaluates a bound predicate on objects as a realm reads them now.
+///
+/// Rows are read as `[Value]`; key paths through links, lists and linking objects read the rows
+/// they reach (tables found once per class and evaluation).
+final class QueryEvaluator {
+    /// An object reached while evaluating: its class, key and row.
+    struct ObjectRow {
+        let schema: ObjectSchema
+        let key: UInt64
+        let row: [Value]
+    }
+
+    private let realm: Realm
+    private var tables: [String: any TableReading] = [:]
+
+    init(realm: Realm) {
+        self.realm = realm
+    }
+
+    func matches(_ predicate: BoundPredicate, _ object: ObjectRow) -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .not(let inner): return !matches(inner, object)
+        case .and(let left, let right): return matches(left, object) && matches(right, object)
+        case .or(let left, let right): return matches(left, object) || matches(right, object)
+        case .comparison(let comparison): return evaluate(comparison, object)
+        }
+    }
+
+    // MARK: Reading
+
+    private func table(named name: String) -> (any TableReading)? {
+        if let table = tables[name] { return table }
+        let table = realm.readTable(named: name)
+        if let table { tables[name] = table }
+        return table
+    }
+
+    private func object(_ key: UInt64, of schema: ObjectSchema) -> ObjectRow? {
+        guard let table = table(named: SchemaStore.tableName(forClass: schema.className)),
+              let row = (try? table.row(key)) ?? nil else { return nil }
+        return ObjectRow(schema: schema, key: key, row: row)
+    }
+
+    private enum Reached {
+        case objects([ObjectRow])
+        case values([QueryScalar])
+    }
+
+    /// What `path` reaches from `start`: objects (a path ending at a link, list of objects or
+    /// linking objects) or values. A to-one link that is nil, on a path through no collection,
+    /// reaches a nil value, so that `owner.name == nil` holds for an object without owner.
+    private func reach(_ path: BoundKeyPath, from start: ObjectRow) -> Reached {
+        var objects = [start]
+        for (index, hop) in path.hops.enumerated() {
+            let isLast = index == path.hops.count - 1
+            switch hop {
+            case .value(let column):
+                return .values(objects.map { QueryScalar(stored: column < $0.row.count ? $0.row[column] : .null, type: path.property.type) })
+            case .link(let column, let target):
+                var next: [ObjectRow] = []
+                for object in objects {
+                    if case .objectKey(let key) = column < object.row.count ? object.row[column] : .null, let linked = self.object(key, of: target) {
+                        next.append(linked)
+                    } else if !path.isCollection {
+                        return .values([.null])
+                    }
+                }
+                objects = next
+            case .list(let column, let tableName, let target):
+                var elements: [Value] = []
+                for object in objects {
+                    let count = ListStore.count(column < object.row.count ? object.row[column] : .null)
+                    guard count > 0, let table = table(named: tableName),
+                          let found = try? ListStore.elements(in: table, owner: object.key, count: count) else { continue }
+                    elements += found
+                }
+                guard let target else {
+                    return .values(elements.map { QueryScalar(stored: $0, type: path.property.type) })
+                }
+                objects = elements.compactMap { element in
+                    guard case .objectKey(let key) = element else { return nil }
+                    return self.object(key, of: target)
+                }
+            case .backlinks(let property, let origin):
+                objects = objects.flatMap { object in
+                    realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
+                }
+            }
+            if isLast { return .objects(objects) }
+        }
+        return .objects(objects)
+    }
+
+    private func values(of path: BoundKeyPath, from object: ObjectRow) -> [QueryScalar] {
+        switch reach(path, from: object) {
+        case .values(let values): return values
+        case .objects(let objects): return objects.map { .object($0.key) }
+        }
+    }
+
+    private func side(_ side: BoundComparison.Side, _ object: ObjectRow) -> [QueryScalar] {
+        switch side {
+        case .constant(let values):
+            return values
+        case .path(let path, nil):
+            return values(of: path, from: object)
+        case .path(let path, let aggregate?):
+            return [Self.aggregate(aggregate, of: values(of: path, from: object))]
+        case .subqueryCount(let path, let predicate):
+            guard case .objects(let objects) = reach(path, from: object) else { return [.int(0)] }
+            return [.int(Int64(objects.filter { matches(predicate, $0) }.count))]
+        }
+    }
+
+    private static func aggregate(_ aggregate: BoundComparison.Aggregate, of values: [QueryScalar]) -> QueryScalar {
+        let present = values.filter { $0 != .null }
+        switch aggregate {
+        case .count, .size:
+            return .int(Int64(values.count))
+        case .min:
+            return present.min { (QueryScalar.order($0, $1) ?? 0) < 0 } ?? .null
+        case .max:
+            return present.max { (QueryScalar.order($0, $1) ?? 0) < 0 } ?? .null
+        case .sum, .avg:
+            var integer: Int64 = 0
+            var real = 0.0
+            var decimal = Decimal(0)
+            var kind = 0  // 0 integers, 1 doubles, 2 decimals
+            for value in present {
+                switch value {
+                case .int(let number): integer &+= number
+                case .double(let number): real += number; kind = max(kind, 1)
+                case .decimal(let number): decimal += number; kind = 2
+                default: break
+                }
+            }
+            if aggregate == .sum {
+                switch kind {
+                case 0: return .int(integer)
+                case 1: return .double(real + Double(integer))
+                default: return .decimal(decimal + Decimal(integer) + Decimal(real))
+                }
+            }
+            guard !present.isEmpty else { return .null }
+            switch kind {
+            case 2: return .decimal((decimal + Decimal(integer) + Decimal(real)) / Decimal(present.count))
+            default: return .double((real + Double(integer)) / Double(present.count))
+            }
+        }
+    }
+
+    // MARK: Comparing
+
+    private func evaluate(_ comparison: BoundComparison, _ object: ObjectRow) -> Bool {
+        let left = side(comparison.left, object)
+        let right = side(comparison.right, object)
+        let test: (QueryScalar) -> Bool = { value in self.test(value, comparison, right) }
+        switch comparison.quantifier {
+        case .all?: return left.allSatisfy(test)
+        case .noElement?: return !left.contains(where: test)
+        case .any?, nil: return left.contains(where: test)
+        }
+    }
+
+    private func test(_ value: QueryScalar, _ comparison: BoundComparison, _ right: [QueryScalar]) -> Bool {
+        switch comparison.op {
+        case .in:
+            return right.contains { equal(value, $0, comparison) }
+        case .between:
+            guard right.count == 2, let low = QueryScalar.order(value, right[0]), let high = QueryScalar.order(value, right[1]) else { return false }
+            return low >= 0 && high <= 0
+        default:
+            // A key path on the right (age > otherAge, or through a list) matches any of its values.
+            return right.contains { single(value, comparison, $0) }
+        }
+    }
+
+    private func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
+        switch comparison.op {
+        case .equal: return equal(value, other, comparison)
+        case .notEqual: return !equal(value, other, comparison)
+        case .less: return QueryScalar.order(value, other).map { $0 < 0 } ?? false
+        case .lessOrEqual: return QueryScalar.order(value, other).map { $0 <= 0 } ?? false
+        case .greater: return QueryScalar.order(value, other).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return QueryScalar.order(value, other).map { $0 >= 0 } ?? false
+        case .beginsWith, .endsWith, .contains, .like:
+            return stringTest(value, comparison, other)
+        case .in, .between:
+            return false
+        }
+    }
+
+    private func equal(_ value: QueryScalar, _ other: QueryScalar, _ comparison: BoundComparison) -> Bool {
+        if case .string(let a) = value, case .string(let b) = other, comparison.caseInsensitive || comparison.diacriticInsensitive {
+            return fold(a, comparison) == fold(b, comparison)
+        }
+        return QueryScalar.equal(value, other)
+    }
+
+    private func fold(_ text: String, _ comparison: BoundComparison) -> String {
+        var options: String.CompareOptions = []
+        if comparison.caseInsensitive { options.insert(.caseInsensitive) }
+        if comparison.diacriticInsensitive { options.insert(.diacriticInsensitive) }
+        return options.isEmpty ? text : text.folding(options: options, locale: nil)
+    }
+
+    private func stringTest(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
+        switch (value, other) {
+        case (.string(let text), .string(let pattern)):
+            let subject = Array(fold(text, comparison).unicodeScalars)
+            let needle = Array(fold(pattern, comparison).unicodeScalars)
+            switch comparison.op {
+            case .beginsWith: return subject.starts(with: needle)
+            case .endsWith: return subject.reversed().starts(with: needle.reversed())
+            case .contains: return needle.isEmpty || Self.contains(subject, needle)
+            default: return Self.like(subject[...], needle[...])
+            }
+        case (.data(let bytes), .data(let needle)):
+            return bytesTest(bytes, needle, comparison.op)
+        case (.data(let bytes), .string(let text)):
+            return bytesTest(bytes, Array(text.utf8), comparison.op)
+        default:
+            return false
+        }
+    }
+
+    private func bytesTest(_ bytes: [UInt8], _ needle: [UInt8], _ op: QueryComparison.Operator) -> Bool {
+        switch op {
+        case .beginsWith: return bytes.starts(with: needle)
+        case .endsWith: return bytes.reversed().starts(with: needle.reversed())
+        case .contains: return needle.isEmpty || Self.contains(bytes, needle)
+        default: return false
+        }
+    }
+
+    private static func contains<Element: Equatable>(_ haystack: [Element], _ needle: [Element]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// `LIKE`: `*` matches any run of characters, `?` one character.
+    private static func like(_ text: ArraySlice<Unicode.Scalar>, _ pattern: ArraySlice<Unicode.Scalar>) -> Bool {
+        var text = text
+        var pattern = pattern
+        var starText: ArraySlice<Unicode.Scalar>?
+        var starPattern: ArraySlice<Unicode.Scalar>?
+        while !text.isEmpty {
+            if let next = pattern.first, next == "?" || next == text.first! {
+                text = text.dropFirst()
+                pattern = pattern.dropFirst()
+            } else if pattern.first == "*" {
+                starPattern = pattern.dropFirst()
+                starText = text
+                pattern = pattern.dropFirst()
+            } else if let resume = starPattern, let saved = starText {
+                starText = saved.dropFirst()
+                text = starText!
+                pattern = resume
+            } else {
+                return false
+            }
+        }
+        return pattern.allSatisfy { $0 == "*" }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import StorageEngine
+
+/// A value as queries compare it: stored values and constants meet in this form, so that an
+/// `Int` property compares with a `Double` constant, a `Date` with a timestamp, and so on.
+enum QueryScalar: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    case data([UInt8])
+    case date(seconds: Int64, nanoseconds: Int32)
+    case uuid(UInt128)
+    case objectId([UInt8])
+    case object(UInt64)
+
+    /// A stored value of a property of `type`.
+    init(stored value: Value, type: PropertyType) {
+        switch (value, type) {
+        case (.null, _): self = .null
+        case (.bool(let flag), _): self = .bool(flag)
+        case (.int(let number), _): self = .int(number)
+        case (.float(let number), _): self = .double(Double(number))
+        case (.double(let number), _): self = .double(number)
+        case (.string(let text), .decimal128):
+            self = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(QueryScalar.decimal) ?? .null
+        case (.string(let text), _): self = .string(text)
+        case (.binary(let bytes), .objectId): self = .objectId(bytes)
+        case (.binary(let bytes), _): self = .data(bytes)
+        case (.timestamp(let seconds, let nanoseconds), _): self = .date(seconds: seconds, nanoseconds: nanoseconds)
+        case (.uuid(let bits), _): self = .uuid(bits)
+        case (.objectKey(let key), _): self = .object(key)
+        case (.list, _): self = .null
+        }
+    }
+
+    /// A query constant. Objects must already be checked to be of the right class.
+    init(constant value: QueryValue) {
+        switch value {
+        case .null, .list: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .int(let number): self = .int(number)
+        case .double(let number): self = .double(number)
+        case .decimal(let number): self = .decimal(number)
+        case .string(let text): self = .string(text)
+        case .data(let data): self = .data(Array(data))
+        case .date(let date):
+            guard case .timestamp(let seconds, let nanoseconds) = date.storedTimestamp else { self = .null; return }
+            self = .date(seconds: seconds, nanoseconds: nanoseconds)
+        case .uuid(let uuid): self = .uuid(uuid.storedBits)
+        case .objectId(let id): self = .objectId(id.bytes)
+        case .object(_, let key): self = .object(key)
+        }
+    }
+
+    var isNumeric: Bool {
+        switch self {
+        case .int, .double, .decimal: return true
+        default: return false
+        }
+    }
+
+    private var decimalValue: Decimal? {
+        switch self {
+        case .int(let number): return Decimal(number)
+        case .double(let number): return Decimal(number)
+        case .decimal(let number): return number
+        default: return nil
+        }
+    }
+
+    /// The order of two values: negative, zero or positive; nil when they do not compare (a
+    /// null, or values of kinds that do not order against each other).
+    static func order(_ left: QueryScalar, _ right: QueryScalar) -> Int? {
+        switch (left, right) {
+        case (.int(let a), .int(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.int(let a), .double(let b)): return compare(Double(a), b)
+        case (.double(let a), .int(let b)): return compare(a, Double(b))
+        case (.double(let a), .double(let b)): return compare(a, b)
+        case (.decimal, _) where right.isNumeric, (_, .decimal) where left.isNumeric:
+            let a = left.decimalValue!, b = right.decimalValue!
+            return a < b ? -1 : a == b ? 0 : 1
+        case (.string(let a), .string(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.data(let a), .data(let b)), (.objectId(let a), .objectId(let b)):
+            return a.lexicographicallyPrecedes(b) ? -1 : a == b ? 0 : 1
+        case (.date(let s1, let n1), .date(let s2, let n2)):
+            return (s1, n1) < (s2, n2) ? -1 : (s1, n1) == (s2, n2) ? 0 : 1
+        case (.uuid(let a), .uuid(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.object(let a), .object(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        default: return nil
+        }
+    }
+
+    private static func compare(_ a: Double, _ b: Double) -> Int? {
+        if a.isNaN || b.isNaN { return nil }
+        return a < b ? -1 : a == b ? 0 : 1
+    }
+
+    /// Equality as `==` in a query means it: numbers of any kind by value, null equal to null.
+    static func equal(_ left: QueryScalar, _ right: QueryScalar) -> Bool {
+        if left == .null || right == .null { return left == right }
+        return order(left, right) == 0
+    }
+}

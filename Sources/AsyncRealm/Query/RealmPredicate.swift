@@ -1,0 +1,37 @@
+/// A parsed predicate, with its arguments: a `Sendable` value that can be made once and used
+/// to filter any `Results` of a class it fits.
+///
+///     let adults = try RealmPredicate("age >= %@ AND name BEGINSWITH[c] %@", 18, "a")
+///     let found = try realm.objects(Person.self).filter(adults)
+///
+/// The initialiser throws a `Realm.Error` with code `invalidQuery` for text that does not
+/// parse; `filter` throws the same code when the predicate names a property the class does not
+/// have or compares values that do not compare. Both give the character position.
+public struct RealmPredicate: Sendable, CustomStringConvertible {
+    /// The predicate string as written.
+    public let format: String
+    let node: QueryNode
+    let modifiers: QueryModifiers
+
+    /// Parses `format` with `arguments` for its `%@`, `%d`, `%f`, `%K` and `$0`-style
+    /// placeholders. Arguments can be values of any property type, arrays of them (for `IN`),
+    /// managed objects (for links) and key path strings (for `%K`).
+    public init(_ format: String, _ arguments: Any...) throws {
+        try self.init(format, arguments: arguments)
+    }
+
+    /// Parses `format` with an array of arguments.
+    public init(_ format: String, arguments: [Any]) throws {
+        var values: [QueryValue] = []
+        for (index, argument) in arguments.enumerated() {
+            guard let value = QueryValue.from(argument: argument) else {
+                throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
+            }
+            values.append(value)
+        }
+        self.format = format
+        (node, modifiers) = try QueryParser.parse(format, arguments: values)
+    }
+
+    public var description: String { format }
+}
