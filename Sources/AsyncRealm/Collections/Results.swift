@@ -5,31 +5,75 @@ import StorageEngine
 public final class Results<Element: Object>: RandomAccessCollection {
     let realm: Realm
     let info: ClassInfo
+    /// The filter, resolved against the class; nil for every object of the class.
+    let query: BoundPredicate?
     private var cachedKeys: [UInt64] = []
     private var cachedStamp = -1
 
-    init(realm: Realm, info: ClassInfo) {
+    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil) {
         self.realm = realm
         self.info = info
+        self.query = query
     }
 
     /// The keys of the objects, reread when the realm has changed since the last read.
-    private var keys: [UInt64] {
+    var keys: [UInt64] {
         realm.checkThread()
         if cachedStamp != realm.stamp {
-            cachedKeys = (try? realm.readTable(info)?.keys()) ?? []
+            cachedKeys = evaluateKeys()
             cachedStamp = realm.stamp
         }
         return cachedKeys
     }
 
+    private func evaluateKeys() -> [UInt64] {
+        guard let table = realm.readTable(info) else { return [] }
+        guard let query else { return (try? table.keys()) ?? [] }
+        return QueryPlanner(realm: realm, info: info).keys(matching: query, in: table)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
 
-    /// The number of objects, from the table's row count: no keys are read.
+    /// The number of objects: the table's row count when unfiltered (no keys are read).
     public var count: Int {
         realm.checkThread()
+        guard query == nil else { return keys.count }
         return realm.readTable(info)?.count ?? 0
+    }
+
+    // MARK: Filtering
+
+    /// The objects that match `predicateFormat` (see `Docs/Queries.md`), with `arguments` for
+    /// its placeholders:
+    ///
+    ///     realm.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")
+    ///
+    /// - Important: Invalid text, an unknown property or a type mismatch stops with the message
+    ///   `filter(_ predicate: RealmPredicate)` would throw; use that form to handle them.
+    public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
+        do {
+            return try filter(RealmPredicate(predicateFormat, arguments: arguments))
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The objects that match `predicate`.
+    ///
+    /// - Throws: `RealmError` with code `invalidQuery` when the predicate names a property the
+    ///   class does not have or compares values that do not compare, with the position.
+    public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
+        realm.checkThread()
+        let bound = try QueryBinder(schemas: realm.objectSchemas).bind(predicate.node, to: info.schema)
+        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound)
+    }
+
+    /// How the objects are found: which index is used, or that the class's table is scanned.
+    public var queryPlan: String {
+        realm.checkThread()
+        guard let query else { return "all objects of '\(info.schema.className)' in key order" }
+        return QueryPlanner(realm: realm, info: info).describe(query)
     }
 
     public subscript(position: Int) -> Element {
@@ -43,6 +87,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         return Iterator(results: self)
     }
 
+    /// A filtered collection iterates its matching keys; the unfiltered one scans the table.
+    private var isFiltered: Bool { query != nil }
+
     public struct Iterator: IteratorProtocol {
         private let results: Results
         private var batch: [Element] = []
@@ -51,11 +98,18 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private var exhausted = false
         private static var batchSize: Int { 256 }
 
+        private var filteredPosition = 0
+
         init(results: Results) {
             self.results = results
         }
 
         public mutating func next() -> Element? {
+            if results.isFiltered {
+                guard filteredPosition < results.keys.count else { return nil }
+                defer { filteredPosition += 1 }
+                return results[filteredPosition]
+            }
             if position == batch.count {
                 guard !exhausted else { return nil }
                 refill()

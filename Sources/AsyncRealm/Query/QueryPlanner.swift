@@ -1,0 +1,103 @@
+import Foundation
+import StorageEngine
+
+/// Chooses how to find the objects a predicate matches: through an index when the predicate
+/// (or one side of a top-level AND) is `==` or `IN` on an indexed property or the primary key,
+/// otherwise by scanning the table. Either way every candidate is checked against the whole
+/// predicate, so the plan changes the cost, never the result.
+struct QueryPlanner {
+    let realm: Realm
+    let info: ClassInfo
+
+    /// An index that narrows the candidates: the column and the stored values to look up.
+    struct IndexLookup {
+        let column: Int
+        let values: [Value]
+    }
+
+    /// The keys of the objects matching `query`, in key order.
+    func keys(matching query: BoundPredicate, in table: any TableReading) -> [UInt64] {
+        let evaluator = QueryEvaluator(realm: realm)
+        let schema = info.schema
+        if let lookup = indexLookup(for: query, in: table) {
+            var candidates = Set<UInt64>()
+            for value in lookup.values {
+                candidates.formUnion((try? table.keys(where: lookup.column, equals: value)) ?? [])
+            }
+            return candidates.sorted().filter { key in
+                guard let row = (try? table.row(key)) ?? nil else { return false }
+                return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
+            }
+        }
+        var keys: [UInt64] = []
+        try? table.scan { key, row in
+            if evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: try row.decoded())) {
+                keys.append(key)
+            }
+            return true
+        }
+        return keys
+    }
+
+    /// What `keys(matching:in:)` does for `query`, in words (see `Results.queryPlan`).
+    func describe(_ query: BoundPredicate) -> String {
+        let className = info.schema.className
+        guard let table = realm.readTable(info), let lookup = indexLookup(for: query, in: table) else {
+            return "scan of '\(className)', checking each object"
+        }
+        let property = info.schema.storedProperties[lookup.column]
+        let kind = property.isPrimary ? "primary key" : "index"
+        let count = lookup.values.count
+        return "\(kind) on '\(className).\(property.name)' (\(count) value\(count == 1 ? "" : "s")), then checking each candidate"
+    }
+
+    /// The index lookup that narrows `query`'s candidates, if one applies.
+    func indexLookup(for query: BoundPredicate, in table: any TableReading) -> IndexLookup? {
+        switch query {
+        case .comparison(let comparison):
+            return lookup(comparison, in: table)
+        case .and(let left, let right):
+            // Either side narrows the whole: take the one with fewer values to look up.
+            let candidates = [indexLookup(for: left, in: table), indexLookup(for: right, in: table)].compactMap { $0 }
+            return candidates.min { $0.values.count < $1.values.count }
+        default:
+            return nil
+        }
+    }
+
+    private func lookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
+        guard comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive,
+              comparison.op == .equal || comparison.op == .in,
+              case .path(let path, nil) = comparison.left, path.hops.count == 1,
+              case .constant(let constants) = comparison.right else { return nil }
+        // A value column, or a to-one link (whose backlink index finds the objects linking to one).
+        let column: Int
+        switch path.hops[0] {
+        case .value(let valueColumn): column = valueColumn
+        case .link(let linkColumn, _): column = linkColumn
+        default: return nil
+        }
+        guard table.hasIndex(on: column) else { return nil }
+        let type = path.property.type
+        // A constant with no stored form in this column (3.5 for an Int) matches nothing.
+        return IndexLookup(column: column, values: constants.compactMap { Self.stored($0, as: type) })
+    }
+
+    /// `scalar` in the form a column of `type` stores it, for an index lookup; nil if no value of
+    /// the column can equal it.
+    static func stored(_ scalar: QueryScalar, as type: PropertyType) -> Value? {
+        switch (scalar, type) {
+        case (.null, _): return .null
+        case (.int(let number), .int): return .int(number)
+        case (.double(let number), .int): return Int64(exactly: number).map(Value.int)
+        case (.decimal(let number), .int): return Int64(exactly: NSDecimalNumber(decimal: number).doubleValue).map(Value.int)
+        case (.bool(let flag), .bool): return .bool(flag)
+        case (.string(let text), .string): return .string(text)
+        case (.date(let seconds, let nanoseconds), .date): return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
+        case (.uuid(let bits), .uuid): return .uuid(bits)
+        case (.objectId(let bytes), .objectId): return .binary(bytes)
+        case (.object(let key), .object): return .objectKey(key)
+        default: return nil
+        }
+    }
+}

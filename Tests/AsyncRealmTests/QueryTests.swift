@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+@Suite("Queries: predicate strings, errors with positions, index use")
+struct QueryTests {
+    /// Three people and five dogs, the kind of data the reference's examples query.
+    static func kennel(_ kind: RealmKind, _ directory: RealmDirectory) throws -> Realm {
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write {
+            let ana = ObjectTests.makePerson(1, "Ana")
+            ana.age = 30
+            let bo = ObjectTests.makePerson(2, "Bo")
+            bo.age = 17
+            let cy = ObjectTests.makePerson(3, "Cy")
+            let dogs = [("Fido", 1), ("Rex", 3), ("fidosaurus", 7), ("Réglisse", 2), ("Buddy", 1)].map { ObjectTests.makeDog($0.0, age: $0.1) }
+            dogs[0].owner = ana
+            dogs[1].owner = ana
+            dogs[2].owner = bo
+            ana.dogs.append(objectsIn: [dogs[0], dogs[1], dogs[1]])
+            bo.dogs.append(dogs[2])
+            realm.add([ana, bo, cy])
+            realm.add(dogs)
+        }
+        return realm
+    }
+
+    @Test("the reference's examples: CONTAINS, equality, options, IN, BETWEEN, links, lists, aggregates, subqueries", arguments: RealmKind.allCases)
+    func referenceExamples(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        func names(_ results: Results<Dog>) -> [String] { results.map(\.name) }
+        #expect(names(dogs.filter("name CONTAINS 'Fido'")) == ["Fido"])
+        #expect(names(dogs.filter("name CONTAINS[c] 'fido'")) == ["Fido", "fidosaurus"])
+        #expect(names(dogs.filter("age == 1")) == ["Fido", "Buddy"])
+        #expect(names(dogs.filter("age = 1 AND name BEGINSWITH 'B'")) == ["Buddy"])
+        #expect(names(dogs.filter("age > %@ AND name BEGINSWITH[c] %@", 2, "r")) == ["Rex"])
+        #expect(names(dogs.filter("name ==[cd] 'reglisse'")) == ["Réglisse"])
+        #expect(names(dogs.filter("name LIKE '?ex'")) == ["Rex"])
+        #expect(names(dogs.filter("name LIKE[c] 'f*s'")) == ["fidosaurus"])
+        #expect(names(dogs.filter("age IN {2, 3}")) == ["Rex", "Réglisse"])
+        #expect(names(dogs.filter("age IN %@", [7, 1])) == ["Fido", "fidosaurus", "Buddy"])
+        #expect(names(dogs.filter("age BETWEEN {2, 3}")) == ["Rex", "Réglisse"])
+        #expect(names(dogs.filter("NOT (age < 3) OR name ENDSWITH 'y'")) == ["Rex", "fidosaurus", "Buddy"])
+        #expect(names(dogs.filter("owner.name == 'Ana'")) == ["Fido", "Rex"])
+        #expect(names(dogs.filter("owner == nil")) == ["Réglisse", "Buddy"])
+        #expect(names(dogs.filter("owner.age >= 18")) == ["Fido", "Rex"])
+        #expect(names(dogs.filter("ANY owners.name == 'Bo'")) == ["fidosaurus"])
+        #expect(names(dogs.filter("owners.@count == 2")) == ["Rex"], "Rex is in Ana's list twice")
+        #expect(names(dogs.filter("TRUEPREDICATE")).count == 5 && dogs.filter("FALSEPREDICATE").isEmpty)
+        #expect(names(dogs.filter("%K == $1", "name", "Rex")) == ["Rex"])
+
+        let people = realm.objects(Person.self)
+        #expect(people.filter("dogs.@count > 1").map(\.name) == ["Ana"])
+        #expect(people.filter("ANY dogs.age > 5").map(\.name) == ["Bo"])
+        #expect(people.filter("ALL dogs.age < 5").map(\.name) == ["Ana", "Cy"], "ALL holds for an empty list")
+        #expect(people.filter("NONE dogs.name == 'Rex'").map(\.name) == ["Bo", "Cy"])
+        #expect(people.filter("dogs.@max.age == 7").map(\.name) == ["Bo"])
+        #expect(people.filter("dogs.@sum.age == 7").map(\.name) == ["Ana", "Bo"], "Fido 1 + Rex 3 + Rex 3")
+        #expect(people.filter("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'R').@count == 2").map(\.name) == ["Ana"])
+        #expect(people.filter("age == nil").map(\.name) == ["Cy"])
+        let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(names(dogs.filter("owner == %@", ana)) == ["Fido", "Rex"])
+
+        // Chained filters narrow each other, and results stay live.
+        let young = dogs.filter("age < 3").filter("name != 'Buddy'")
+        #expect(names(young) == ["Fido", "Réglisse"])
+        try realm.write { realm.add(ObjectTests.makeDog("Ace", age: 0)) }
+        #expect(names(young) == ["Fido", "Réglisse", "Ace"] && young.count == 3)
+    }
+
+    @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
+    func plans() throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(.inMemory, directory)
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.filter("name == 'Rex'").queryPlan == "index on 'Dog.name' (1 value), then checking each candidate")
+        #expect(dogs.filter("age > 1 AND name IN {'Rex', 'Fido'}").queryPlan.hasPrefix("index on 'Dog.name' (2 values)"))
+        #expect(dogs.filter("age > 1").queryPlan == "scan of 'Dog', checking each object")
+        #expect(dogs.filter("name ==[c] 'rex'").queryPlan.hasPrefix("scan"), "a case-insensitive match cannot use the index")
+        #expect(realm.objects(Person.self).filter("id == 2").queryPlan.hasPrefix("primary key on 'Person.id'"))
+        #expect(dogs.filter("name == 'Rex' OR age == 7").queryPlan.hasPrefix("scan"))
+        #expect(dogs.filter("name == 'Rex'").map(\.age) == [3])
+        #expect(dogs.filter("name IN {'Rex', 'Nobody', 'Buddy'}").map(\.name) == ["Rex", "Buddy"])
+    }
+
+    static let parseErrors: [(String, Int, String)] = [
+        ("age >", 5, "expected a property or a value"),
+        ("name == 'abc", 8, "not closed"),
+        ("age > 3 AND", 11, "expected a property or a value"),
+        ("age > 3 )", 8, "unexpected ')'"),
+        ("name BEGINSWITH[x] 'a'", 16, "string options"),
+        ("age >= %@", 7, "only 0 were given"),
+        ("(age > 3", 8, "expected ')'"),
+        ("age ~ 3", 4, "unexpected character"),
+        ("dogs.@foo > 1", 5, "unknown collection operator"),
+        ("age BETWEEN {1}", 12, "two bounds"),
+        ("created > 2024-13-01@00:00:00", 10, "not a valid date"),
+    ]
+
+    @Test("text that does not parse throws from RealmPredicate with the position", arguments: 0..<11)
+    func parseError(index: Int) {
+        let (text, position, message) = Self.parseErrors[index]
+        let error = #expect(throws: RealmError.self) { try RealmPredicate(text) }
+        #expect(error?.code == .invalidQuery)
+        #expect(error?.position == position, "\(text): \(error?.message ?? "")")
+        #expect(error?.message.contains(message) == true, "\(text): \(error?.message ?? "")")
+    }
+
+    static let bindErrors: [(String, Int, String)] = [
+        ("nmae == 'x'", 0, "'Dog' has no property 'nmae'"),
+        ("age == 'x'", 4, "cannot compare 'age' (int) with a string"),
+        ("owner.nmae == 'x'", 0, "'Person' has no property 'nmae'"),
+        ("name > 3", 5, "cannot compare 'name' (string) with a number"),
+        ("age CONTAINS 'a'", 4, "needs a string or data property"),
+        ("ANY name == 'x'", 4, "ANY needs a key path through a list"),
+        ("owner > %@", 6, "has no order"),
+        ("age.value == 1", 0, "it has no properties"),
+    ]
+
+    @Test("a predicate that does not fit the class throws from filter with the position", arguments: 0..<8)
+    func bindError(index: Int) throws {
+        let (text, position, message) = Self.bindErrors[index]
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
+        let person = ObjectTests.makePerson(9, "Ana")
+        try realm.write { realm.add(person) }
+        let predicate = try RealmPredicate(text, person)
+        let error = #expect(throws: RealmError.self) { try realm.objects(Dog.self).filter(predicate) }
+        #expect(error?.code == .invalidQuery)
+        #expect(error?.position == position, "\(text): \(error?.message ?? "")")
+        #expect(error?.message.contains(message) == true, "\(text): \(error?.message ?? "")")
+    }
+
+    @Test("filter with a string stops with the error's message")
+    func filterStops() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "filter-stops"))
+            _ = realm.objects(Dog.self).filter("age >")
+        }
+    }
+}
