@@ -70,6 +70,23 @@ struct QueryTests {
         #expect(names(young) == ["Fido", "Réglisse", "Ace"] && young.count == 3)
     }
 
+    @Test("SORT, DISTINCT and LIMIT apply in written order, through to-one links, nil first")
+    func modifiers() throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(.inMemory, directory)
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.filter("TRUEPREDICATE SORT(age DESC, name ASC)").map(\.name) == ["fidosaurus", "Rex", "Réglisse", "Buddy", "Fido"])
+        #expect(dogs.filter("age < 5 SORT(owner.name ASC, name DESC)").map(\.name) == ["Réglisse", "Buddy", "Rex", "Fido"])
+        #expect(dogs.filter("TRUEPREDICATE DISTINCT(age)").map(\.age) == [1, 3, 7, 2])
+        #expect(dogs.filter("TRUEPREDICATE SORT(age ASC) LIMIT(2)").map(\.name) == ["Fido", "Buddy"])
+        #expect(dogs.filter("TRUEPREDICATE LIMIT(2) SORT(age DESC)").map(\.name) == ["Rex", "Fido"])
+        #expect(dogs.filter("age > 1 SORT(age ASC) LIMIT(1)").count == 1)
+        let error = #expect(throws: RealmError.self) {
+            try realm.objects(Person.self).filter(RealmPredicate("TRUEPREDICATE SORT(dogs.age ASC)"))
+        }
+        #expect(error?.position == 14 && error?.message.contains("one value per object") == true, "\(error?.message ?? "")")
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

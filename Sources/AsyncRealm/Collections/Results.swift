@@ -7,13 +7,16 @@ public final class Results<Element: Object>: RandomAccessCollection {
     let info: ClassInfo
     /// The filter, resolved against the class; nil for every object of the class.
     let query: BoundPredicate?
+    /// `SORT`, `DISTINCT` and `LIMIT` steps, applied in order after the filter.
+    let steps: [BoundStep]
     private var cachedKeys: [UInt64] = []
     private var cachedStamp = -1
 
-    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil) {
+    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = []) {
         self.realm = realm
         self.info = info
         self.query = query
+        self.steps = steps
     }
 
     /// The keys of the objects, reread when the realm has changed since the last read.
@@ -28,8 +31,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     private func evaluateKeys() -> [UInt64] {
         guard let table = realm.readTable(info) else { return [] }
-        guard let query else { return (try? table.keys()) ?? [] }
-        return QueryPlanner(realm: realm, info: info).keys(matching: query, in: table)
+        let planner = QueryPlanner(realm: realm, info: info)
+        let keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
+        return steps.isEmpty ? keys : planner.apply(steps, to: keys)
     }
 
     public var startIndex: Int { 0 }
@@ -38,7 +42,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The number of objects: the table's row count when unfiltered (no keys are read).
     public var count: Int {
         realm.checkThread()
-        guard query == nil else { return keys.count }
+        guard query == nil && steps.isEmpty else { return keys.count }
         return realm.readTable(info)?.count ?? 0
     }
 
@@ -65,8 +69,15 @@ public final class Results<Element: Object>: RandomAccessCollection {
     ///   class does not have or compares values that do not compare, with the position.
     public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
         realm.checkThread()
-        let bound = try QueryBinder(schemas: realm.objectSchemas).bind(predicate.node, to: info.schema)
-        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound)
+        let binder = QueryBinder(schemas: realm.objectSchemas)
+        let bound = try binder.bind(predicate.node, to: info.schema)
+        let newSteps = try binder.bind(predicate.modifiers, to: info.schema)
+        guard steps.isEmpty else {
+            // Filtering after a sort or limit filters what they produced: a step the next
+            // filter cannot merge into one predicate is not done yet.
+            throw RealmError(code: .invalidQuery, message: "filtering results that are sorted, distinct or limited is not supported yet; filter first")
+        }
+        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: newSteps)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.
@@ -88,7 +99,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     /// A filtered collection iterates its matching keys; the unfiltered one scans the table.
-    private var isFiltered: Bool { query != nil }
+    private var isFiltered: Bool { query != nil || !steps.isEmpty }
 
     public struct Iterator: IteratorProtocol {
         private let results: Results

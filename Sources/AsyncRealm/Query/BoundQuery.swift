@@ -57,9 +57,34 @@ struct BoundComparison {
     var diacriticInsensitive: Bool
 }
 
+/// A `SORT`, `DISTINCT` or `LIMIT` step, resolved against the class.
+enum BoundStep {
+    case sort([(path: BoundKeyPath, ascending: Bool)])
+    case distinct([BoundKeyPath])
+    case limit(Int)
+}
+
 /// Resolves a parsed predicate against a class of a realm's schema.
 struct QueryBinder {
     let schemas: [String: ObjectSchema]
+
+    /// The modifiers' steps; sort and distinct keys must reach one value per object.
+    func bind(_ modifiers: QueryModifiers, to schema: ObjectSchema) throws -> [BoundStep] {
+        try modifiers.steps.map { step, position in
+            func single(_ components: [String], _ clause: String) throws -> BoundKeyPath {
+                let path = try keyPath(components, from: schema, variables: [:], position: position)
+                guard !path.isCollection else {
+                    throw QueryError.at(position, "\(clause) needs a property with one value per object; '\(path.text)' goes through a collection")
+                }
+                return path
+            }
+            switch step {
+            case .sort(let keys): return .sort(try keys.map { (try single($0.keyPath, "SORT"), $0.ascending) })
+            case .distinct(let paths): return .distinct(try paths.map { try single($0, "DISTINCT") })
+            case .limit(let count): return .limit(count)
+            }
+        }
+    }
 
     func bind(_ node: QueryNode, to schema: ObjectSchema, variables: [String: ObjectSchema] = [:]) throws -> BoundPredicate {
         switch node {

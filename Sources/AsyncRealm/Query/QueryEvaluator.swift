@@ -95,6 +95,13 @@ final class QueryEvaluator {
         return .objects(objects)
     }
 
+    /// The value `path` (one through no collection) reaches from object `key`; nil if the
+    /// object is gone.
+    func value(of path: BoundKeyPath, key: UInt64, schema: ObjectSchema) -> QueryScalar? {
+        guard let object = object(key, of: schema) else { return nil }
+        return values(of: path, from: object).first ?? .null
+    }
+
     private func values(of path: BoundKeyPath, from object: ObjectRow) -> [QueryScalar] {
         switch reach(path, from: object) {
         case .values(let values): return values

@@ -109,14 +109,13 @@ indirect enum QueryOperand: Sendable {
     }
 }
 
-/// The `SORT`, `DISTINCT` and `LIMIT` clauses that may follow a predicate.
-struct QueryModifiers: Sendable, Equatable {
-    var sort: [(keyPath: String, ascending: Bool)] = []
-    var distinct: [String] = []
-    var limit: Int?
-
-    static func == (left: QueryModifiers, right: QueryModifiers) -> Bool {
-        left.sort.map(\.keyPath) == right.sort.map(\.keyPath) && left.sort.map(\.ascending) == right.sort.map(\.ascending)
-            && left.distinct == right.distinct && left.limit == right.limit
+/// The `SORT`, `DISTINCT` and `LIMIT` clauses that may follow a predicate, in written order.
+struct QueryModifiers: Sendable {
+    enum Step: Sendable {
+        case sort([(keyPath: [String], ascending: Bool)])
+        case distinct([[String]])
+        case limit(Int)
     }
+
+    var steps: [(step: Step, position: Int)] = []
 }

@@ -327,12 +327,14 @@ struct QueryParser {
     private mutating func modifiers() throws -> QueryModifiers {
         var modifiers = QueryModifiers()
         while true {
+            let position = current.position
             if isKeyword("SORT") {
                 advance()
                 try expectSymbol("(", "after SORT")
+                var keys: [(keyPath: [String], ascending: Bool)] = []
                 repeat {
                     if isSymbol(",") { advance() }
-                    let name = try plainKeyPath("SORT")
+                    let path = try plainKeyPath("SORT")
                     var ascending = true
                     if isKeyword("ASC") || isKeyword("ASCENDING") {
                         advance()
@@ -340,17 +342,20 @@ struct QueryParser {
                         ascending = false
                         advance()
                     }
-                    modifiers.sort.append((name, ascending))
+                    keys.append((path, ascending))
                 } while isSymbol(",")
                 try expectSymbol(")", "to close SORT")
+                modifiers.steps.append((.sort(keys), position))
             } else if isKeyword("DISTINCT") {
                 advance()
                 try expectSymbol("(", "after DISTINCT")
+                var paths: [[String]] = []
                 repeat {
                     if isSymbol(",") { advance() }
-                    modifiers.distinct.append(try plainKeyPath("DISTINCT"))
+                    paths.append(try plainKeyPath("DISTINCT"))
                 } while isSymbol(",")
                 try expectSymbol(")", "to close DISTINCT")
+                modifiers.steps.append((.distinct(paths), position))
             } else if isKeyword("LIMIT") {
                 advance()
                 try expectSymbol("(", "after LIMIT")
@@ -359,18 +364,18 @@ struct QueryParser {
                 }
                 advance()
                 try expectSymbol(")", "to close LIMIT")
-                modifiers.limit = Int(limit)
+                modifiers.steps.append((.limit(Int(limit)), position))
             } else {
                 return modifiers
             }
         }
     }
 
-    private mutating func plainKeyPath(_ clause: String) throws -> String {
+    private mutating func plainKeyPath(_ clause: String) throws -> [String] {
         let position = current.position
         guard case .keyPath(let path, nil, _, _) = try operand() else {
             throw QueryError.at(position, "\(clause) takes property names")
         }
-        return path.joined(separator: ".")
+        return path
     }
 }

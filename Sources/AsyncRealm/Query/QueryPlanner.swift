@@ -39,6 +39,48 @@ struct QueryPlanner {
         return keys
     }
 
+    /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`. Sorting is stable
+    /// and puts nil first when ascending, as Realm does.
+    func apply(_ steps: [BoundStep], to keys: [UInt64]) -> [UInt64] {
+        let evaluator = QueryEvaluator(realm: realm)
+        var keys = keys
+        for step in steps {
+            switch step {
+            case .limit(let count):
+                keys = Array(keys.prefix(count))
+            case .sort(let order):
+                let values = keys.map { key in order.map { evaluator.value(of: $0.path, key: key, schema: info.schema) ?? .null } }
+                let positions = keys.indices.sorted { a, b in
+                    for (index, key) in order.enumerated() {
+                        let result = Self.sortOrder(values[a][index], values[b][index])
+                        if result != 0 { return key.ascending ? result < 0 : result > 0 }
+                    }
+                    return a < b
+                }
+                keys = positions.map { keys[$0] }
+            case .distinct(let paths):
+                var seen: [[QueryScalar]] = []
+                keys = keys.filter { key in
+                    let values = paths.map { evaluator.value(of: $0, key: key, schema: info.schema) ?? .null }
+                    guard !seen.contains(where: { $0.elementsEqual(values, by: QueryScalar.equal) }) else { return false }
+                    seen.append(values)
+                    return true
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The order of two sort values: nil before everything, then `QueryScalar.order`.
+    static func sortOrder(_ a: QueryScalar, _ b: QueryScalar) -> Int {
+        switch (a, b) {
+        case (.null, .null): return 0
+        case (.null, _): return -1
+        case (_, .null): return 1
+        default: return QueryScalar.order(a, b) ?? 0
+        }
+    }
+
     /// What `keys(matching:in:)` does for `query`, in words (see `Results.queryPlan`).
     func describe(_ query: BoundPredicate) -> String {
         let className = info.schema.className
