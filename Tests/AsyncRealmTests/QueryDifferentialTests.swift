@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+/// Random predicates, evaluated by the query engine and by plain Swift over the same objects.
+@Suite("Queries against a plain Swift evaluator")
+struct QueryDifferentialTests {
+    struct PersonModel {
+        let key: Int
+        let name: String
+        let age: Int?
+        var dogs: [Int] = []
+    }
+
+    struct DogModel {
+        let name: String
+        let age: Int
+        let owner: Int?
+    }
+
+    /// A generated predicate: its text and what it means in Swift.
+    struct Generated {
+        let text: String
+        let holds: (Int) -> Bool
+    }
+
+    static let names = ["Rex", "rex", "Fido", "fidosaurus", "Réglisse", "reglisse", "Buddy", "Ace", "Zoë", "zoe", "Bo", ""]
+
+    struct Generator {
+        var random: SeededRandom
+        let dogs: [DogModel]
+        let people: [PersonModel]
+
+        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+
+        static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'" }
+
+        static func fold(_ text: String, _ options: String) -> String {
+            var folding: String.CompareOptions = []
+            if options.contains("c") { folding.insert(.caseInsensitive) }
+            if options.contains("d") { folding.insert(.diacriticInsensitive) }
+            return folding.isEmpty ? text : text.folding(options: folding, locale: nil)
+        }
+
+        mutating func comparison(_ value: Int, _ op: String, _ other: Int) -> Bool {
+            switch op {
+            case "==": return value == other
+            case "!=": return value != other
+            case "<": return value < other
+            case "<=": return value <= other
+            case ">": return value > other
+            default: return value >= other
+            }
+        }
+
+        mutating func atom() -> Generated {
+            let dogs = self.dogs, people = self.people
+            switch int(0...7) {
+            case 0:
+                let op = pick(["==", "!=", "<", "<=", ">", ">="]), n = int(-1...16)
+                var copy = self
+                let result = Generated(text: "age \(op) \(n)") { index in copy.comparison(dogs[index].age, op, n) }
+                return result
+            case 1:
+                let values = (0..<int(1...4)).map { _ in int(0...15) }
+                return Generated(text: "age IN {\(values.map(String.init).joined(separator: ", "))}") { values.contains(dogs[$0].age) }
+            case 2:
+                let low = int(0...10), high = int(low...15)
+                return Generated(text: "age BETWEEN {\(low), \(high)}") { (low...high).contains(dogs[$0].age) }
+            case 3:
+                let op = pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])
+                let options = pick(["", "[c]", "[d]", "[cd]"])
+                var pattern = pick(QueryDifferentialTests.names)
+                if op != "==" && op != "!=" && !pattern.isEmpty { pattern = String(pattern.prefix(int(1...pattern.count))) }
+                if op == "LIKE" { pattern = pick(["*e*", "?ex", "f*s", "*", "R*", "?o"]) }
+                return Generated(text: "name \(op)\(options) \(Self.quoted(pattern))") { index in
+                    let name = Self.fold(dogs[index].name, options), needle = Self.fold(pattern, options)
+                    switch op {
+                    case "==": return name == needle
+                    case "!=": return name != needle
+                    case "BEGINSWITH": return name.unicodeScalars.starts(with: needle.unicodeScalars)
+                    case "ENDSWITH": return name.unicodeScalars.reversed().starts(with: needle.unicodeScalars.reversed())
+                    case "CONTAINS": return needle.isEmpty || name.range(of: needle, options: .literal) != nil
+                    default: return Self.like(Array(name.unicodeScalars), Array(needle.unicodeScalars))
+                    }
+                }
+            case 4:
+                let name = pick(people.map(\.name))
+                return Generated(text: "owner.name == \(Self.quoted(name))") { index in dogs[index].owner.map { people[$0].name == name } ?? false }
+            case 5:
+                return Generated(text: "owner == nil") { dogs[$0].owner == nil }
+            case 6:
+                let n = int(0...60)
+                return Generated(text: "owner.age > \(n)") { index in (dogs[index].owner.flatMap { people[$0].age }).map { $0 > n } ?? false }
+            default:
+                let n = int(0...3)
+                return Generated(text: "owners.@count >= \(n)") { index in
+                    people.reduce(0) { $0 + $1.dogs.filter { $0 == index }.count } >= n
+                }
+            }
+        }
+
+        mutating func predicate(depth: Int) -> Generated {
+            guard depth > 0, int(0...2) > 0 else { return atom() }
+            switch int(0...2) {
+            case 0:
+                let left = predicate(depth: depth - 1), right = predicate(depth: depth - 1)
+                return Generated(text: "(\(left.text)) AND (\(right.text))") { left.holds($0) && right.holds($0) }
+            case 1:
+                let left = predicate(depth: depth - 1), right = predicate(depth: depth - 1)
+                return Generated(text: "(\(left.text)) OR (\(right.text))") { left.holds($0) || right.holds($0) }
+            default:
+                let inner = predicate(depth: depth - 1)
+                return Generated(text: "NOT (\(inner.text))") { !inner.holds($0) }
+            }
+        }
+
+        static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+            guard let first = pattern.first else { return text.isEmpty }
+            if first == "*" {
+                return (0...text.count).contains { like(Array(text[$0...]), Array(pattern.dropFirst())) }
+            }
+            guard let head = text.first, first == "?" || first == head else { return false }
+            return like(Array(text.dropFirst()), Array(pattern.dropFirst()))
+        }
+    }
+
+    @Test("1,000 random predicates over 300 dogs and 40 people agree with Swift", arguments: RealmKind.allCases)
+    func randomPredicates(kind: RealmKind) throws {
+        let seed = ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        var people = (0..<40).map { index in
+            PersonModel(key: index, name: "P\(index % 25)", age: random.next() % 4 == 0 ? nil : Int(random.next() % 70))
+        }
+        let dogs = (0..<300).map { _ in
+            DogModel(name: Self.names[Int(random.next() % UInt64(Self.names.count))], age: Int(random.next() % 16),
+                     owner: random.next() % 5 == 0 ? nil : Int(random.next() % 40))
+        }
+        for index in people.indices {
+            people[index].dogs = (0..<Int(random.next() % 5)).map { _ in Int(random.next() % 300) }
+        }
+
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let objects = dogs.map { ObjectTests.makeDog($0.name, age: $0.age) }
+        try realm.write {
+            let persons = people.map { model in
+                let person = ObjectTests.makePerson(model.key, model.name)
+                person.age = model.age
+                return person
+            }
+            for (dog, model) in zip(objects, dogs) { dog.owner = model.owner.map { persons[$0] } }
+            for (person, model) in zip(persons, people) { person.dogs.append(objectsIn: model.dogs.map { objects[$0] }) }
+            realm.add(objects)
+            realm.add(persons)
+        }
+        // Adding follows links, so keys need not follow the model's order: map them.
+        let keyOfIndex = objects.map { $0.managed!.key }
+        #expect(Set(keyOfIndex).count == dogs.count)
+
+        var generator = Generator(random: SeededRandom(seed: seed &+ 1), dogs: dogs, people: people)
+        for number in 0..<1000 {
+            let generated = generator.predicate(depth: 3)
+            let results = realm.objects(Dog.self).filter(generated.text)
+            let expected = dogs.indices.filter(generated.holds).map { keyOfIndex[$0] }.sorted()
+            let found: [UInt64] = results.keys
+            #expect(found == expected, "seed \(seed), predicate \(number): \(generated.text)")
+            if found != expected { return }
+        }
+    }
+}
