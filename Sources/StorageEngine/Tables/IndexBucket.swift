@@ -65,14 +65,7 @@ package struct IndexBucket {
                 for _ in 0..<count { _ = try reader.readVarint() }
                 continue
             }
-            var keys: [UInt64] = []
-            keys.reserveCapacity(count)
-            var key: UInt64 = 0
-            for _ in 0..<count {
-                key &+= try reader.readVarint()
-                keys.append(key)
-            }
-            return .inline(keys)
+            return .inline(try readInlineKeys(count, from: &reader))
         }
         return nil
     }
@@ -96,6 +89,18 @@ package struct IndexBucket {
         return trees
     }
 
+    /// `count` row keys stored ascending, the first absolute and then deltas.
+    private static func readInlineKeys(_ count: Int, from reader: inout ByteReader) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(count)
+        var key: UInt64 = 0
+        for _ in 0..<count {
+            key &+= try reader.readVarint()
+            keys.append(key)
+        }
+        return keys
+    }
+
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws -> IndexBucket {
         var bucket = IndexBucket()
         var reader = ByteReader(bytes, origin: 0)
@@ -109,14 +114,7 @@ package struct IndexBucket {
             }
             let count = Int(field >> 1)
             guard count <= reader.remaining else { throw reader.corrupted("index bucket declares \(count) keys") }
-            var keys: [UInt64] = []
-            keys.reserveCapacity(count)
-            var key: UInt64 = 0
-            for _ in 0..<count {
-                key &+= try reader.readVarint()
-                keys.append(key)
-            }
-            bucket.entries.append((value, .inline(keys)))
+            bucket.entries.append((value, .inline(try readInlineKeys(count, from: &reader))))
         }
         return bucket
     }

@@ -108,18 +108,12 @@ package enum RowCodec {
     /// into one buffer. Returns the number of columns.
     @discardableResult
     package static func decode(_ row: UnsafeRawBufferPointer, appendingTo values: inout [Value]) throws -> Int {
-        var reader = ByteReader(row, origin: 0)
-        let count = try reader.readLength(limit: row.count * 2)
-        let tags = try reader.readBytes((count + 1) / 2)
-        for index in 0..<count {
-            let byte = tags[index >> 1]
-            let raw = index & 1 == 0 ? byte & 0x0f : byte >> 4
-            if raw == Tag.positive.rawValue, reader.position < row.count, row[reader.position] < 0x80 {
-                values.append(.int(Int64(row[reader.position])))
-                reader.position += 1
-                continue
-            }
-            values.append(try decodePayload(tag: try tag(tags, index, &reader), &reader))
+        // Inside this module `forEachValue` is inlined, closure and all; callers in other
+        // modules would pay a closure call per value, which is why this function exists.
+        var count = 0
+        try forEachValue(in: row) { _, value in
+            values.append(value)
+            count += 1
         }
         return count
     }
