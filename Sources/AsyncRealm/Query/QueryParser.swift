@@ -186,27 +186,26 @@ struct QueryParser {
 
     // MARK: Operands
 
+    /// The constant a literal token stands for.
+    private static func literal(_ kind: QueryToken.Kind) -> QueryValue? {
+        switch kind {
+        case .integer(let value): return .int(value)
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .date(let value): return .date(value)
+        case .uuid(let value): return .uuid(value)
+        case .objectId(let value): return .objectId(value)
+        default: return nil
+        }
+    }
+
     private mutating func operand() throws -> QueryOperand {
         let token = current
+        if let literal = Self.literal(token.kind) {
+            advance()
+            return .value(literal, position: token.position)
+        }
         switch token.kind {
-        case .integer(let value):
-            advance()
-            return .value(.int(value), position: token.position)
-        case .double(let value):
-            advance()
-            return .value(.double(value), position: token.position)
-        case .string(let value):
-            advance()
-            return .value(.string(value), position: token.position)
-        case .date(let value):
-            advance()
-            return .value(.date(value), position: token.position)
-        case .uuid(let value):
-            advance()
-            return .value(.uuid(value), position: token.position)
-        case .objectId(let value):
-            advance()
-            return .value(.objectId(value), position: token.position)
         case .formatArgument(let specifier, let number):
             advance()
             guard number < arguments.count else {
