@@ -87,6 +87,29 @@ struct QueryTests {
         #expect(error?.position == 14 && error?.message.contains("one value per object") == true, "\(error?.message ?? "")")
     }
 
+    @Test("sorted, distinct, min, max, sum and average on results", arguments: RealmKind.allCases)
+    func sortingAndAggregates(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.sorted(byKeyPath: "age").map(\.name) == ["Fido", "Buddy", "Réglisse", "Rex", "fidosaurus"])
+        #expect(dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")]).map(\.name)
+                == ["fidosaurus", "Rex", "Réglisse", "Buddy", "Fido"])
+        #expect(dogs.sorted(byKeyPath: "owner.name").map(\.name).prefix(2).sorted() == ["Buddy", "Réglisse"], "no owner sorts first")
+        #expect(dogs.distinct(by: ["age"]).map(\.age) == [1, 3, 7, 2])
+        #expect(dogs.filter("age < 5").sorted(byKeyPath: "name").filter("age > 1").map(\.name) == ["Rex", "Réglisse"])
+        #expect(dogs.min(ofProperty: "age") == 1 && dogs.max(ofProperty: "age") == 7)
+        #expect(dogs.sum(ofProperty: "age") == 14)
+        #expect(dogs.average(ofProperty: "age") == 2.8)
+        #expect(dogs.filter("age > 100").average(ofProperty: "age") as Double? == nil)
+        #expect(dogs.filter("age > 100").sum(ofProperty: "age") == 0)
+        #expect(dogs.max(ofProperty: "name") == "fidosaurus")
+        let people = realm.objects(Person.self)
+        #expect(people.sum(ofProperty: "age") == 47 && people.average(ofProperty: "age") == 23.5, "nil ages are left out")
+        try realm.write { realm.add(ObjectTests.makeDog("Zed", age: 20)) }
+        #expect(dogs.max(ofProperty: "age") == 20, "aggregates read the realm as it is now")
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

@@ -72,12 +72,12 @@ public final class Results<Element: Object>: RandomAccessCollection {
         let binder = QueryBinder(schemas: realm.objectSchemas)
         let bound = try binder.bind(predicate.node, to: info.schema)
         let newSteps = try binder.bind(predicate.modifiers, to: info.schema)
-        guard steps.isEmpty else {
-            // Filtering after a sort or limit filters what they produced: a step the next
-            // filter cannot merge into one predicate is not done yet.
-            throw RealmError(code: .invalidQuery, message: "filtering results that are sorted, distinct or limited is not supported yet; filter first")
+        // A filter commutes with sorting, so it joins the predicate; after DISTINCT or LIMIT it
+        // would have to filter what they produced, which is not done yet.
+        guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {
+            throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
-        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: newSteps)
+        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.

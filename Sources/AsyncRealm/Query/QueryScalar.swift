@@ -55,6 +55,26 @@ enum QueryScalar: Equatable {
         }
     }
 
+    /// The value as the Swift type a property of `type` holds (for aggregates' results).
+    func swiftValue(type: PropertyType) -> Any? {
+        switch self {
+        case .null: return nil
+        case .bool(let flag): return flag
+        case .int(let number): return Int(number)
+        case .double(let number): return type == .float ? Float(number) : number
+        case .decimal(let number): return number
+        case .string(let text): return text
+        case .data(let bytes): return Data(bytes)
+        case .date(let seconds, let nanoseconds): return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        case .uuid(let bits):
+            let bytes = (0..<16).map { UInt8(truncatingIfNeeded: bits >> UInt128(8 * (15 - $0))) }
+            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        case .objectId(let bytes): return ObjectId(bytes: bytes)
+        case .object(let key): return key
+        }
+    }
+
     var isNumeric: Bool {
         switch self {
         case .int, .double, .decimal: return true

@@ -1,0 +1,122 @@
+import Foundation
+
+/// How to sort results: a key path (through to-one links) and a direction.
+public struct SortDescriptor: Sendable, Hashable {
+    public var keyPath: String
+    public var ascending: Bool
+
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// The same sort, in the other direction.
+    public var reversed: SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+}
+
+extension Results {
+    /// The objects sorted by the property at `keyPath` (through to-one links: `owner.name`);
+    /// equal values keep their order, and nil sorts first when ascending.
+    ///
+    /// - Important: A key path the class does not have, or one through a list, stops with a
+    ///   message saying so.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by each descriptor in turn.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        let keys = descriptors.map { (path: boundPath($0.keyPath, for: "sort by"), ascending: $0.ascending) }
+        return Results(realm: realm, info: info, query: query, steps: steps + [.sort(keys)])
+    }
+
+    /// The objects with distinct values at `keyPaths`, keeping the first of each.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        let paths = keyPaths.map { boundPath($0, for: "take distinct values of") }
+        return Results(realm: realm, info: info, query: query, steps: steps + [.distinct(paths)])
+    }
+
+    // MARK: Aggregates
+
+    /// The smallest value of `property` among the objects, nil if there is none.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+        extreme(of: property) { $0 < 0 }
+    }
+
+    /// The largest value of `property` among the objects, nil if there is none.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+        extreme(of: property) { $0 > 0 }
+    }
+
+    /// The sum of `property` over the objects (nil values left out); zero if there are none.
+    public func sum<T: _Persistable>(ofProperty property: String) -> T {
+        let (sum, _) = total(of: property)
+        guard let value = T._fromAny(sum) else {
+            preconditionFailure("the sum of '\(info.schema.className).\(property)' is \(sum), which is not a \(T.self)")
+        }
+        return value
+    }
+
+    /// The mean of `property` over the objects (nil values left out), nil if there are none.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+        let (sum, count) = total(of: property)
+        guard count > 0 else { return nil }
+        let mean: Any = switch sum {
+        case let sum as Decimal: sum / Decimal(count)
+        case let sum as Int64: Double(sum) / Double(count)
+        case let sum as Double: sum / Double(count)
+        default: sum
+        }
+        guard let value = T._fromAny(mean) else {
+            preconditionFailure("the average of '\(info.schema.className).\(property)' is \(mean), which is not a \(T.self)")
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    /// `keyPath` resolved for sorting or distinct: one value per object.
+    private func boundPath(_ keyPath: String, for use: String) -> BoundKeyPath {
+        do {
+            let path = try QueryBinder(schemas: realm.objectSchemas).keyPath(
+                keyPath.split(separator: ".").map(String.init), from: info.schema, variables: [:], position: 0)
+            guard !path.isCollection else {
+                preconditionFailure("cannot \(use) '\(keyPath)': it goes through a list or linking objects; use a property with one value per object")
+            }
+            return path
+        } catch {
+            preconditionFailure("cannot \(use) '\(keyPath)': \((error as? RealmError)?.message ?? "\(error)")")
+        }
+    }
+
+    /// The values of `property` over the objects, nil ones left out.
+    private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
+        realm.checkThread()
+        let path = boundPath(property, for: use)
+        let evaluator = QueryEvaluator(realm: realm)
+        let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter { $0 != .null }
+        return (values, path.property.type)
+    }
+
+    private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
+        let (values, type) = values(of: property, for: "take the minimum or maximum of")
+        guard var best = values.first else { return nil }
+        for value in values.dropFirst() where better(QueryScalar.order(value, best) ?? 0) { best = value }
+        return T._fromAny(best.swiftValue(type: type))
+    }
+
+    /// The sum (`Int64`, `Double` or `Decimal`, as the property's type) and the count.
+    private func total(of property: String) -> (Any, Int) {
+        let (values, type) = values(of: property, for: "sum")
+        switch type {
+        case .int:
+            return (values.reduce(Int64(0)) { if case .int(let number) = $1 { $0 &+ number } else { $0 } }, values.count)
+        case .float, .double:
+            return (values.reduce(0.0) { if case .double(let number) = $1 { $0 + number } else { $0 } }, values.count)
+        case .decimal128:
+            return (values.reduce(Decimal(0)) { if case .decimal(let number) = $1 { $0 + number } else { $0 } }, values.count)
+        default:
+            preconditionFailure("cannot sum '\(info.schema.className).\(property)': it is \(type.rawValue), not a number")
+        }
+    }
+}
