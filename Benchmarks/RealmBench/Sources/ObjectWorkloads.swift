@@ -150,13 +150,13 @@ final class SQLiteObjects {
 
     deinit { sqlite3_close(db) }
 
-    private func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
             throw SQLitePeer.Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))")
         }
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer {
+    func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw SQLitePeer.Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))")
@@ -181,7 +181,7 @@ final class SQLiteObjects {
         if oneTransaction { try execute("COMMIT") }
     }
 
-    private func readRow(_ statement: OpaquePointer?) -> Int {
+    func readRow(_ statement: OpaquePointer?) -> Int {
         let id = Int(sqlite3_column_int64(statement, 0))
         let name = String(cString: sqlite3_column_text(statement, 1))
         let age = Int(sqlite3_column_int64(statement, 2))

@@ -137,6 +137,21 @@ if !objectSeconds.isEmpty {
     }
 }
 
+print("")
+print("query workloads: \(objectCount) QueryBenchObjects (BenchObject with name indexed)")
+let querySeconds = try runQueryWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
+if !querySeconds.isEmpty {
+    print("")
+    print("| workload | asyncrealm s | sqlite s | asyncrealm/sqlite | target |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    for workload in QueryWorkload.allCases {
+        if !options.peers, let ours = querySeconds[workload]?["asyncrealm"] { print("| \(workload.rawValue) | \(format(ours)) | | | |") }
+        guard let ours = querySeconds[workload]?["asyncrealm"], let sqlite = querySeconds[workload]?["sqlite"] else { continue }
+        let ratio = ours / sqlite
+        print("| \(workload.rawValue) | \(format(ours)) | \(format(sqlite)) | \(String(format: "%.2f", ratio)) | <= \(workload.target) \(ratio <= workload.target ? "met" : "MISSED") |")
+    }
+}
+
 if let path = options.jsonPath {
     var results: [[String: Any]] = []
     for workload in workloads {
@@ -145,6 +160,11 @@ if let path = options.jsonPath {
         }
     }
     for (workload, engines) in objectSeconds {
+        for (engine, value) in engines {
+            results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
+        }
+    }
+    for (workload, engines) in querySeconds {
         for (engine, value) in engines {
             results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
         }

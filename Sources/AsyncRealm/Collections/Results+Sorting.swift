@@ -93,6 +93,16 @@ extension Results {
     private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
         realm.checkThread()
         let path = boundPath(property, for: use)
+        if query == nil, steps.isEmpty, path.hops.count == 1, case .value(let column) = path.hops[0] {
+            // Every object, one column: one pass over the table, decoding that column alone.
+            var values: [QueryScalar] = []
+            try? realm.readTable(info)?.scan { _, row in
+                let value = QueryScalar(stored: try row.column(column), type: path.property.type)
+                if value != .null { values.append(value) }
+                return true
+            }
+            return (values, path.property.type)
+        }
         let evaluator = QueryEvaluator(realm: realm)
         let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter { $0 != .null }
         return (values, path.property.type)

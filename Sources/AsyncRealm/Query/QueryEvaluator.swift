@@ -163,6 +163,12 @@ final class QueryEvaluator {
     // MARK: Comparing
 
     private func evaluate(_ comparison: BoundComparison, _ object: ObjectRow) -> Bool {
+        // The common case, a column of the object itself against constants: no arrays built.
+        if case .path(let path, nil) = comparison.left, path.hops.count == 1, case .value(let column) = path.hops[0],
+           case .constant(let constants) = comparison.right {
+            let value = QueryScalar(stored: column < object.row.count ? object.row[column] : .null, type: path.property.type)
+            return test(value, comparison, constants)
+        }
         let left = side(comparison.left, object)
         let right = side(comparison.right, object)
         let test: (QueryScalar) -> Bool = { value in self.test(value, comparison, right) }
@@ -209,6 +215,10 @@ final class QueryEvaluator {
     }
 
     private func fold(_ text: String, _ comparison: BoundComparison) -> String {
+        if comparison.caseInsensitive, text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII folds by lowering letters, without Foundation's Unicode folding.
+            return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
         var options: String.CompareOptions = []
         if comparison.caseInsensitive { options.insert(.caseInsensitive) }
         if comparison.diacriticInsensitive { options.insert(.diacriticInsensitive) }
@@ -217,6 +227,16 @@ final class QueryEvaluator {
 
     private func stringTest(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
         switch (value, other) {
+        case (.string(let text), .string(let pattern)) where comparison.op != .like:
+            // Byte-wise on UTF-8: for these three, matching scalars and matching their UTF-8
+            // encodings agree.
+            let subject = Array(fold(text, comparison).utf8)
+            let needle = Array(fold(pattern, comparison).utf8)
+            switch comparison.op {
+            case .beginsWith: return subject.starts(with: needle)
+            case .endsWith: return subject.reversed().starts(with: needle.reversed())
+            default: return needle.isEmpty || Self.contains(subject, needle)
+            }
         case (.string(let text), .string(let pattern)):
             let subject = Array(fold(text, comparison).unicodeScalars)
             let needle = Array(fold(pattern, comparison).unicodeScalars)

@@ -203,6 +203,9 @@ struct QueryLexer {
 
     private mutating func dateLiteral() throws -> Date? {
         let start = position
+        // Cheap test first: a date starts with four digits and a dash.
+        guard position + 4 < characters.count, characters[position + 4] == "-",
+              characters[position..<(position + 4)].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         let text = String(characters[position..<min(position + 40, characters.count)])
         let pattern = /^(\d{4})-(\d{1,2})-(\d{1,2})[@T](\d{1,2}):(\d{1,2}):(\d{1,2})(?::(\d{1,9}))?/
         guard let match = text.firstMatch(of: pattern) else { return nil }

@@ -29,14 +29,43 @@ struct QueryPlanner {
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
             }
         }
+        // Decode only the columns the predicate starts from; the others read as nil.
+        let columns = Self.columns(of: query).sorted()
+        let width = (columns.last ?? -1) + 1
         var keys: [UInt64] = []
-        try? table.scan { key, row in
-            if evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: try row.decoded())) {
+        var row = [Value](repeating: .null, count: width)
+        try? table.scan { key, view in
+            for column in columns { row[column] = try view.column(column) }
+            if evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
                 keys.append(key)
             }
             return true
         }
         return keys
+    }
+
+    /// The columns of the queried class whose values `query` reads (the first hop of each of
+    /// its key paths).
+    static func columns(of query: BoundPredicate) -> Set<Int> {
+        switch query {
+        case .constant: return []
+        case .not(let inner): return columns(of: inner)
+        case .and(let left, let right), .or(let left, let right): return columns(of: left).union(columns(of: right))
+        case .comparison(let comparison): return columns(of: comparison.left).union(columns(of: comparison.right))
+        }
+    }
+
+    private static func columns(of side: BoundComparison.Side) -> Set<Int> {
+        let path: BoundKeyPath
+        switch side {
+        case .constant: return []
+        case .path(let bound, _): path = bound
+        case .subqueryCount(let bound, _): path = bound
+        }
+        switch path.hops.first {
+        case .value(let column)?, .link(let column, _)?, .list(let column, _, _)?: return [column]
+        case .backlinks?, nil: return []
+        }
     }
 
     /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`. Sorting is stable
@@ -49,7 +78,7 @@ struct QueryPlanner {
             case .limit(let count):
                 keys = Array(keys.prefix(count))
             case .sort(let order):
-                let values = keys.map { key in order.map { evaluator.value(of: $0.path, key: key, schema: info.schema) ?? .null } }
+                let values = sortValues(order.map(\.path), of: keys, evaluator: evaluator)
                 let positions = keys.indices.sorted { a, b in
                     for (index, key) in order.enumerated() {
                         let result = Self.sortOrder(values[a][index], values[b][index])
@@ -69,6 +98,25 @@ struct QueryPlanner {
             }
         }
         return keys
+    }
+
+    /// The values of `paths` for each key. Paths to columns of the class itself are read in one
+    /// pass over the table, decoding those columns alone; others follow each object's links.
+    private func sortValues(_ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator) -> [[QueryScalar]] {
+        let columns = paths.map { path -> Int? in
+            guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
+            return column
+        }
+        guard columns.allSatisfy({ $0 != nil }), let table = realm.readTable(info) else {
+            return keys.map { key in paths.map { evaluator.value(of: $0, key: key, schema: info.schema) ?? .null } }
+        }
+        var byKey: [UInt64: [QueryScalar]] = [:]
+        byKey.reserveCapacity(keys.count)
+        try? table.scan { key, row in
+            byKey[key] = try zip(columns, paths).map { QueryScalar(stored: try row.column($0!), type: $1.property.type) }
+            return true
+        }
+        return keys.map { byKey[$0] ?? paths.map { _ in .null } }
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.
