@@ -38,7 +38,9 @@ indirect enum BoundPredicate {
     case comparison(BoundComparison)
 }
 
-struct BoundComparison {
+/// A class, not a struct: evaluation visits it once per object, and copying its key paths and
+/// constants each time cost more than the comparison.
+final class BoundComparison {
     enum Side {
         case path(BoundKeyPath, aggregate: Aggregate?)
         case constant([QueryScalar])
@@ -49,12 +51,21 @@ struct BoundComparison {
         case count, size, min, max, sum, avg
     }
 
-    var quantifier: QueryComparison.Quantifier?
-    var left: Side
-    var op: QueryComparison.Operator
-    var right: Side
-    var caseInsensitive: Bool
-    var diacriticInsensitive: Bool
+    let quantifier: QueryComparison.Quantifier?
+    let left: Side
+    let op: QueryComparison.Operator
+    let right: Side
+    let caseInsensitive: Bool
+    let diacriticInsensitive: Bool
+
+    init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        self.quantifier = quantifier
+        self.left = left
+        self.op = op
+        self.right = right
+        self.caseInsensitive = caseInsensitive
+        self.diacriticInsensitive = diacriticInsensitive
+    }
 }
 
 /// A `SORT`, `DISTINCT` or `LIMIT` step, resolved against the class.

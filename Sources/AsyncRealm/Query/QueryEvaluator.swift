@@ -227,6 +227,11 @@ final class QueryEvaluator {
 
     private func stringTest(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
         switch (value, other) {
+        case (.string(let text), .string(let pattern)) where comparison.op != .like && !comparison.diacriticInsensitive:
+            if let result = Self.asciiTest(text, pattern, comparison.op, caseInsensitive: comparison.caseInsensitive) {
+                return result
+            }
+            fallthrough
         case (.string(let text), .string(let pattern)) where comparison.op != .like:
             // Byte-wise on UTF-8: for these three, matching scalars and matching their UTF-8
             // encodings agree.
@@ -252,6 +257,31 @@ final class QueryEvaluator {
             return bytesTest(bytes, Array(text.utf8), comparison.op)
         default:
             return false
+        }
+    }
+
+    /// BEGINSWITH, ENDSWITH or CONTAINS on two ASCII strings, in place (no folded copies);
+    /// nil if either is not ASCII, for the general path to decide.
+    private static func asciiTest(_ text: String, _ pattern: String, _ op: QueryComparison.Operator, caseInsensitive: Bool) -> Bool? {
+        var text = text
+        var pattern = pattern
+        return text.withUTF8 { subject in
+            pattern.withUTF8 { needle -> Bool? in
+                @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
+                    caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                guard needle.allSatisfy({ $0 < 0x80 }), subject.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard needle.count <= subject.count else { return false }
+                func matches(at start: Int) -> Bool {
+                    for offset in 0..<needle.count where folded(subject[start + offset]) != folded(needle[offset]) { return false }
+                    return true
+                }
+                switch op {
+                case .beginsWith: return matches(at: 0)
+                case .endsWith: return matches(at: subject.count - needle.count)
+                default: return (0...(subject.count - needle.count)).contains(where: matches)
+                }
+            }
         }
     }
 

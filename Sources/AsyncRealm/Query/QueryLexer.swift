@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// One token of a predicate string, with the offset (in characters) where it starts.
-struct QueryToken: Equatable {
-    enum Kind: Equatable {
+struct QueryToken: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
         case identifier(String)
         /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`.
         case aggregate(String)
@@ -35,7 +36,22 @@ struct QueryLexer {
         characters = Array(text)
     }
 
+    /// The tokens of predicate strings seen recently: a query run many times with different
+    /// arguments is lexed once. Bounded; emptied when full.
+    private static let recent = Mutex<[String: [QueryToken]]>([:])
+    private static let recentLimit = 256
+
     static func tokenize(_ text: String) throws -> [QueryToken] {
+        if let tokens = recent.withLock({ $0[text] }) { return tokens }
+        let tokens = try lex(text)
+        recent.withLock { cache in
+            if cache.count >= recentLimit { cache.removeAll(keepingCapacity: true) }
+            cache[text] = tokens
+        }
+        return tokens
+    }
+
+    private static func lex(_ text: String) throws -> [QueryToken] {
         var lexer = QueryLexer(text)
         var tokens: [QueryToken] = []
         while true {
