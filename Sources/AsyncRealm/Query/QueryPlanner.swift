@@ -78,45 +78,83 @@ struct QueryPlanner {
             case .limit(let count):
                 keys = Array(keys.prefix(count))
             case .sort(let order):
-                let values = sortValues(order.map(\.path), of: keys, evaluator: evaluator)
+                let columns = sortValues(order.map(\.path), of: keys, evaluator: evaluator).map(SortColumn.init)
+                let directions = order.map(\.ascending)
                 let positions = keys.indices.sorted { a, b in
-                    for (index, key) in order.enumerated() {
-                        let result = Self.sortOrder(values[a][index], values[b][index])
-                        if result != 0 { return key.ascending ? result < 0 : result > 0 }
+                    for (column, ascending) in zip(columns, directions) {
+                        let result = column.order(a, b)
+                        if result != 0 { return ascending ? result < 0 : result > 0 }
                     }
                     return a < b
                 }
                 keys = positions.map { keys[$0] }
             case .distinct(let paths):
-                var seen: [[QueryScalar]] = []
-                keys = keys.filter { key in
-                    let values = paths.map { evaluator.value(of: $0, key: key, schema: info.schema) ?? .null }
-                    guard !seen.contains(where: { $0.elementsEqual(values, by: QueryScalar.equal) }) else { return false }
-                    seen.append(values)
-                    return true
-                }
+                let columns = sortValues(paths, of: keys, evaluator: evaluator)
+                var seen = Set<[QueryScalar]>()
+                keys = keys.indices.filter { position in seen.insert(columns.map { $0[position] }).inserted }.map { keys[$0] }
             }
         }
         return keys
     }
 
-    /// The values of `paths` for each key. Paths to columns of the class itself are read in one
-    /// pass over the table, decoding those columns alone; others follow each object's links.
+    /// The values of each of `paths` (one array per path, by position in `keys`). Paths to
+    /// columns of the class itself are read in one pass over the table, decoding those columns
+    /// alone; others follow each object's links.
     private func sortValues(_ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator) -> [[QueryScalar]] {
         let columns = paths.map { path -> Int? in
             guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
             return column
         }
         guard columns.allSatisfy({ $0 != nil }), let table = realm.readTable(info) else {
-            return keys.map { key in paths.map { evaluator.value(of: $0, key: key, schema: info.schema) ?? .null } }
+            return paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }
         }
-        var byKey: [UInt64: [QueryScalar]] = [:]
-        byKey.reserveCapacity(keys.count)
+        var position: [UInt64: Int] = [:]
+        position.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() { position[key] = index }
+        var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
         try? table.scan { key, row in
-            byKey[key] = try zip(columns, paths).map { QueryScalar(stored: try row.column($0!), type: $1.property.type) }
+            guard let index = position[key] else { return true }
+            for (path, (column, property)) in zip(values.indices, zip(columns, paths)) {
+                values[path][index] = QueryScalar(stored: try row.column(column!), type: property.property.type)
+            }
             return true
         }
-        return keys.map { byKey[$0] ?? paths.map { _ in .null } }
+        return values
+    }
+
+    /// One sort key's values in the form that compares fastest: integers and strings unboxed.
+    private enum SortColumn {
+        case integers([Int64?])
+        case strings([String?])
+        case scalars([QueryScalar])
+
+        init(_ values: [QueryScalar]) {
+            if values.allSatisfy({ if case .int = $0 { true } else { $0 == .null } }) {
+                self = .integers(values.map { if case .int(let number) = $0 { number } else { nil } })
+            } else if values.allSatisfy({ if case .string = $0 { true } else { $0 == .null } }) {
+                self = .strings(values.map { if case .string(let text) = $0 { text } else { nil } })
+            } else {
+                self = .scalars(values)
+            }
+        }
+
+        /// The order of the values at positions `a` and `b`, nil first.
+        func order(_ a: Int, _ b: Int) -> Int {
+            switch self {
+            case .integers(let values): return Self.order(values[a], values[b])
+            case .strings(let values): return Self.order(values[a], values[b])
+            case .scalars(let values): return QueryPlanner.sortOrder(values[a], values[b])
+            }
+        }
+
+        private static func order<T: Comparable>(_ a: T?, _ b: T?) -> Int {
+            switch (a, b) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let a?, let b?): return a < b ? -1 : (a == b ? 0 : 1)
+            }
+        }
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.
