@@ -110,6 +110,38 @@ struct QueryTests {
         #expect(dogs.max(ofProperty: "age") == 20, "aggregates read the realm as it is now")
     }
 
+    @Test("type-safe where queries give what the same predicate strings give", arguments: RealmKind.allCases)
+    func typeSafeQueries(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        let people = realm.objects(Person.self)
+        func same(_ typed: Results<Dog>, _ text: String) {
+            #expect(typed.map(\.name) == dogs.filter(text).map(\.name), "\(text)")
+            #expect(!typed.isEmpty, "\(text) matches something")
+        }
+        same(dogs.where { $0.age > 1 && $0.name.contains("e") }, "age > 1 AND name CONTAINS 'e'")
+        same(dogs.where { $0.name.contains("fido", options: .caseInsensitive) }, "name CONTAINS[c] 'fido'")
+        same(dogs.where { $0.name.equals("reglisse", options: [.caseInsensitive, .diacriticInsensitive]) }, "name ==[cd] 'reglisse'")
+        same(dogs.where { $0.name.starts(with: "F") || $0.name.ends(with: "y") }, "name BEGINSWITH 'F' OR name ENDSWITH 'y'")
+        same(dogs.where { !($0.age == 1) }, "NOT age == 1")
+        same(dogs.where { $0.age.in([2, 7]) }, "age IN {2, 7}")
+        same(dogs.where { $0.age.contains(2...3) }, "age BETWEEN {2, 3}")
+        same(dogs.where { $0.name.like("?ex") }, "name LIKE '?ex'")
+        same(dogs.where { $0.owner.name == "Ana" }, "owner.name == 'Ana'")
+        same(dogs.where { $0.owner.age >= 18 }, "owner.age >= 18")
+        same(dogs.where { $0.owners.name == "Bo" }, "ANY owners.name == 'Bo'")
+        same(dogs.where { $0.owners.count == 2 }, "owners.@count == 2")
+        #expect(people.where { $0.dogs.age > 5 }.map(\.name) == ["Bo"])
+        #expect(people.where { $0.dogs.count > 1 }.map(\.name) == ["Ana"])
+        #expect(people.where { $0.age == nil }.map(\.name) == ["Cy"])
+        #expect(people.where { $0.age > 20 }.map(\.name) == ["Ana"])
+        let rex = try #require(dogs.where { $0.name == "Rex" }.first)
+        #expect(people.where { $0.dogs.contains(rex) }.map(\.name) == ["Ana"])
+        #expect(dogs.where { $0.name == "Rex" }.queryPlan.hasPrefix("index on 'Dog.name'"))
+        #expect(dogs.where { $0.age > 0 }.where { $0.name.starts(with: "R") }.map(\.name) == ["Rex", "Réglisse"])
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

@@ -71,7 +71,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
         realm.checkThread()
         let binder = QueryBinder(schemas: realm.objectSchemas)
         let bound = try binder.bind(predicate.node, to: info.schema)
-        let newSteps = try binder.bind(predicate.modifiers, to: info.schema)
+        return try filter(bound: bound, steps: try binder.bind(predicate.modifiers, to: info.schema))
+    }
+
+    /// These results narrowed by `bound`, followed by `newSteps`.
+    func filter(bound: BoundPredicate, steps newSteps: [BoundStep] = []) throws -> Results<Element> {
         // A filter commutes with sorting, so it joins the predicate; after DISTINCT or LIMIT it
         // would have to filter what they produced, which is not done yet.
         guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {

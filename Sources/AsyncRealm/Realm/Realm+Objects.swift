@@ -121,7 +121,26 @@ extension Realm {
     @usableFromInline
     func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
         checkThread()
-        return read(V.self, of: managed, access: storageProperty(for: storage, in: managed.info).access)
+        let property = storageProperty(for: storage, in: managed.info)
+        if managed.recordedProperty != nil {
+            managed.recordedProperty = property.name
+            return V._persistedDefault()
+        }
+        return read(V.self, of: managed, access: property.access)
+    }
+
+    /// The name of the property `keyPath` reads on objects of `type`, found by reading it
+    /// through a recorder (see `ManagedObjectState.recordedProperty`).
+    func propertyName<T: Object, V>(of keyPath: KeyPath<T, V>, in type: T.Type) -> String {
+        let recorder = T()
+        let state = ManagedObjectState(realm: self, key: 0, info: classInfoOrStop(for: type))
+        state.recordedProperty = ""
+        recorder.managed = state
+        _ = recorder[keyPath: keyPath]
+        guard let name = state.recordedProperty, !name.isEmpty else {
+            preconditionFailure("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
+        }
+        return name
     }
 
     /// Property `name` of a managed object, as a `V`.
