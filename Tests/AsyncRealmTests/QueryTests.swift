@@ -140,6 +140,20 @@ struct QueryTests {
         #expect(people.where { $0.dogs.contains(rex) }.map(\.name) == ["Ana"])
         #expect(dogs.where { $0.name == "Rex" }.queryPlan.hasPrefix("index on 'Dog.name'"))
         #expect(dogs.where { $0.age > 0 }.where { $0.name.starts(with: "R") }.map(\.name) == ["Rex", "Réglisse"])
+
+        // Every property type: a Bool alone is a predicate; dates, UUIDs and doubles compare.
+        let first = EveryType(), second = EveryType()
+        first.bool = true
+        first.double = 2.5
+        first.date = Date(timeIntervalSince1970: 1_700_000_000)
+        second.int8 = 7
+        try realm.write { realm.add([first, second]) }
+        let all = realm.objects(EveryType.self)
+        #expect(all.where { $0.bool }.count == 1 && all.where { !$0.bool }.count == 1)
+        #expect(all.where { $0.double > 2 }.count == 1 && all.where { $0.int8 == 7 }.count == 1)
+        #expect(all.where { $0.date > Date(timeIntervalSince1970: 1_600_000_000) }.count == 1)
+        #expect(all.where { $0.uuid == first.uuid }.count == 2, "both hold the default UUID")
+        #expect(all.filter("date == T1700000000:0").count == 1 && all.filter("date == 2023-11-14@22:13:20").count == 1)
     }
 
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
