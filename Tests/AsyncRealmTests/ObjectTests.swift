@@ -130,6 +130,18 @@ struct ObjectTests {
         #expect(realm.objects(Person.self).count == 2)
     }
 
+    @Test("objects are equal when they are accessors of the same stored object", arguments: RealmKind.allCases)
+    func equality(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let jim = Self.makePerson(1, "Jim"), ann = Self.makePerson(2, "Ann")
+        #expect(jim == jim && jim != Self.makePerson(1, "Jim"), "unmanaged objects are equal only to themselves")
+        try realm.write { realm.add([jim, ann]) }
+        let again = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(again == jim && again !== jim && again != ann)
+        #expect(Set([jim, again, ann]).count == 2)
+    }
+
     @Test("changing a primary key after insertion fails the write and stores nothing of it", arguments: RealmKind.allCases)
     func primaryKeyIsImmutable(kind: RealmKind) throws {
         let directory = RealmDirectory()

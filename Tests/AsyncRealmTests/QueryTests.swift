@@ -156,6 +156,30 @@ struct QueryTests {
         #expect(all.filter("date == T1700000000:0").count == 1 && all.filter("date == 2023-11-14@22:13:20").count == 1)
     }
 
+    @Test("Foundation's #Predicate translates into the same queries; expressions without a query form throw", arguments: RealmKind.allCases)
+    func foundationPredicates(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        func same(_ predicate: Predicate<Dog>, _ text: String) throws {
+            let translated = try dogs.filter(predicate)
+            #expect(translated.map(\.name) == dogs.filter(text).map(\.name), "\(text)")
+            #expect(!translated.isEmpty, "\(text) matches something")
+        }
+        try same(#Predicate<Dog> { $0.age > 1 && $0.name.starts(with: "R") }, "age > 1 AND name BEGINSWITH 'R'")
+        try same(#Predicate<Dog> { !($0.age == 1) || $0.name == "Fido" }, "NOT age == 1 OR name == 'Fido'")
+        try same(#Predicate<Dog> { $0.age != 3 && $0.age <= 2 }, "age != 3 AND age <= 2")
+        try same(#Predicate<Dog> { $0.name.contains("id") }, "name CONTAINS 'id'")
+        try same(#Predicate<Dog> { [2, 7].contains($0.age) }, "age IN {2, 7}")
+        try same(#Predicate<Dog> { (2...3).contains($0.age) }, "age BETWEEN {2, 3}")
+        try same(#Predicate<Dog> { (1..<3).contains($0.age) }, "age >= 1 AND age < 3")
+        try same(#Predicate<Dog> { $0.owner == nil }, "owner == nil")
+        #expect(try dogs.filter(#Predicate<Dog> { $0.name == "Rex" }).queryPlan.hasPrefix("index on 'Dog.name'"))
+
+        let error = #expect(throws: RealmError.self) { try dogs.filter(#Predicate<Dog> { $0.age + 1 > 2 }) }
+        #expect(error?.code == .invalidQuery && error?.message.contains("Arithmetic") == true, "\(error?.message ?? "")")
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

@@ -44,3 +44,22 @@ open class Object {
             && mine.realm.database.shared === theirs.realm.database.shared
     }
 }
+
+/// Objects are equal when they are the same instance or accessors of the same stored object
+/// (`isSameObject(as:)`), as RealmSwift's objects compare; they hash accordingly, so an object's
+/// hash changes when it is added to a realm (do not keep unmanaged objects in a set across
+/// `add`).
+extension Object: Equatable, Hashable {
+    public static func == (left: Object, right: Object) -> Bool {
+        left === right || left.isSameObject(as: right)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let managed {
+            hasher.combine(managed.info.schema.className)
+            hasher.combine(managed.key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+}
