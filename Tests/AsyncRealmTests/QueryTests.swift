@@ -180,6 +180,30 @@ struct QueryTests {
         #expect(error?.code == .invalidQuery && error?.message.contains("Arithmetic") == true, "\(error?.message ?? "")")
     }
 
+    @Test("lists and linking objects filter, sort and aggregate in their own order; deleting filtered results deletes only them", arguments: RealmKind.allCases)
+    func collectionQueries(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        #expect(ana.dogs.map(\.name) == ["Fido", "Rex", "Rex"])
+        #expect(ana.dogs.filter("age > 1").map(\.name) == ["Rex", "Rex"], "a list's duplicates stay")
+        #expect(ana.dogs.where { $0.name.starts(with: "F") }.map(\.name) == ["Fido"])
+        #expect(try ana.dogs.filter(#Predicate<Dog> { $0.age < 2 }).map(\.name) == ["Fido"])
+        #expect(ana.dogs.sorted(byKeyPath: "age", ascending: false).map(\.name) == ["Rex", "Rex", "Fido"])
+        #expect(ana.dogs.sum(ofProperty: "age") == 7 && ana.dogs.max(ofProperty: "age") == 3)
+        #expect(ana.dogs.filter("age > 1").queryPlan.hasPrefix("the objects of a list"))
+        let rex = try #require(realm.objects(Dog.self).filter("name == 'Rex'").first)
+        #expect(rex.owners.filter("name == 'Ana'").count == 2 && rex.owners.filter("name == 'Bo'").isEmpty)
+
+        let live = ana.dogs.filter("age > 1")
+        try realm.write { ana.dogs.append(realm.objects(Dog.self).filter("name == 'fidosaurus'").first!) }
+        #expect(live.map(\.name) == ["Rex", "Rex", "fidosaurus"], "results over a list follow the list")
+
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("age >= 3")) }
+        #expect(realm.objects(Dog.self).map(\.name) == ["Fido", "Réglisse", "Buddy"], "only the matching objects were deleted")
+        #expect(ana.dogs.map(\.name) == ["Fido"])
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

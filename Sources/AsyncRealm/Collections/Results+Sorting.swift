@@ -27,13 +27,13 @@ extension Results {
     /// The objects sorted by each descriptor in turn.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         let keys = descriptors.map { (path: boundPath($0.keyPath, for: "sort by"), ascending: $0.ascending) }
-        return Results(realm: realm, info: info, query: query, steps: steps + [.sort(keys)])
+        return Results(realm: realm, info: info, query: query, steps: steps + [.sort(keys)], base: base)
     }
 
     /// The objects with distinct values at `keyPaths`, keeping the first of each.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         let paths = keyPaths.map { boundPath($0, for: "take distinct values of") }
-        return Results(realm: realm, info: info, query: query, steps: steps + [.distinct(paths)])
+        return Results(realm: realm, info: info, query: query, steps: steps + [.distinct(paths)], base: base)
     }
 
     // MARK: Aggregates
@@ -93,7 +93,7 @@ extension Results {
     private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
         realm.checkThread()
         let path = boundPath(property, for: use)
-        if query == nil, steps.isEmpty, path.hops.count == 1, case .value(let column) = path.hops[0] {
+        if query == nil, steps.isEmpty, base == nil, path.hops.count == 1, case .value(let column) = path.hops[0] {
             // Every object, one column: one pass over the table, decoding that column alone.
             var values: [QueryScalar] = []
             try? realm.readTable(info)?.scan { _, row in

@@ -9,14 +9,18 @@ public final class Results<Element: Object>: RandomAccessCollection {
     let query: BoundPredicate?
     /// `SORT`, `DISTINCT` and `LIMIT` steps, applied in order after the filter.
     let steps: [BoundStep]
+    /// The objects the results start from, in order, when they are not the whole class: the
+    /// elements of a list or the linking objects of an object. Read again when the realm changes.
+    let base: (() -> [UInt64])?
     private var cachedKeys: [UInt64] = []
     private var cachedStamp = -1
 
-    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = []) {
+    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: (() -> [UInt64])? = nil) {
         self.realm = realm
         self.info = info
         self.query = query
         self.steps = steps
+        self.base = base
     }
 
     /// The keys of the objects, reread when the realm has changed since the last read.
@@ -32,9 +36,17 @@ public final class Results<Element: Object>: RandomAccessCollection {
     private func evaluateKeys() -> [UInt64] {
         guard let table = realm.readTable(info) else { return [] }
         let planner = QueryPlanner(realm: realm, info: info)
-        let keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
+        let keys: [UInt64]
+        if let base {
+            keys = query.map { planner.keys(among: base(), matching: $0, in: table) } ?? base()
+        } else {
+            keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
+        }
         return steps.isEmpty ? keys : planner.apply(steps, to: keys)
     }
+
+    /// Whether these are all the objects of the class, unfiltered.
+    var isWholeClass: Bool { query == nil && steps.isEmpty && base == nil }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
@@ -42,7 +54,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The number of objects: the table's row count when unfiltered (no keys are read).
     public var count: Int {
         realm.checkThread()
-        guard query == nil && steps.isEmpty else { return keys.count }
+        guard query == nil && steps.isEmpty && base == nil else { return keys.count }
         return realm.readTable(info)?.count ?? 0
     }
 
@@ -81,12 +93,15 @@ public final class Results<Element: Object>: RandomAccessCollection {
         guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
-        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps)
+        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps, base: base)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.
     public var queryPlan: String {
         realm.checkThread()
+        if base != nil {
+            return "the objects of a list or linking objects, in their order\(query == nil ? "" : ", checking each")"
+        }
         guard let query else { return "all objects of '\(info.schema.className)' in key order" }
         return QueryPlanner(realm: realm, info: info).describe(query)
     }
@@ -103,7 +118,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     /// A filtered collection iterates its matching keys; the unfiltered one scans the table.
-    private var isFiltered: Bool { query != nil || !steps.isEmpty }
+    private var isFiltered: Bool { query != nil || !steps.isEmpty || base != nil }
 
     public struct Iterator: IteratorProtocol {
         private let results: Results

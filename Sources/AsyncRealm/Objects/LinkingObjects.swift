@@ -6,10 +6,13 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     let elements: [Element]
     /// The property of `Element` that links here, as `@Persisted(originProperty:)` named it.
     let originProperty: String
+    /// The realm they were read from; nil for the linking objects of an unmanaged object.
+    public let realm: Realm?
 
-    init(elements: [Element], originProperty: String) {
+    init(elements: [Element], originProperty: String, realm: Realm? = nil) {
         self.elements = elements
         self.originProperty = originProperty
+        self.realm = realm
     }
 
     @usableFromInline

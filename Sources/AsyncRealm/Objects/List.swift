@@ -18,6 +18,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         self.location = location
     }
 
+    /// Where the list is stored, if it is managed (for queries on it).
+    var managedLocation: ManagedListLocation? { location }
+
     /// The realm managing this list, or nil if it is unmanaged.
     public var realm: Realm? { location?.owner.realm }
 

@@ -105,17 +105,21 @@ struct QueryPlanner {
             guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
             return column
         }
-        guard columns.allSatisfy({ $0 != nil }), let table = realm.readTable(info) else {
+        // One pass over the table pays off when the keys are a good part of it; a few keys
+        // (a short list) are cheaper looked up one by one.
+        guard columns.allSatisfy({ $0 != nil }), let table = realm.readTable(info), keys.count * 8 >= table.count else {
             return paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }
         }
-        var position: [UInt64: Int] = [:]
-        position.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() { position[key] = index }
+        // Positions by key: a list's results may hold a key more than once.
+        var positions: [UInt64: [Int]] = [:]
+        positions.reserveCapacity(keys.count)
+        for (index, key) in keys.enumerated() { positions[key, default: []].append(index) }
         var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
         try? table.scan { key, row in
-            guard let index = position[key] else { return true }
+            guard let indices = positions[key] else { return true }
             for (path, (column, property)) in zip(values.indices, zip(columns, paths)) {
-                values[path][index] = QueryScalar(stored: try row.column(column!), type: property.property.type)
+                let value = QueryScalar(stored: try row.column(column!), type: property.property.type)
+                for index in indices { values[path][index] = value }
             }
             return true
         }
@@ -164,6 +168,21 @@ struct QueryPlanner {
         case (.null, _): return -1
         case (_, .null): return 1
         default: return QueryScalar.order(a, b) ?? 0
+        }
+    }
+
+    /// The keys of `candidates` (in their order, duplicates kept: a list may hold an object
+    /// twice) whose objects match `query`.
+    func keys(among candidates: [UInt64], matching query: BoundPredicate, in table: any TableReading) -> [UInt64] {
+        let evaluator = QueryEvaluator(realm: realm)
+        var verdicts: [UInt64: Bool] = [:]
+        return candidates.filter { key in
+            if let verdict = verdicts[key] { return verdict }
+            let verdict = ((try? table.row(key)) ?? nil).map {
+                evaluator.matches(query, QueryEvaluator.ObjectRow(schema: info.schema, key: key, row: $0))
+            } ?? false
+            verdicts[key] = verdict
+            return verdict
         }
     }
 

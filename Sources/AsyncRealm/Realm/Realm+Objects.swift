@@ -494,11 +494,16 @@ extension Realm {
         for object in Array(objects) { delete(object) }
     }
 
-    /// Deletes every object of `results` (all objects of its class: `Results` has no filters
-    /// yet; a filtered one must take the per-object path) at once, unlinking them.
+    /// Deletes every object of `results`, unlinking them. All objects of a class go at once;
+    /// filtered, sorted or list-based results one object at a time.
     public func delete<Element: Object>(_ results: Results<Element>) {
         checkThread()
         guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
+        guard results.isWholeClass else {
+            // The keys first: deleting changes what the results hold.
+            for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info)) }
+            return
+        }
         guard let table = transaction.tableIfPresent(results.info.tableName) else { return }
         do {
             try table.deleteAll()
@@ -592,6 +597,6 @@ protocol LinkingObjectsBuilding {
 
 extension LinkingObjects: LinkingObjectsBuilding {
     static func build(realm: Realm, keys: [UInt64], originProperty: String) -> LinkingObjects {
-        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) }, originProperty: originProperty)
+        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) }, originProperty: originProperty, realm: realm)
     }
 }
