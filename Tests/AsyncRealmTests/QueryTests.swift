@@ -204,6 +204,30 @@ struct QueryTests {
         #expect(ana.dogs.map(\.name) == ["Fido"])
     }
 
+    @Test("RealmCollection and AnyRealmCollection: index(of:), index(matching:), value(forKey:), setValue(_:forKey:), objects(at:)", arguments: RealmKind.allCases)
+    func realmCollection(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let rex = try #require(dogs.filter("name == 'Rex'").first)
+        #expect(dogs.index(of: rex) == 1 && ana.dogs.index(of: rex) == 1)
+        #expect(dogs.index(matching: "age > %@", 2) == 1 && dogs.index(matching: "age > 100") == nil)
+        #expect(dogs.index(matching: { $0.name.ends(with: "y") }) == 4)
+        #expect(dogs.value(forKey: "name") as? [String] == ["Fido", "Rex", "fidosaurus", "Réglisse", "Buddy"])
+        #expect(dogs.objects(at: IndexSet([0, 4])).map(\.name) == ["Fido", "Buddy"])
+        try realm.write { ana.dogs.setValue(9, forKey: "age") }
+        #expect(dogs.filter("age == 9").map(\.name) == ["Fido", "Rex"])
+
+        let collections: [AnyRealmCollection<Dog>] = [AnyRealmCollection(dogs), AnyRealmCollection(ana.dogs)]
+        #expect(collections.map(\.count) == [5, 3])
+        #expect(collections.map { $0.filter("age == 9").count } == [2, 3])
+        #expect(collections.map { $0.sorted(byKeyPath: "name", ascending: true).first?.name } == ["Buddy", "Fido"])
+        #expect(collections[1].sum(ofProperty: "age") == 27 && collections[0].realm === realm)
+        let owners = AnyRealmCollection(rex.owners)
+        #expect(owners.count == 2 && owners.filter("name == 'Ana'").count == 2 && owners.realm === realm)
+    }
+
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
         let directory = RealmDirectory()

@@ -9,16 +9,6 @@ protocol ObjectCollectionQuerying {
 }
 
 extension ObjectCollectionQuerying {
-    /// The objects that match `predicateFormat`; stops on an invalid predicate, as
-    /// `Results.filter(_:_:)` does.
-    public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
-        do {
-            return try queryResults.filter(RealmPredicate(predicateFormat, arguments: arguments))
-        } catch {
-            preconditionFailure("\(error)")
-        }
-    }
-
     /// The objects that match `predicate`.
     public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
         try queryResults.filter(predicate)

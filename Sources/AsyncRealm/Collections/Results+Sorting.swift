@@ -26,14 +26,22 @@ extension Results {
 
     /// The objects sorted by each descriptor in turn.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        sorting(Array(descriptors))
+    }
+
+    func sorting(_ descriptors: [SortDescriptor]) -> Results<Element> {
         let keys = descriptors.map { (path: boundPath($0.keyPath, for: "sort by"), ascending: $0.ascending) }
-        return Results(realm: realm, info: info, query: query, steps: steps + [.sort(keys)], base: base)
+        return Results(realm: handle, info: info, query: query, steps: steps + [.sort(keys)], base: base)
     }
 
     /// The objects with distinct values at `keyPaths`, keeping the first of each.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        distinguishing(Array(keyPaths))
+    }
+
+    func distinguishing(_ keyPaths: [String]) -> Results<Element> {
         let paths = keyPaths.map { boundPath($0, for: "take distinct values of") }
-        return Results(realm: realm, info: info, query: query, steps: steps + [.distinct(paths)], base: base)
+        return Results(realm: handle, info: info, query: query, steps: steps + [.distinct(paths)], base: base)
     }
 
     // MARK: Aggregates
@@ -78,7 +86,7 @@ extension Results {
     /// `keyPath` resolved for sorting or distinct: one value per object.
     private func boundPath(_ keyPath: String, for use: String) -> BoundKeyPath {
         do {
-            let path = try QueryBinder(schemas: realm.objectSchemas).keyPath(
+            let path = try QueryBinder(schemas: handle.objectSchemas).keyPath(
                 keyPath.split(separator: ".").map(String.init), from: info.schema, variables: [:], position: 0)
             guard !path.isCollection else {
                 preconditionFailure("cannot \(use) '\(keyPath)': it goes through a list or linking objects; use a property with one value per object")
@@ -91,19 +99,19 @@ extension Results {
 
     /// The values of `property` over the objects, nil ones left out.
     private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
-        realm.checkThread()
+        handle.checkThread()
         let path = boundPath(property, for: use)
         if query == nil, steps.isEmpty, base == nil, path.hops.count == 1, case .value(let column) = path.hops[0] {
             // Every object, one column: one pass over the table, decoding that column alone.
             var values: [QueryScalar] = []
-            try? realm.readTable(info)?.scan { _, row in
+            try? handle.readTable(info)?.scan { _, row in
                 let value = QueryScalar(stored: try row.column(column), type: path.property.type)
                 if value != .null { values.append(value) }
                 return true
             }
             return (values, path.property.type)
         }
-        let evaluator = QueryEvaluator(realm: realm)
+        let evaluator = QueryEvaluator(realm: handle)
         let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter { $0 != .null }
         return (values, path.property.type)
     }

@@ -3,7 +3,8 @@ import StorageEngine
 /// The objects of one class in a realm, in insertion order. Live: reading it after the realm
 /// has changed (a write through this handle, a refresh) shows the change.
 public final class Results<Element: Object>: RandomAccessCollection {
-    let realm: Realm
+    /// The realm the results read (`realm` is the public, optional form).
+    let handle: Realm
     let info: ClassInfo
     /// The filter, resolved against the class; nil for every object of the class.
     let query: BoundPredicate?
@@ -16,7 +17,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     private var cachedStamp = -1
 
     init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: (() -> [UInt64])? = nil) {
-        self.realm = realm
+        self.handle = realm
         self.info = info
         self.query = query
         self.steps = steps
@@ -25,17 +26,17 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// The keys of the objects, reread when the realm has changed since the last read.
     var keys: [UInt64] {
-        realm.checkThread()
-        if cachedStamp != realm.stamp {
+        handle.checkThread()
+        if cachedStamp != handle.stamp {
             cachedKeys = evaluateKeys()
-            cachedStamp = realm.stamp
+            cachedStamp = handle.stamp
         }
         return cachedKeys
     }
 
     private func evaluateKeys() -> [UInt64] {
-        guard let table = realm.readTable(info) else { return [] }
-        let planner = QueryPlanner(realm: realm, info: info)
+        guard let table = handle.readTable(info) else { return [] }
+        let planner = QueryPlanner(realm: handle, info: info)
         let keys: [UInt64]
         if let base {
             keys = query.map { planner.keys(among: base(), matching: $0, in: table) } ?? base()
@@ -53,9 +54,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// The number of objects: the table's row count when unfiltered (no keys are read).
     public var count: Int {
-        realm.checkThread()
+        handle.checkThread()
         guard query == nil && steps.isEmpty && base == nil else { return keys.count }
-        return realm.readTable(info)?.count ?? 0
+        return handle.readTable(info)?.count ?? 0
     }
 
     // MARK: Filtering
@@ -63,7 +64,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The objects that match `predicateFormat` (see `Docs/Queries.md`), with `arguments` for
     /// its placeholders:
     ///
-    ///     realm.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")
+    ///     handle.objects(Dog.self).filter("age > %@ AND name BEGINSWITH[c] %@", 3, "r")
     ///
     /// - Important: Invalid text, an unknown property or a type mismatch stops with the message
     ///   `filter(_ predicate: RealmPredicate)` would throw; use that form to handle them.
@@ -80,8 +81,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// - Throws: `RealmError` with code `invalidQuery` when the predicate names a property the
     ///   class does not have or compares values that do not compare, with the position.
     public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
-        realm.checkThread()
-        let binder = QueryBinder(schemas: realm.objectSchemas)
+        handle.checkThread()
+        let binder = QueryBinder(schemas: handle.objectSchemas)
         let bound = try binder.bind(predicate.node, to: info.schema)
         return try filter(bound: bound, steps: try binder.bind(predicate.modifiers, to: info.schema))
     }
@@ -93,27 +94,27 @@ public final class Results<Element: Object>: RandomAccessCollection {
         guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
-        return Results(realm: realm, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps, base: base)
+        return Results(realm: handle, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps, base: base)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.
     public var queryPlan: String {
-        realm.checkThread()
+        handle.checkThread()
         if base != nil {
             return "the objects of a list or linking objects, in their order\(query == nil ? "" : ", checking each")"
         }
         guard let query else { return "all objects of '\(info.schema.className)' in key order" }
-        return QueryPlanner(realm: realm, info: info).describe(query)
+        return QueryPlanner(realm: handle, info: info).describe(query)
     }
 
     public subscript(position: Int) -> Element {
-        realm.accessor(of: Element.self, key: keys[position], info: info)
+        handle.accessor(of: Element.self, key: keys[position], info: info)
     }
 
     /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
     /// of looking each object up: every accessor starts with its row already decoded.
     public func makeIterator() -> Iterator {
-        realm.checkThread()
+        handle.checkThread()
         return Iterator(results: self)
     }
 
@@ -152,7 +153,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private mutating func refill() {
             batch.removeAll(keepingCapacity: true)
             position = 0
-            let realm = results.realm
+            let realm = results.handle
             guard let table = realm.readTable(results.info) else {
                 exhausted = true
                 return

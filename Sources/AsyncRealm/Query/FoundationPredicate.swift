@@ -164,8 +164,8 @@ extension Results {
     /// - Throws: `RealmError` with code `invalidQuery` naming an expression that has no query
     ///   form (see `PredicateTranslator`).
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
-        realm.checkThread()
-        let node = try PredicateTranslator(realm: realm).node(predicate.expression)
-        return try filter(bound: try QueryBinder(schemas: realm.objectSchemas).bind(node, to: info.schema))
+        handle.checkThread()
+        let node = try PredicateTranslator(realm: handle).node(predicate.expression)
+        return try filter(bound: try QueryBinder(schemas: handle.objectSchemas).bind(node, to: info.schema))
     }
 }

@@ -199,11 +199,11 @@ extension Results {
     ///
     ///     dogs.where { $0.age > 1 && $0.owner.name == "Ana" }
     public func `where`(_ block: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        realm.checkThread()
-        let root = Query<Element>(realm: realm, path: [])
+        handle.checkThread()
+        let root = Query<Element>(realm: handle, path: [])
         let node = block(root).booleanNode
         do {
-            let bound = try QueryBinder(schemas: realm.objectSchemas).bind(node, to: info.schema)
+            let bound = try QueryBinder(schemas: handle.objectSchemas).bind(node, to: info.schema)
             return try filter(bound: bound)
         } catch {
             preconditionFailure("\(error)")
