@@ -18,10 +18,18 @@ struct QueryDifferentialTests {
         let owner: Int?
     }
 
-    /// A generated predicate: its text and what it means in Swift.
+    /// A generated predicate: its text, the same predicate as a type-safe query (nil where
+    /// there is none: LIKE with [d]), and what it means in Swift.
     struct Generated {
         let text: String
+        let query: ((Query<Dog>) -> Query<Bool>)?
         let holds: (Int) -> Bool
+
+        init(text: String, query: ((Query<Dog>) -> Query<Bool>)?, holds: @escaping (Int) -> Bool) {
+            self.text = text
+            self.query = query
+            self.holds = holds
+        }
     }
 
     static let names = ["Rex", "rex", "Fido", "fidosaurus", "Réglisse", "reglisse", "Buddy", "Ace", "Zoë", "zoe", "Bo", ""]
@@ -60,21 +68,41 @@ struct QueryDifferentialTests {
             case 0:
                 let op = pick(["==", "!=", "<", "<=", ">", ">="]), n = int(-1...16)
                 var copy = self
-                let result = Generated(text: "age \(op) \(n)") { index in copy.comparison(dogs[index].age, op, n) }
-                return result
+                let query: (Query<Dog>) -> Query<Bool> = { dog in
+                    switch op {
+                    case "==": return dog.age == n
+                    case "!=": return dog.age != n
+                    case "<": return dog.age < n
+                    case "<=": return dog.age <= n
+                    case ">": return dog.age > n
+                    default: return dog.age >= n
+                    }
+                }
+                return Generated(text: "age \(op) \(n)", query: query) { index in copy.comparison(dogs[index].age, op, n) }
             case 1:
                 let values = (0..<int(1...4)).map { _ in int(0...15) }
-                return Generated(text: "age IN {\(values.map(String.init).joined(separator: ", "))}") { values.contains(dogs[$0].age) }
+                return Generated(text: "age IN {\(values.map(String.init).joined(separator: ", "))}", query: { $0.age.in(values) }) { values.contains(dogs[$0].age) }
             case 2:
                 let low = int(0...10), high = int(low...15)
-                return Generated(text: "age BETWEEN {\(low), \(high)}") { (low...high).contains(dogs[$0].age) }
+                return Generated(text: "age BETWEEN {\(low), \(high)}", query: { $0.age.contains(low...high) }) { (low...high).contains(dogs[$0].age) }
             case 3:
                 let op = pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])
                 let options = pick(["", "[c]", "[d]", "[cd]"])
                 var pattern = pick(QueryDifferentialTests.names)
                 if op != "==" && op != "!=" && !pattern.isEmpty { pattern = String(pattern.prefix(int(1...pattern.count))) }
                 if op == "LIKE" { pattern = pick(["*e*", "?ex", "f*s", "*", "R*", "?o"]) }
-                return Generated(text: "name \(op)\(options) \(Self.quoted(pattern))") { index in
+                var stringOptions: StringOptions = []
+                if options.contains("c") { stringOptions.insert(.caseInsensitive) }
+                if options.contains("d") { stringOptions.insert(.diacriticInsensitive) }
+                let query: ((Query<Dog>) -> Query<Bool>)? = switch op {
+                case "==": { $0.name.equals(pattern, options: stringOptions) }
+                case "!=": { $0.name.notEquals(pattern, options: stringOptions) }
+                case "BEGINSWITH": { $0.name.starts(with: pattern, options: stringOptions) }
+                case "ENDSWITH": { $0.name.ends(with: pattern, options: stringOptions) }
+                case "CONTAINS": { $0.name.contains(pattern, options: stringOptions) }
+                default: options.contains("d") ? nil : { $0.name.like(pattern, caseInsensitive: options.contains("c")) }
+                }
+                return Generated(text: "name \(op)\(options) \(Self.quoted(pattern))", query: query) { index in
                     let name = Self.fold(dogs[index].name, options), needle = Self.fold(pattern, options)
                     switch op {
                     case "==": return name == needle
@@ -87,15 +115,15 @@ struct QueryDifferentialTests {
                 }
             case 4:
                 let name = pick(people.map(\.name))
-                return Generated(text: "owner.name == \(Self.quoted(name))") { index in dogs[index].owner.map { people[$0].name == name } ?? false }
+                return Generated(text: "owner.name == \(Self.quoted(name))", query: { $0.owner.name == name }) { index in dogs[index].owner.map { people[$0].name == name } ?? false }
             case 5:
-                return Generated(text: "owner == nil") { dogs[$0].owner == nil }
+                return Generated(text: "owner == nil", query: { $0.owner == nil }) { dogs[$0].owner == nil }
             case 6:
                 let n = int(0...60)
-                return Generated(text: "owner.age > \(n)") { index in (dogs[index].owner.flatMap { people[$0].age }).map { $0 > n } ?? false }
+                return Generated(text: "owner.age > \(n)", query: { $0.owner.age > n }) { index in (dogs[index].owner.flatMap { people[$0].age }).map { $0 > n } ?? false }
             default:
                 let n = int(0...3)
-                return Generated(text: "owners.@count >= \(n)") { index in
+                return Generated(text: "owners.@count >= \(n)", query: { $0.owners.count >= n }) { index in
                     people.reduce(0) { $0 + $1.dogs.filter { $0 == index }.count } >= n
                 }
             }
@@ -106,14 +134,20 @@ struct QueryDifferentialTests {
             switch int(0...2) {
             case 0:
                 let left = predicate(depth: depth - 1), right = predicate(depth: depth - 1)
-                return Generated(text: "(\(left.text)) AND (\(right.text))") { left.holds($0) && right.holds($0) }
+                return Generated(text: "(\(left.text)) AND (\(right.text))", query: Self.combine(left.query, right.query, &&)) { left.holds($0) && right.holds($0) }
             case 1:
                 let left = predicate(depth: depth - 1), right = predicate(depth: depth - 1)
-                return Generated(text: "(\(left.text)) OR (\(right.text))") { left.holds($0) || right.holds($0) }
+                return Generated(text: "(\(left.text)) OR (\(right.text))", query: Self.combine(left.query, right.query, ||)) { left.holds($0) || right.holds($0) }
             default:
                 let inner = predicate(depth: depth - 1)
-                return Generated(text: "NOT (\(inner.text))") { !inner.holds($0) }
+                return Generated(text: "NOT (\(inner.text))", query: inner.query.map { query in { !query($0) } }) { !inner.holds($0) }
             }
+        }
+
+        static func combine(_ left: ((Query<Dog>) -> Query<Bool>)?, _ right: ((Query<Dog>) -> Query<Bool>)?,
+                            _ operation: @escaping (Query<Bool>, Query<Bool>) -> Query<Bool>) -> ((Query<Dog>) -> Query<Bool>)? {
+            guard let left, let right else { return nil }
+            return { operation(left($0), right($0)) }
         }
 
         static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
@@ -126,7 +160,7 @@ struct QueryDifferentialTests {
         }
     }
 
-    @Test("1,000 random predicates over 300 dogs and 40 people agree with Swift (a tenth of them also sorted and distinct)", arguments: RealmKind.allCases)
+    @Test("1,000 random predicates per realm kind (2,000 in all) over 300 dogs and 40 people agree with Swift, as strings and as where queries (a tenth also sorted and distinct)", arguments: RealmKind.allCases)
     func randomPredicates(kind: RealmKind) throws {
         let seed = ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var random = SeededRandom(seed: seed)
@@ -167,6 +201,11 @@ struct QueryDifferentialTests {
             let found: [UInt64] = results.keys
             #expect(found == expected, "seed \(seed), predicate \(number): \(generated.text)")
             if found != expected { return }
+            if let query = generated.query {
+                let typed: [UInt64] = realm.objects(Dog.self).where(query).keys
+                #expect(typed == expected, "seed \(seed), predicate \(number) as a where query: \(generated.text)")
+                if typed != expected { return }
+            }
             guard number % 10 == 0 else { continue }
             // Every tenth predicate also sorted (stable, by age then name) and made distinct by age.
             let matching = dogs.indices.filter(generated.holds).sorted { keyOfIndex[$0] < keyOfIndex[$1] }
