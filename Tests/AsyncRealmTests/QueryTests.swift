@@ -174,6 +174,8 @@ struct QueryTests {
         try same(#Predicate<Dog> { (2...3).contains($0.age) }, "age BETWEEN {2, 3}")
         try same(#Predicate<Dog> { (1..<3).contains($0.age) }, "age >= 1 AND age < 3")
         try same(#Predicate<Dog> { $0.owner == nil }, "owner == nil")
+        try same(#Predicate<Dog> { $0.owner?.name == "Ana" }, "owner.name == 'Ana'")
+        try same(#Predicate<Dog> { $0.owner?.name != "Ana" }, "owner.name != 'Ana'")
         #expect(try dogs.filter(#Predicate<Dog> { $0.name == "Rex" }).queryPlan.hasPrefix("index on 'Dog.name'"))
 
         let error = #expect(throws: RealmError.self) { try dogs.filter(#Predicate<Dog> { $0.age + 1 > 2 }) }

@@ -3,11 +3,11 @@ import Foundation
 /// Translates Foundation's `Predicate` (`#Predicate<Dog> { $0.age > 1 }`) into the query
 /// engine's predicate, for the expressions that have a query form:
 ///
-/// `&&` `||` `!`, `==` `!=` `<` `<=` `>` `>=`, key paths through to-one links, constants and
-/// `nil`, `string.starts(with:)`, `string.contains(other)`, `array.contains(property)` (IN),
+/// `&&` `||` `!`, `==` `!=` `<` `<=` `>` `>=`, key paths through to-one links (optional
+/// chaining included: `$0.owner?.name`), constants and `nil`, `string.starts(with:)`, `string.contains(other)`, `array.contains(property)` (IN),
 /// `list.contains(value)`, and `(a...b).contains(property)` / `(a..<b).contains(property)`.
 ///
-/// Anything else (arithmetic, optional chaining, closures over sequences...) is a thrown
+/// Anything else (arithmetic, closures over sequences, nil-coalescing...) is a thrown
 /// `invalidQuery` naming the expression.
 struct PredicateTranslator {
     let realm: Realm
@@ -60,6 +60,15 @@ extension PredicateExpressions.KeyPath: TranslatablePath where Root.Output: Obje
     func queryPath(_ translator: PredicateTranslator) throws -> [String] {
         guard let root = root as? TranslatablePath else { throw translator.unsupported(root) }
         return try root.queryPath(translator) + [translator.realm.propertyName(of: keyPath, in: Root.Output.self)]
+    }
+}
+
+/// `$0.owner?.name`: the link's path, then the transform's path from the linked object.
+extension PredicateExpressions.OptionalFlatMap: TranslatablePath {
+    func queryPath(_ translator: PredicateTranslator) throws -> [String] {
+        guard let wrapped = wrapped as? TranslatablePath else { throw translator.unsupported(wrapped) }
+        guard let transform = transform as? TranslatablePath else { throw translator.unsupported(transform) }
+        return try wrapped.queryPath(translator) + transform.queryPath(translator)
     }
 }
 
