@@ -243,6 +243,16 @@ struct QueryTests {
         #expect(dogs.filter("name == 'Rex' OR age == 7").queryPlan.hasPrefix("scan"))
         #expect(dogs.filter("name == 'Rex'").map(\.age) == [3])
         #expect(dogs.filter("name IN {'Rex', 'Nobody', 'Buddy'}").map(\.name) == ["Rex", "Buddy"])
+
+        // Ranges on an indexed integer (here the primary key) read a range of the index.
+        let people = realm.objects(Person.self)
+        #expect(people.filter("id > 1").queryPlan == "primary key on 'Person.id' (a range), then checking each candidate")
+        #expect(people.filter("id > 1").map(\.name) == ["Bo", "Cy"] && people.filter("id >= 2").map(\.name) == ["Bo", "Cy"])
+        #expect(people.filter("id < 2").map(\.name) == ["Ana"] && people.filter("id <= 2").map(\.name) == ["Ana", "Bo"])
+        #expect(people.filter("id BETWEEN {2, 3}").map(\.name) == ["Bo", "Cy"] && people.filter("id BETWEEN {3, 2}").isEmpty)
+        #expect(people.filter("id > -5 AND id < 3").map(\.name) == ["Ana", "Bo"])
+        #expect(people.filter("id == 2 AND id > 1").queryPlan.contains("(1 value)"), "an equality beats a range")
+        #expect(people.where { $0.id > 2 }.map(\.name) == ["Cy"])
     }
 
     static let parseErrors: [(String, Int, String)] = [

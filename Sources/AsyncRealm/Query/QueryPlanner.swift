@@ -2,17 +2,51 @@ import Foundation
 import StorageEngine
 
 /// Chooses how to find the objects a predicate matches: through an index when the predicate
-/// (or one side of a top-level AND) is `==` or `IN` on an indexed property or the primary key,
-/// otherwise by scanning the table. Either way every candidate is checked against the whole
+/// (or one side of a top-level AND) is `==` or `IN` on an indexed property, the primary key or
+/// a link, or an ordering comparison or `BETWEEN` on an indexed integer or date; otherwise by
+/// scanning the table. Either way every candidate is checked against the whole
 /// predicate, so the plan changes the cost, never the result.
 struct QueryPlanner {
     let realm: Realm
     let info: ClassInfo
 
-    /// An index that narrows the candidates: the column and the stored values to look up.
+    /// An index that narrows the candidates: the column, and the stored values to look up or
+    /// the range of index keys to read (for `<`, `<=`, `>`, `>=` and `BETWEEN` on integers and
+    /// dates, whose index keys sort as the values do).
     struct IndexLookup {
         let column: Int
         let values: [Value]
+        let range: ClosedRange<UInt64>?
+
+        init(column: Int, values: [Value]) {
+            self.column = column
+            self.values = values
+            range = nil
+        }
+
+        init(column: Int, range: ClosedRange<UInt64>) {
+            self.column = column
+            values = []
+            self.range = range
+        }
+
+        /// How many lookups it takes, to choose between two: a range counts as many.
+        var cost: Int { range == nil ? values.count : Int.max / 2 }
+
+        /// The candidate keys the index gives.
+        func candidates(in table: any TableReading) -> Set<UInt64> {
+            var candidates = Set<UInt64>()
+            if let range {
+                try? table.indexEntries(on: column, in: range) { _, keys in
+                    candidates.formUnion(keys)
+                    return true
+                }
+            }
+            for value in values {
+                candidates.formUnion((try? table.keys(where: column, equals: value)) ?? [])
+            }
+            return candidates
+        }
     }
 
     /// The keys of the objects matching `query`, in key order.
@@ -20,11 +54,7 @@ struct QueryPlanner {
         let evaluator = QueryEvaluator(realm: realm)
         let schema = info.schema
         if let lookup = indexLookup(for: query, in: table) {
-            var candidates = Set<UInt64>()
-            for value in lookup.values {
-                candidates.formUnion((try? table.keys(where: lookup.column, equals: value)) ?? [])
-            }
-            return candidates.sorted().filter { key in
+            return lookup.candidates(in: table).sorted().filter { key in
                 guard let row = (try? table.row(key)) ?? nil else { return false }
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
             }
@@ -195,7 +225,8 @@ struct QueryPlanner {
         let property = info.schema.storedProperties[lookup.column]
         let kind = property.isPrimary ? "primary key" : "index"
         let count = lookup.values.count
-        return "\(kind) on '\(className).\(property.name)' (\(count) value\(count == 1 ? "" : "s")), then checking each candidate"
+        let what = lookup.range != nil ? "a range" : "\(count) value\(count == 1 ? "" : "s")"
+        return "\(kind) on '\(className).\(property.name)' (\(what)), then checking each candidate"
     }
 
     /// The index lookup that narrows `query`'s candidates, if one applies.
@@ -206,13 +237,14 @@ struct QueryPlanner {
         case .and(let left, let right):
             // Either side narrows the whole: take the one with fewer values to look up.
             let candidates = [indexLookup(for: left, in: table), indexLookup(for: right, in: table)].compactMap { $0 }
-            return candidates.min { $0.values.count < $1.values.count }
+            return candidates.min { $0.cost < $1.cost }
         default:
             return nil
         }
     }
 
     private func lookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
+        if let range = rangeLookup(comparison, in: table) { return range }
         guard comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive,
               comparison.op == .equal || comparison.op == .in,
               case .path(let path, nil) = comparison.left, path.hops.count == 1,
@@ -228,6 +260,28 @@ struct QueryPlanner {
         let type = path.property.type
         // A constant with no stored form in this column (3.5 for an Int) matches nothing.
         return IndexLookup(column: column, values: constants.compactMap { Self.stored($0, as: type) })
+    }
+
+    /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with
+    /// constants that have the column's stored form. Bounds are widened to whole index keys;
+    /// the candidates are checked against the predicate anyway.
+    private func rangeLookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
+        guard comparison.quantifier == nil, [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(comparison.op),
+              case .path(let path, nil) = comparison.left, path.hops.count == 1, case .value(let column) = path.hops[0],
+              path.property.type == .int || path.property.type == .date, table.hasIndex(on: column),
+              case .constant(let constants) = comparison.right else { return nil }
+        let bounds = constants.map { Self.stored($0, as: path.property.type) }
+        guard !bounds.isEmpty, bounds.allSatisfy({ $0 != nil && $0 != .null }) else { return nil }
+        let keys = bounds.map { IndexKey.of($0!) }
+        // Index key 0 holds nil (and Int64.min), which no ordering comparison matches.
+        let (lower, upper): (UInt64, UInt64) = switch comparison.op {
+        case .less, .lessOrEqual: (1, keys[0])
+        case .greater, .greaterOrEqual: (max(keys[0], 1), UInt64.max)
+        default: keys.count == 2 ? (max(keys[0], 1), keys[1]) : (1, 0)
+        }
+        // An empty range (BETWEEN {5, 1}) matches nothing: no values to look up.
+        guard lower <= upper else { return IndexLookup(column: column, values: []) }
+        return IndexLookup(column: column, range: lower...upper)
     }
 
     /// `scalar` in the form a column of `type` stores it, for an index lookup; nil if no value of
