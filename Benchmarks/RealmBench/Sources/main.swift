@@ -122,35 +122,32 @@ if let ours = fileBytes["asyncrealm"], let sqlite = fileBytes["sqlite"], let lmd
     print("| file bytes after EngineBulkInsert | \(ours) | \(sqlite) | \(lmdb) | \(String(format: "%.2f", ratio)) | \(String(format: "%.2f", Double(ours) / Double(lmdb))) | <= 0.7 \(ratio <= 0.7 ? "met" : "MISSED") |")
 }
 
-print("")
-print("object workloads: \(objectCount) BenchObjects (id primary key, name, age, score, active, created)")
-let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-if !objectSeconds.isEmpty {
+/// Prints a table of workloads run on AsyncRealm and SQLite: seconds, ratio, target.
+func printSQLiteTable(_ rows: [(name: String, seconds: [String: Double]?, target: Double)]) {
+    guard rows.contains(where: { $0.seconds != nil }) else { return }
     print("")
     print("| workload | asyncrealm s | sqlite s | asyncrealm/sqlite | target |")
     print("| --- | ---: | ---: | ---: | --- |")
-    for workload in ObjectWorkload.allCases {
-        if !options.peers, let ours = objectSeconds[workload]?["asyncrealm"] { print("| \(workload.rawValue) | \(format(ours)) | | | |") }
-        guard let ours = objectSeconds[workload]?["asyncrealm"], let sqlite = objectSeconds[workload]?["sqlite"] else { continue }
+    for row in rows {
+        guard let ours = row.seconds?["asyncrealm"] else { continue }
+        guard let sqlite = row.seconds?["sqlite"] else {
+            print("| \(row.name) | \(format(ours)) | | | |")
+            continue
+        }
         let ratio = ours / sqlite
-        print("| \(workload.rawValue) | \(format(ours)) | \(format(sqlite)) | \(String(format: "%.2f", ratio)) | <= \(workload.target) \(ratio <= workload.target ? "met" : "MISSED") |")
+        print("| \(row.name) | \(format(ours)) | \(format(sqlite)) | \(String(format: "%.2f", ratio)) | <= \(row.target) \(ratio <= row.target ? "met" : "MISSED") |")
     }
 }
 
 print("")
+print("object workloads: \(objectCount) BenchObjects (id primary key, name, age, score, active, created)")
+let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
+printSQLiteTable(ObjectWorkload.allCases.map { ($0.rawValue, objectSeconds[$0], $0.target) })
+
+print("")
 print("query workloads: \(objectCount) QueryBenchObjects (BenchObject with name indexed)")
 let querySeconds = try runQueryWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-if !querySeconds.isEmpty {
-    print("")
-    print("| workload | asyncrealm s | sqlite s | asyncrealm/sqlite | target |")
-    print("| --- | ---: | ---: | ---: | --- |")
-    for workload in QueryWorkload.allCases {
-        if !options.peers, let ours = querySeconds[workload]?["asyncrealm"] { print("| \(workload.rawValue) | \(format(ours)) | | | |") }
-        guard let ours = querySeconds[workload]?["asyncrealm"], let sqlite = querySeconds[workload]?["sqlite"] else { continue }
-        let ratio = ours / sqlite
-        print("| \(workload.rawValue) | \(format(ours)) | \(format(sqlite)) | \(String(format: "%.2f", ratio)) | <= \(workload.target) \(ratio <= workload.target ? "met" : "MISSED") |")
-    }
-}
+printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], $0.target) })
 
 if let path = options.jsonPath {
     var results: [[String: Any]] = []
