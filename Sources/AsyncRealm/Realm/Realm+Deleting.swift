@@ -1,0 +1,152 @@
+import StorageEngine
+
+/// Links between objects: finding the objects that link to one (through the backlink indexes),
+/// and deleting objects, which unlinks them from every link and list.
+extension Realm {
+    /// The keys of the objects linking to row `key` of `className` through `property`'s origin,
+    /// once per link (an object whose list holds it twice is there twice), found through the
+    /// backlink index.
+    func linkingKeys(to key: UInt64, of className: String, through property: Property) -> [UInt64] {
+        guard let originClass = property.objectClassName, let originName = property.linkOriginPropertyName,
+              let origin = objectSchemas[originClass],
+              let column = origin.storedProperties.firstIndex(where: { $0.name == originName }) else { return [] }
+        let target = Value.objectKey(key)
+        if origin.storedProperties[column].isArray {
+            guard let table = readTable(named: ListStore.tableName(forClass: originClass, property: originName)),
+                  let found = try? ListStore.occurrences(of: target, in: table) else { return [] }
+            return found.map(\.owner)
+        }
+        guard let table = readTable(named: SchemaStore.tableName(forClass: originClass)) else { return [] }
+        return (try? table.keys(where: column, equals: target)) ?? []
+    }
+
+    // MARK: Deleting
+
+    /// Deletes `object`, removing it from every list and setting every link to it to nil.
+    ///
+    /// - Important: Call inside a write transaction, with an object managed by this realm.
+    public func delete(_ object: Object) {
+        checkThread()
+        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
+        guard let managed = object.managed, managed.realm === self else {
+            preconditionFailure("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
+        }
+        guard !isInvalidated(managed) else { return }
+        do {
+            let table = try writeTable(managed.info, in: transaction)
+            if let row = try table.row(managed.key) {
+                try deleteLists(of: managed.info, key: managed.key, row: row, in: transaction)
+            }
+            try table.delete(managed.key)
+            try unlink(managed.key, of: managed.info.schema.className, in: transaction)
+        } catch {
+            fail(error)
+        }
+        managed.isInvalidated = true
+        changed()
+    }
+
+    /// Deletes every object of `objects`.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        if let results = objects as? Results<S.Element> {
+            delete(results)
+            return
+        }
+        for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object of `results`, unlinking them. All objects of a class go at once;
+    /// filtered, sorted or list-based results one object at a time.
+    public func delete<Element: Object>(_ results: Results<Element>) {
+        checkThread()
+        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
+        guard results.isWholeClass else {
+            // The keys first: deleting changes what the results hold.
+            for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info)) }
+            return
+        }
+        guard let table = transaction.tableIfPresent(results.info.tableName) else { return }
+        do {
+            try table.deleteAll()
+            for listTable in results.info.listTables.values { try transaction.tableIfPresent(listTable)?.deleteAll() }
+            try unlinkAll(of: results.info.schema.className, in: transaction)
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        checkThread()
+        guard let transaction else { preconditionFailure("deleteAll() needs a write transaction") }
+        do {
+            for schema in objectSchemas.values {
+                try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()
+                for property in schema.storedProperties where property.isArray {
+                    try transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name))?.deleteAll()
+                }
+            }
+        } catch {
+            fail(error)
+        }
+        changed()
+    }
+
+    /// Sets every link to an object of `className` to nil and empties every list of them (when
+    /// every object of the class is deleted).
+    private func unlinkAll(of className: String, in transaction: WriteTransaction) throws {
+        for (schema, column, property) in links(to: className) {
+            guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
+            if property.isArray {
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                var owners: Set<UInt64> = []
+                try elements.scan { key, _ in
+                    owners.insert(ListStore.owner(ofKey: key))
+                    return true
+                }
+                try elements.deleteAll()
+                for owner in owners { try table.set(owner, column: column, to: .int(0)) }
+            } else {
+                var linking: [UInt64] = []
+                try table.scan { key, row in
+                    if case .objectKey = try row.column(column) { linking.append(key) }
+                    return true
+                }
+                for key in linking { try table.set(key, column: column, to: .null) }
+            }
+        }
+    }
+
+    /// Sets every link to row `key` of `className` to nil and removes it from every list, found
+    /// through the backlink indexes.
+    private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
+        let target = Value.objectKey(key)
+        for (schema, column, property) in links(to: className) {
+            guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
+            if property.isArray {
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                // Positions from the last, so that removing one does not move the next.
+                let found = try ListStore.occurrences(of: target, in: elements).sorted { ($0.owner, $0.position) > ($1.owner, $1.position) }
+                for (owner, position) in found {
+                    guard let count = try table.value(owner, column: column).map(ListStore.count) else { continue }
+                    try ListStore.remove(at: position, in: elements, owner: owner, count: count)
+                    try table.set(owner, column: column, to: .int(Int64(count - 1)))
+                }
+            } else {
+                for linking in try table.keys(where: column, equals: target) {
+                    try table.set(linking, column: column, to: .null)
+                }
+            }
+        }
+    }
+
+    /// Every stored property, of any class, that links to `className` (a link or a list).
+    private func links(to className: String) -> [(schema: ObjectSchema, column: Int, property: Property)] {
+        objectSchemas.values.flatMap { schema in
+            schema.storedProperties.enumerated()
+                .filter { $0.element.objectClassName == className }
+                .map { (schema, $0.offset, $0.element) }
+        }
+    }
+}
