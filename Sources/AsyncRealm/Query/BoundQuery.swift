@@ -58,6 +58,11 @@ final class BoundComparison {
     let caseInsensitive: Bool
     let diacriticInsensitive: Bool
 
+    /// For a column of the object itself against constants, the common case, worked out once so
+    /// that evaluating it per object matches no enums and copies no key paths: the column, its
+    /// type and the constants.
+    let direct: (column: Int, type: PropertyType, constants: [QueryScalar])?
+
     init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool) {
         self.quantifier = quantifier
         self.left = left
@@ -65,6 +70,12 @@ final class BoundComparison {
         self.right = right
         self.caseInsensitive = caseInsensitive
         self.diacriticInsensitive = diacriticInsensitive
+        if case .path(let path, nil) = left, path.hops.count == 1, case .value(let column) = path.hops[0],
+           case .constant(let constants) = right {
+            direct = (column, path.property.type, constants)
+        } else {
+            direct = nil
+        }
     }
 }
 

@@ -164,10 +164,9 @@ final class QueryEvaluator {
 
     private func evaluate(_ comparison: BoundComparison, _ object: ObjectRow) -> Bool {
         // The common case, a column of the object itself against constants: no arrays built.
-        if case .path(let path, nil) = comparison.left, path.hops.count == 1, case .value(let column) = path.hops[0],
-           case .constant(let constants) = comparison.right {
-            let value = QueryScalar(stored: column < object.row.count ? object.row[column] : .null, type: path.property.type)
-            return test(value, comparison, constants)
+        if let direct = comparison.direct {
+            let value = QueryScalar(stored: direct.column < object.row.count ? object.row[direct.column] : .null, type: direct.type)
+            return test(value, comparison, direct.constants)
         }
         let left = side(comparison.left, object)
         let right = side(comparison.right, object)
