@@ -30,6 +30,56 @@ final class QueryEvaluator {
         }
     }
 
+    /// `predicate` as one closure, built once per query rather than walked per object; integer
+    /// columns compared with integer constants are tested on the stored integers directly.
+    func compile(_ predicate: BoundPredicate) -> (ObjectRow) -> Bool {
+        switch predicate {
+        case .constant(let value):
+            return { _ in value }
+        case .not(let inner):
+            let test = compile(inner)
+            return { !test($0) }
+        case .and(let left, let right):
+            let (first, second) = (compile(left), compile(right))
+            return { first($0) && second($0) }
+        case .or(let left, let right):
+            let (first, second) = (compile(left), compile(right))
+            return { first($0) || second($0) }
+        case .comparison(let comparison):
+            if let integers = Self.integerTest(comparison) { return integers }
+            return { [unowned self] in self.evaluate(comparison, $0) }
+        }
+    }
+
+    /// A test of an integer column against integer constants on the stored values, or nil.
+    private static func integerTest(_ comparison: BoundComparison) -> ((ObjectRow) -> Bool)? {
+        guard let direct = comparison.direct, direct.type == .int else { return nil }
+        var constants: [Int64] = []
+        for constant in direct.constants {
+            guard case .int(let number) = constant else { return nil }
+            constants.append(number)
+        }
+        let column = direct.column
+        let holds: (Int64) -> Bool
+        switch (comparison.op, constants.count) {
+        case (.equal, 1): let c = constants[0]; holds = { $0 == c }
+        case (.notEqual, 1): let c = constants[0]; holds = { $0 != c }
+        case (.less, 1): let c = constants[0]; holds = { $0 < c }
+        case (.lessOrEqual, 1): let c = constants[0]; holds = { $0 <= c }
+        case (.greater, 1): let c = constants[0]; holds = { $0 > c }
+        case (.greaterOrEqual, 1): let c = constants[0]; holds = { $0 >= c }
+        case (.between, 2): let (low, high) = (constants[0], constants[1]); holds = { $0 >= low && $0 <= high }
+        case (.in, _): let set = Set(constants); holds = { set.contains($0) }
+        default: return nil
+        }
+        // A nil (or missing) value equals no integer and orders with none: only != holds.
+        let nilHolds = comparison.op == .notEqual
+        return { object in
+            guard column < object.row.count, case .int(let value) = object.row[column] else { return nilHolds }
+            return holds(value)
+        }
+    }
+
     // MARK: Reading
 
     private func table(named name: String) -> (any TableReading)? {

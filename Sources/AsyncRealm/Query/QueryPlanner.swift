@@ -64,9 +64,10 @@ struct QueryPlanner {
         let width = (columns.last ?? -1) + 1
         var keys: [UInt64] = []
         var row = [Value](repeating: .null, count: width)
+        let matches = evaluator.compile(query)
         try? table.scan { key, view in
             for column in columns { row[column] = try view.column(column) }
-            if evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
+            if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
                 keys.append(key)
             }
             return true
