@@ -51,27 +51,101 @@ final class QueryEvaluator {
         }
     }
 
-    /// A test of an integer column against integer constants on the stored values, or nil.
-    private static func integerTest(_ comparison: BoundComparison) -> ((ObjectRow) -> Bool)? {
+    /// `predicate` as closures over the stored row itself, for predicates made only of integer
+    /// comparisons and ASCII string tests on the object's own columns: nothing is decoded that
+    /// is not compared, and no `String` is made. Nil for any other predicate.
+    static func compileOnRows(_ predicate: BoundPredicate) -> ((RowView) throws -> Bool)? {
+        switch predicate {
+        case .constant(let value):
+            return { _ in value }
+        case .not(let inner):
+            guard let test = compileOnRows(inner) else { return nil }
+            return { try !test($0) }
+        case .and(let left, let right):
+            guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
+            return { try first($0) && second($0) }
+        case .or(let left, let right):
+            guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
+            return { try first($0) || second($0) }
+        case .comparison(let comparison):
+            guard let direct = comparison.direct else { return nil }
+            if let holds = integerPredicate(comparison) {
+                let column = direct.column
+                let nilHolds = comparison.op == .notEqual
+                return { row in
+                    guard case .int(let value) = try row.column(column) else { return nilHolds }
+                    return holds(value)
+                }
+            }
+            return asciiStringTest(comparison)
+        }
+    }
+
+    /// An ASCII string test of a string column in place, falling back to `String` for a
+    /// value that is not ASCII; nil unless the comparison is one with an ASCII constant.
+    private static func asciiStringTest(_ comparison: BoundComparison) -> ((RowView) throws -> Bool)? {
+        guard let direct = comparison.direct, direct.type == .string, !comparison.diacriticInsensitive,
+              [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(comparison.op),
+              direct.constants.count == 1, case .string(let pattern) = direct.constants[0],
+              pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let caseInsensitive = comparison.caseInsensitive
+        @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
+            caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        let needle = pattern.utf8.map(folded)
+        let op = comparison.op
+        let column = direct.column
+        return { row in
+            guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                // Not ASCII: compare as strings, the way the general path does.
+                let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
+                return QueryEvaluator.single(value, comparison, .string(pattern))
+            }
+            func matches(at start: Int) -> Bool {
+                for offset in 0..<needle.count where folded(bytes[start + offset]) != needle[offset] { return false }
+                return true
+            }
+            switch op {
+            case .equal: return bytes.count == needle.count && matches(at: 0)
+            case .notEqual: return !(bytes.count == needle.count && matches(at: 0))
+            default:
+                guard needle.count <= bytes.count else { return false }
+                switch op {
+                case .beginsWith: return matches(at: 0)
+                case .endsWith: return matches(at: bytes.count - needle.count)
+                default: return (0...(bytes.count - needle.count)).contains(where: matches)
+                }
+            }
+        }
+    }
+
+    /// The test of an integer column against integer constants, or nil.
+    private static func integerPredicate(_ comparison: BoundComparison) -> ((Int64) -> Bool)? {
         guard let direct = comparison.direct, direct.type == .int else { return nil }
         var constants: [Int64] = []
         for constant in direct.constants {
             guard case .int(let number) = constant else { return nil }
             constants.append(number)
         }
-        let column = direct.column
-        let holds: (Int64) -> Bool
         switch (comparison.op, constants.count) {
-        case (.equal, 1): let c = constants[0]; holds = { $0 == c }
-        case (.notEqual, 1): let c = constants[0]; holds = { $0 != c }
-        case (.less, 1): let c = constants[0]; holds = { $0 < c }
-        case (.lessOrEqual, 1): let c = constants[0]; holds = { $0 <= c }
-        case (.greater, 1): let c = constants[0]; holds = { $0 > c }
-        case (.greaterOrEqual, 1): let c = constants[0]; holds = { $0 >= c }
-        case (.between, 2): let (low, high) = (constants[0], constants[1]); holds = { $0 >= low && $0 <= high }
-        case (.in, _): let set = Set(constants); holds = { set.contains($0) }
+        case (.equal, 1): let c = constants[0]; return { $0 == c }
+        case (.notEqual, 1): let c = constants[0]; return { $0 != c }
+        case (.less, 1): let c = constants[0]; return { $0 < c }
+        case (.lessOrEqual, 1): let c = constants[0]; return { $0 <= c }
+        case (.greater, 1): let c = constants[0]; return { $0 > c }
+        case (.greaterOrEqual, 1): let c = constants[0]; return { $0 >= c }
+        case (.between, 2): let (low, high) = (constants[0], constants[1]); return { $0 >= low && $0 <= high }
+        case (.in, _): let set = Set(constants); return { set.contains($0) }
         default: return nil
         }
+    }
+
+    /// A test of an integer column against integer constants on the stored values, or nil.
+    private static func integerTest(_ comparison: BoundComparison) -> ((ObjectRow) -> Bool)? {
+        guard let direct = comparison.direct else { return nil }
+        let column = direct.column
+        guard let holds = integerPredicate(comparison) else { return nil }
         // A nil (or missing) value equals no integer and orders with none: only != holds.
         let nilHolds = comparison.op == .notEqual
         return { object in
@@ -231,39 +305,39 @@ final class QueryEvaluator {
     private func test(_ value: QueryScalar, _ comparison: BoundComparison, _ right: [QueryScalar]) -> Bool {
         switch comparison.op {
         case .in:
-            return right.contains { equal(value, $0, comparison) }
+            return right.contains { Self.equal(value, $0, comparison) }
         case .between:
             guard right.count == 2, let low = QueryScalar.order(value, right[0]), let high = QueryScalar.order(value, right[1]) else { return false }
             return low >= 0 && high <= 0
         default:
             // A key path on the right (age > otherAge, or through a list) matches any of its values.
-            return right.contains { single(value, comparison, $0) }
+            return right.contains { Self.single(value, comparison, $0) }
         }
     }
 
-    private func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
+    private static func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
         switch comparison.op {
-        case .equal: return equal(value, other, comparison)
-        case .notEqual: return !equal(value, other, comparison)
+        case .equal: return Self.equal(value, other, comparison)
+        case .notEqual: return !Self.equal(value, other, comparison)
         case .less: return QueryScalar.order(value, other).map { $0 < 0 } ?? false
         case .lessOrEqual: return QueryScalar.order(value, other).map { $0 <= 0 } ?? false
         case .greater: return QueryScalar.order(value, other).map { $0 > 0 } ?? false
         case .greaterOrEqual: return QueryScalar.order(value, other).map { $0 >= 0 } ?? false
         case .beginsWith, .endsWith, .contains, .like:
-            return stringTest(value, comparison, other)
+            return Self.stringTest(value, comparison, other)
         case .in, .between:
             return false
         }
     }
 
-    private func equal(_ value: QueryScalar, _ other: QueryScalar, _ comparison: BoundComparison) -> Bool {
+    private static func equal(_ value: QueryScalar, _ other: QueryScalar, _ comparison: BoundComparison) -> Bool {
         if case .string(let a) = value, case .string(let b) = other, comparison.caseInsensitive || comparison.diacriticInsensitive {
-            return fold(a, comparison) == fold(b, comparison)
+            return Self.fold(a, comparison) == Self.fold(b, comparison)
         }
         return QueryScalar.equal(value, other)
     }
 
-    private func fold(_ text: String, _ comparison: BoundComparison) -> String {
+    private static func fold(_ text: String, _ comparison: BoundComparison) -> String {
         if comparison.caseInsensitive, text.utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII folds by lowering letters, without Foundation's Unicode folding.
             return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
@@ -274,7 +348,7 @@ final class QueryEvaluator {
         return options.isEmpty ? text : text.folding(options: options, locale: nil)
     }
 
-    private func stringTest(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
+    private static func stringTest(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
         switch (value, other) {
         case (.string(let text), .string(let pattern)) where comparison.op != .like && !comparison.diacriticInsensitive:
             if let result = Self.asciiTest(text, pattern, comparison.op, caseInsensitive: comparison.caseInsensitive) {
@@ -284,16 +358,16 @@ final class QueryEvaluator {
         case (.string(let text), .string(let pattern)) where comparison.op != .like:
             // Byte-wise on UTF-8: for these three, matching scalars and matching their UTF-8
             // encodings agree.
-            let subject = Array(fold(text, comparison).utf8)
-            let needle = Array(fold(pattern, comparison).utf8)
+            let subject = Array(Self.fold(text, comparison).utf8)
+            let needle = Array(Self.fold(pattern, comparison).utf8)
             switch comparison.op {
             case .beginsWith: return subject.starts(with: needle)
             case .endsWith: return subject.reversed().starts(with: needle.reversed())
             default: return needle.isEmpty || Self.contains(subject, needle)
             }
         case (.string(let text), .string(let pattern)):
-            let subject = Array(fold(text, comparison).unicodeScalars)
-            let needle = Array(fold(pattern, comparison).unicodeScalars)
+            let subject = Array(Self.fold(text, comparison).unicodeScalars)
+            let needle = Array(Self.fold(pattern, comparison).unicodeScalars)
             switch comparison.op {
             case .beginsWith: return subject.starts(with: needle)
             case .endsWith: return subject.reversed().starts(with: needle.reversed())
@@ -301,9 +375,9 @@ final class QueryEvaluator {
             default: return Self.like(subject[...], needle[...])
             }
         case (.data(let bytes), .data(let needle)):
-            return bytesTest(bytes, needle, comparison.op)
+            return Self.bytesTest(bytes, needle, comparison.op)
         case (.data(let bytes), .string(let text)):
-            return bytesTest(bytes, Array(text.utf8), comparison.op)
+            return Self.bytesTest(bytes, Array(text.utf8), comparison.op)
         default:
             return false
         }
@@ -334,7 +408,7 @@ final class QueryEvaluator {
         }
     }
 
-    private func bytesTest(_ bytes: [UInt8], _ needle: [UInt8], _ op: QueryComparison.Operator) -> Bool {
+    private static func bytesTest(_ bytes: [UInt8], _ needle: [UInt8], _ op: QueryComparison.Operator) -> Bool {
         switch op {
         case .beginsWith: return bytes.starts(with: needle)
         case .endsWith: return bytes.reversed().starts(with: needle.reversed())

@@ -150,6 +150,18 @@ package enum RowCodec {
         return try decodePayload(tag: try tag(tags, column, &reader), &reader)
     }
 
+    /// The UTF-8 bytes of string column `column`, in place (no `String` made); nil if the
+    /// column holds no string (null, past the row's end, or another type).
+    package static func stringBytes(_ column: Int, of row: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var reader = ByteReader(row, origin: 0)
+        let count = try reader.readLength(limit: row.count * 2)
+        guard column < count else { return nil }
+        let tags = try reader.readBytes((count + 1) / 2)
+        for index in 0..<column { try skipPayload(tag: try tag(tags, index, &reader), &reader) }
+        guard try tag(tags, column, &reader) == .string else { return nil }
+        return try reader.readBytes(try reader.readLength(limit: reader.remaining))
+    }
+
     /// The number of columns stored in `row`.
     package static func columnCount(of row: UnsafeRawBufferPointer) throws -> Int {
         var reader = ByteReader(row, origin: 0)

@@ -8,6 +8,12 @@ package struct RowView {
         try RowCodec.decodeColumn(column, of: bytes)
     }
 
+    /// The UTF-8 bytes of string column `column` in place; nil if it holds no string.
+    @inline(__always)
+    package func stringBytes(_ column: Int) throws -> UnsafeRawBufferPointer? {
+        try RowCodec.stringBytes(column, of: bytes)
+    }
+
     /// Decodes every column into `values`, reusing its storage.
     @inline(__always)
     package func decode(into values: inout [Value]) throws {
