@@ -116,6 +116,25 @@ extension Results {
         return (values, path.property.type)
     }
 
+    /// The sum and count of an integer or double column over every object of the class, in
+    /// one pass over the stored rows with nothing collected; nil when that does not apply.
+    private func wholeClassTotal(of property: String) -> (Any, Int)? {
+        guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
+              type == .int || type == .double, let table = handle.readTable(info) else { return nil }
+        var integers: Int64 = 0
+        var reals = 0.0
+        var count = 0
+        try? table.scan { _, row in
+            switch try row.column(column) {
+            case .int(let number): integers &+= number; count += 1
+            case .double(let number): reals += number; count += 1
+            default: break
+            }
+            return true
+        }
+        return type == .int ? (integers, count) : (reals, count)
+    }
+
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
         let (values, type) = values(of: property, for: "take the minimum or maximum of")
         guard var best = values.first else { return nil }
@@ -125,6 +144,7 @@ extension Results {
 
     /// The sum (`Int64`, `Double` or `Decimal`, as the property's type) and the count.
     private func total(of property: String) -> (Any, Int) {
+        if let total = wholeClassTotal(of: property) { return total }
         let (values, type) = values(of: property, for: "sum")
         switch type {
         case .int:
