@@ -53,14 +53,15 @@ final class ManagedObjectState {
     @usableFromInline
     func valueColumn(forStorage keyPath: AnyKeyPath) -> Int? {
         // A recorder has no row: its reads go to the generic path, which records them.
-        guard recordedProperty == nil else { return nil }
+        guard !isRecorder else { return nil }
         return info.valueColumn(forStorage: keyPath)
     }
 
     /// Set on the state of a *recorder*, an instance used to learn which property a key path
     /// names (`Query`'s key paths): reading a property through it records the property's name
-    /// here instead of reading a row. Empty until a property is read.
-    var recordedProperty: String?
+    /// in `recordedProperty` instead of reading a row.
+    @exclusivity(unchecked) var isRecorder = false
+    var recordedProperty = ""
 
     @usableFromInline
     func storedValue(column: Int) -> _StorageValue {

@@ -122,7 +122,7 @@ extension Realm {
     func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
         checkThread()
         let property = storageProperty(for: storage, in: managed.info)
-        if managed.recordedProperty != nil {
+        if managed.isRecorder {
             managed.recordedProperty = property.name
             return V._persistedDefault()
         }
@@ -134,10 +134,11 @@ extension Realm {
     func propertyName<T: Object, V>(of keyPath: KeyPath<T, V>, in type: T.Type) -> String {
         let recorder = T()
         let state = ManagedObjectState(realm: self, key: 0, info: classInfoOrStop(for: type))
-        state.recordedProperty = ""
+        state.isRecorder = true
         recorder.managed = state
         _ = recorder[keyPath: keyPath]
-        guard let name = state.recordedProperty, !name.isEmpty else {
+        let name = state.recordedProperty
+        guard !name.isEmpty else {
             preconditionFailure("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
         }
         return name
