@@ -54,6 +54,11 @@ struct QueryPlanner {
         let evaluator = QueryEvaluator(realm: realm)
         let schema = info.schema
         if let lookup = indexLookup(for: query, in: table) {
+            if let matches = QueryEvaluator.compileOnRows(query) {
+                return lookup.candidates(in: table).sorted().filter { key in
+                    ((try? table.withRow(key, matches)) ?? nil) ?? false
+                }
+            }
             return lookup.candidates(in: table).sorted().filter { key in
                 guard let row = (try? table.row(key)) ?? nil else { return false }
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))

@@ -3,6 +3,14 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     /// The class name: the Swift type's name, without its module.
     public let className: String
     public let properties: [Property]
+    /// The properties that are stored as columns (all but linking objects), in column order.
+    let storedProperties: [Property]
+
+    init(className: String, properties: [Property]) {
+        self.className = className
+        self.properties = properties
+        storedProperties = properties.filter { $0.type != .linkingObjects }
+    }
 
     /// The primary key property, if the type has one.
     public var primaryKeyProperty: Property? { properties.first { $0.isPrimary } }
@@ -10,8 +18,6 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     /// The property named `name`, if there is one.
     public subscript(name: String) -> Property? { properties.first { $0.name == name } }
 
-    /// The properties that are stored as columns (all but linking objects), in column order.
-    var storedProperties: [Property] { properties.filter { $0.type != .linkingObjects } }
 
     public var description: String {
         "\(className) {\n" + properties.map { "    \($0)" }.joined(separator: "\n") + "\n}"

@@ -55,6 +55,7 @@ package protocol TableReading {
     // code that would build tuple and tree metadata at run time on every call.
     func contains(_ key: UInt64) throws -> Bool
     func row(_ key: UInt64) throws -> [Value]?
+    func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
     func value(_ key: UInt64, column: Int) throws -> Value?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
@@ -72,6 +73,11 @@ extension TableReading {
     /// Every column of row `key`, or nil if there is no such row.
     package func row(_ key: UInt64) throws -> [Value]? {
         try rowTree.withValue(forKey: key) { try RowCodec.decode($0) }
+    }
+
+    /// Calls `body` with row `key` as stored, or returns nil if there is no such row.
+    package func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result? {
+        try rowTree.withValue(forKey: key) { try body(RowView(bytes: $0)) }
     }
 
     /// One column of row `key`, decoded alone; nil if there is no such row.
@@ -106,7 +112,7 @@ extension TableReading {
         guard let (tree, _) = index(on: column) else {
             preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
         }
-        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.decode($0).postingList(for: value) }
+        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
         guard let list = found ?? nil else { return [] }
         return try postingKeys(list, column: column, value: value)
     }
