@@ -136,18 +136,38 @@ public final class Results<Element: Object>: RandomAccessCollection {
         }
 
         public mutating func next() -> Element? {
-            if results.isFiltered {
-                guard filteredPosition < results.keys.count else { return nil }
-                defer { filteredPosition += 1 }
-                return results[filteredPosition]
-            }
             if position == batch.count {
                 guard !exhausted else { return nil }
-                refill()
+                if results.isFiltered { refillFromKeys() } else { refill() }
                 guard !batch.isEmpty else { return nil }
             }
             position += 1
             return batch[position - 1]
+        }
+
+        /// The next batch of a filtered, sorted or list-based collection: its keys in order, their
+        /// rows read into one buffer the batch's accessors share.
+        private mutating func refillFromKeys() {
+            batch.removeAll(keepingCapacity: true)
+            position = 0
+            let realm = results.handle
+            let keys = results.keys
+            let end = Swift.min(filteredPosition + Self.batchSize, keys.count)
+            guard filteredPosition < end, let table = realm.readTable(results.info) else {
+                exhausted = true
+                return
+            }
+            let buffer = RowBuffer()
+            buffer.reserveCapacity((end - filteredPosition) * results.info.schema.storedProperties.count)
+            for key in keys[filteredPosition..<end] {
+                if let range = (try? table.withRow(key, { try buffer.append($0) })) ?? nil {
+                    batch.append(realm.accessor(of: Element.self, key: key, row: (buffer, range), info: results.info))
+                } else {
+                    batch.append(realm.accessor(of: Element.self, key: key, info: results.info))
+                }
+            }
+            filteredPosition = end
+            if end == keys.count { exhausted = true }
         }
 
         private mutating func refill() {
