@@ -43,14 +43,19 @@ extension RealmCollection {
 
     /// The position of the first object matching `predicate`.
     public func index(matching predicate: RealmPredicate) throws -> Int? {
-        let matching = try filter(predicate)
-        return firstIndex { object in matching.contains { $0.isSameObject(as: object) } }
+        firstIndex(among: try filter(predicate))
     }
 
     /// The position of the first object for which the type-safe query holds.
     public func index(matching block: (Query<Element>) -> Query<Bool>) -> Int? {
-        let matching = self.where(block)
-        return firstIndex { object in matching.contains { $0.isSameObject(as: object) } }
+        firstIndex(among: self.where(block))
+    }
+
+    /// The position of the first object that `matching` holds: one set lookup per object
+    /// (objects hash by stored identity), not a search of `matching` each.
+    private func firstIndex(among matching: Results<Element>) -> Int? {
+        let found = Set<Object>(matching.map { $0 as Object })
+        return firstIndex { found.contains($0) }
     }
 
     /// Property `key` of every object, in order (KVC on collections, as the reference shows).
