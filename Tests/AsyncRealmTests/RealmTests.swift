@@ -107,7 +107,6 @@ struct RealmTests {
         configurations.append(("migrationBlock", Realm.Configuration(fileURL: directory.file(), migrationBlock: { _, _ in })))
         configurations.append(("deleteRealmIfMigrationNeeded", Realm.Configuration(fileURL: directory.file(), deleteRealmIfMigrationNeeded: true)))
         configurations.append(("shouldCompactOnLaunch", Realm.Configuration(fileURL: directory.file(), shouldCompactOnLaunch: { _, _ in true })))
-        configurations.append(("maximumNumberOfActiveVersions", Realm.Configuration(fileURL: directory.file(), maximumNumberOfActiveVersions: 4)))
         for (name, configuration) in configurations {
             let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
             #expect(error?.code == .unsupportedConfiguration)

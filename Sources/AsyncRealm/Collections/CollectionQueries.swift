@@ -43,9 +43,9 @@ extension List: ObjectCollectionQuerying where Element: Object {
             preconditionFailure("only a managed list can be queried; add its object to a realm first")
         }
         let realm = location.realm
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self)) {
-            location.values().compactMap { if case .objectKey(let key) = $0 { key } else { nil } }
-        }
+        let owner = location.owner
+        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self),
+                       base: .list(ownerClass: owner.info.schema.className, owner: owner.key, column: location.column))
     }
 }
 
@@ -55,7 +55,7 @@ extension LinkingObjects: ObjectCollectionQuerying {
             preconditionFailure("only the linking objects of a managed object can be queried; add it to a realm first")
         }
         let keys = elements.compactMap { $0.managed?.key }
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self)) { keys }
+        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .keys(keys))
     }
 }
 

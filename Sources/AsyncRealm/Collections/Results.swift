@@ -12,11 +12,18 @@ public final class Results<Element: Object>: RandomAccessCollection {
     let steps: [BoundStep]
     /// The objects the results start from, in order, when they are not the whole class: the
     /// elements of a list or the linking objects of an object. Read again when the realm changes.
-    let base: (() -> [UInt64])?
+    let base: ResultsBase?
     private var cachedKeys: [UInt64] = []
     private var cachedStamp = -1
 
-    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: (() -> [UInt64])? = nil) {
+    /// Makes `keys` the results' keys at the realm's current version, without evaluating the
+    /// query (a change stream that knows they cannot have changed).
+    func adopt(_ keys: [UInt64]) {
+        cachedKeys = keys
+        cachedStamp = handle.stamp
+    }
+
+    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil) {
         self.handle = realm
         self.info = info
         self.query = query
@@ -39,7 +46,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
         let planner = QueryPlanner(realm: handle, info: info)
         let keys: [UInt64]
         if let base {
-            keys = query.map { planner.keys(among: base(), matching: $0, in: table) } ?? base()
+            let baseKeys = base.keys(in: handle)
+            keys = query.map { planner.keys(among: baseKeys, matching: $0, in: table) } ?? baseKeys
         } else {
             keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
         }

@@ -50,7 +50,7 @@ extension Realm {
         return dynamicValue(self.column(column, of: managed), of: property)
     }
 
-    private func dynamicValue(_ value: Value, of property: Property) -> Any? {
+    func dynamicValue(_ value: Value, of property: Property) -> Any? {
         switch (value, property.type) {
         case (.null, _): return nil
         case (.bool(let flag), _): return flag

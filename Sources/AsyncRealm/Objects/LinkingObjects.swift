@@ -8,11 +8,23 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     let originProperty: String
     /// The realm they were read from; nil for the linking objects of an unmanaged object.
     public let realm: Realm?
+    /// The object they link to, and through which property; nil when unmanaged.
+    let source: LinkingSource?
 
-    init(elements: [Element], originProperty: String, realm: Realm? = nil) {
+    init(elements: [Element], originProperty: String, realm: Realm? = nil, source: LinkingSource? = nil) {
         self.elements = elements
         self.originProperty = originProperty
         self.realm = realm
+        self.source = source
+    }
+
+    /// Live results of the objects linking to the source object: read again from the backlink
+    /// index whenever the realm changes (what change streams and thread-safe references use).
+    var liveResults: Results<Element> {
+        guard let realm, let source else {
+            preconditionFailure("only the linking objects of a managed object can be observed or passed on; add the object to a realm first")
+        }
+        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .linking(source))
     }
 
     @usableFromInline
@@ -35,6 +47,14 @@ extension LinkingObjects: _Persistable {
     }
 
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.null) }
+}
+
+/// The object some linking objects link to, and the `LinkingObjects` property they were read
+/// through.
+struct LinkingSource: Sendable {
+    let target: UInt64
+    let targetClass: String
+    let property: Property
 }
 
 /// Reads the origin property of a `LinkingObjects` whose element type is not known statically.

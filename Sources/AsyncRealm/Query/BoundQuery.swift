@@ -1,8 +1,8 @@
 import StorageEngine
 
 /// A key path resolved against the schema: the hops from an object to the values it names.
-struct BoundKeyPath {
-    enum Hop {
+struct BoundKeyPath: Sendable {
+    enum Hop: Sendable {
         /// A to-one link in `column`, to objects of `target`.
         case link(column: Int, target: ObjectSchema)
         /// A list in `column`, stored in element table `table`; of objects of `target`, or of
@@ -30,7 +30,7 @@ struct BoundKeyPath {
 
 /// A predicate resolved against one object class: every key path found, every constant checked
 /// against the property it meets.
-indirect enum BoundPredicate {
+indirect enum BoundPredicate: Sendable {
     case constant(Bool)
     case not(BoundPredicate)
     case and(BoundPredicate, BoundPredicate)
@@ -40,14 +40,14 @@ indirect enum BoundPredicate {
 
 /// A class, not a struct: evaluation visits it once per object, and copying its key paths and
 /// constants each time cost more than the comparison.
-final class BoundComparison {
-    enum Side {
+final class BoundComparison: Sendable {
+    enum Side: Sendable {
         case path(BoundKeyPath, aggregate: Aggregate?)
         case constant([QueryScalar])
         case subqueryCount(BoundKeyPath, predicate: BoundPredicate)
     }
 
-    enum Aggregate: String {
+    enum Aggregate: String, Sendable {
         case count, size, min, max, sum, avg
     }
 
@@ -80,7 +80,7 @@ final class BoundComparison {
 }
 
 /// A `SORT`, `DISTINCT` or `LIMIT` step, resolved against the class.
-enum BoundStep {
+enum BoundStep: Sendable {
     case sort([(path: BoundKeyPath, ascending: Bool)])
     case distinct([BoundKeyPath])
     case limit(Int)

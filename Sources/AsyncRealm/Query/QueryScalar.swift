@@ -3,7 +3,7 @@ import StorageEngine
 
 /// A value as queries compare it: stored values and constants meet in this form, so that an
 /// `Int` property compares with a `Double` constant, a `Date` with a timestamp, and so on.
-enum QueryScalar: Hashable {
+enum QueryScalar: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)

@@ -46,7 +46,9 @@ extension Realm {
         /// The model classes of the realm. When nil, a class and those it links to are
         /// registered the first time they are used.
         public var objectTypes: [Object.Type]?
-        /// The most versions the realm may keep pinned at once. Not supported yet.
+        /// The most versions of the file this process may keep readable at once (pinned by
+        /// realms, frozen values, thread-safe references and change streams): a commit that
+        /// would exceed it throws `limitExceeded`. Nil: no limit.
         public var maximumNumberOfActiveVersions: UInt?
 
         private var storedFileURL: URL?
@@ -97,7 +99,6 @@ extension Realm {
             if migrationBlock != nil { unsupported.append("migrationBlock") }
             if deleteRealmIfMigrationNeeded { unsupported.append("deleteRealmIfMigrationNeeded") }
             if shouldCompactOnLaunch != nil { unsupported.append("shouldCompactOnLaunch") }
-            if maximumNumberOfActiveVersions != nil { unsupported.append("maximumNumberOfActiveVersions") }
             guard unsupported.isEmpty else {
                 throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")
             }

@@ -159,7 +159,8 @@ extension Realm {
         case .linkingObjects(let property):
             precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             let keys = linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
-            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys, originProperty: property.linkOriginPropertyName ?? "") as! V
+            let source = LinkingSource(target: managed.key, targetClass: managed.info.schema.className, property: property)
+            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys, source: source) as! V
         }
     }
 
@@ -447,11 +448,12 @@ extension Realm {
 
 /// Builds `LinkingObjects` of a type known only at run time.
 protocol LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64], originProperty: String) -> Self
+    static func build(realm: Realm, keys: [UInt64], source: LinkingSource) -> Self
 }
 
 extension LinkingObjects: LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64], originProperty: String) -> LinkingObjects {
-        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) }, originProperty: originProperty, realm: realm)
+    static func build(realm: Realm, keys: [UInt64], source: LinkingSource) -> LinkingObjects {
+        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) },
+                       originProperty: source.property.linkOriginPropertyName ?? "", realm: realm, source: source)
     }
 }

@@ -3,14 +3,21 @@ import StorageEngine
 
 /// A handle on a realm: a database file (or an in-memory database) and its object schema.
 ///
-/// A `Realm` opened with `try Realm(...)` is confined to the thread that opened it; using it
-/// from another thread stops with a precondition failure. Handles on the same file in one
-/// process share the file's cache and newest version, and exclude each other's writes.
+/// A `Realm` opened with `try Realm(...)` is confined to the thread that opened it; one opened
+/// with `try await Realm.open()` or `try await Realm(configuration:actor:)` to an actor (or, in
+/// a task with no actor, to that task). Using it from anywhere else stops with a precondition
+/// failure. Handles on the same file in one process share one `RealmCoordinator`: the file's
+/// cache, newest version and change fan-out, and a queue for their writes.
 public final class Realm {
     /// The configuration this realm was opened with.
     public let configuration: Configuration
     let database: Database
-    private let owner = pthread_self()
+    let coordinator: RealmCoordinator
+    /// Where this handle may be used.
+    let confinement: Confinement
+    /// The streams observing this realm, by token, to skip commits made without notifying
+    /// them and to end them when the realm is invalidated.
+    var streams: [ObjectIdentifier: WeakStream] = [:]
     /// The version this handle reads; nil after `invalidate()` until the next read.
     private var readSnapshot: Snapshot?
     @exclusivity(unchecked) private(set) var transaction: WriteTransaction?
@@ -54,9 +61,14 @@ public final class Realm {
     ///   file's schema differs from `objectTypes` in more than added classes, in which case the
     ///   file is not changed; `fileNotFound` for a missing read-only file;
     ///   `unsupportedConfiguration`; or an engine error (`fileCorrupted`, `permissionDenied`...).
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, confinement: .thread(pthread_self()))
+    }
+
+    init(configuration: Configuration, confinement: Confinement) throws {
         try configuration.checkSupported()
         self.configuration = configuration
+        self.confinement = confinement
         database = try RealmError.translating {
             if let identifier = configuration.inMemoryIdentifier {
                 guard !configuration.readOnly else {
@@ -68,12 +80,25 @@ public final class Realm {
             return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly)
         }
         let database = self.database
+        coordinator = try RealmError.translating {
+            try RealmCoordinator.coordinator(for: database.shared.path ?? "inmemory:" + (configuration.inMemoryIdentifier ?? ""), database: database)
+        }
         let snapshot = try RealmError.translating { try database.snapshot() }
         readSnapshot = snapshot
         objectSchemas = try SchemaStore.load(from: snapshot)
         if let types = configuration.objectTypes {
             try register(SchemaDiscovery.schema(for: types))
         }
+    }
+
+    /// A frozen handle on `snapshot`: it reads that version forever, from wherever it is.
+    init(frozen state: FrozenRealmState) {
+        configuration = state.configuration
+        database = state.database
+        coordinator = state.coordinator
+        confinement = .frozen
+        readSnapshot = state.snapshot
+        objectSchemas = state.schemas
     }
 
     deinit {
@@ -113,7 +138,8 @@ public final class Realm {
             if let transaction {
                 try store(transaction)
             } else {
-                try database.write { try store($0) }
+                let (_, commit) = try database.write { try store($0) }
+                coordinator.versions.publish(commit.version)
                 readSnapshot = try database.snapshot()
             }
         }
@@ -158,7 +184,7 @@ public final class Realm {
     @discardableResult
     public func refresh() -> Bool {
         checkThread()
-        guard transaction == nil else { return false }
+        guard transaction == nil, !isFrozen else { return false }
         let old = readSnapshot?.version
         guard let newest = try? database.snapshot() else { return false }
         advance(to: newest)
@@ -169,7 +195,10 @@ public final class Realm {
     /// could see; the next read takes the newest version. Inside a write it cancels the write.
     public func invalidate() {
         checkThread()
+        // A frozen realm reads its version for as long as it lives.
+        guard !isFrozen else { return }
         if transaction != nil { cancelWrite() }
+        endStreams()
         readSnapshot = nil
         // Tables and rows cached by accessors and results belong to the released version.
         stamp += 1
@@ -190,21 +219,27 @@ public final class Realm {
     public func beginWrite() throws {
         checkThread()
         precondition(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        precondition(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
         }
-        let transaction = try RealmError.translating { try database.beginWrite() }
+        start(try RealmError.translating { try database.beginWrite() })
+    }
+
+    /// Makes `transaction`, which holds the write lock, this handle's write transaction.
+    func start(_ transaction: WriteTransaction) {
         self.transaction = transaction
         transactionSerial += 1
         transactionFailure = nil
         advance(to: transaction.base)
     }
 
-    /// Commits the write transaction: durable when this returns.
+    /// Commits the write transaction: durable when this returns. The change streams of
+    /// `tokens` (which must observe this realm) do not report this commit's changes.
     ///
     /// - Throws: the error that failed the transaction, or an I/O error; the file is then as
     ///   it was before `beginWrite()`, and the transaction is over.
-    public func commitWrite() throws {
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         checkThread()
         guard let transaction else {
             preconditionFailure("commitWrite() needs a write transaction; call beginWrite() first")
@@ -213,6 +248,7 @@ public final class Realm {
             cancelWrite()
             throw failure
         }
+        try checkActiveVersions()
         self.transaction = nil
         defer {
             objectsAddedInTransaction.removeAll()
@@ -220,7 +256,9 @@ public final class Realm {
         }
         let (result, newest) = try RealmError.translating { try transaction.commitAndSnapshot() }
         lastCommit = result
+        coordinator.versions.publish(result.version)
         advance(to: newest)
+        if !tokens.isEmpty { skipNotifications(of: tokens, from: transaction.base, to: newest) }
     }
 
     /// Reverts every change of the write transaction and ends it.
@@ -242,9 +280,13 @@ public final class Realm {
 
     /// Runs `block` in a write transaction and commits it, returning the block's value. If the
     /// block throws, the transaction is cancelled and the error rethrown.
+    ///
+    /// The change streams of `tokens` (which must observe this realm) do not report this
+    /// write's changes.
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try beginWrite()
+        prepareToSkip(tokens)
         let result: Result
         do {
             result = try block()
@@ -252,7 +294,7 @@ public final class Realm {
             if transaction != nil { cancelWrite() }
             throw error
         }
-        if transaction != nil { try commitWrite() }
+        if transaction != nil { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
@@ -263,8 +305,10 @@ public final class Realm {
 
     // MARK: Confinement
 
+    /// Stops unless called where this realm may be used (see `Confinement`).
+    @inline(__always)
     func checkThread() {
-        precondition(pthread_equal(owner, pthread_self()) != 0,
-                     "this Realm was opened on another thread; open a Realm on each thread that uses one")
+        if case .thread(let owner) = confinement, pthread_equal(owner, pthread_self()) != 0 { return }
+        confinement.check()
     }
 }

@@ -100,6 +100,20 @@ package final class Database: Sendable {
             throw StorageError(.readOnly, "this database was opened read-only; open it for writing to change it")
         }
         try writeLock.lock()
+        return try beginWriteHoldingLock()
+    }
+
+    /// Starts a transaction if the write lock is free, and returns nil at once if another
+    /// handle, in this process or another, holds it: for callers that wait by suspending.
+    package func tryBeginWrite() throws -> WriteTransaction? {
+        guard !isReadOnly else {
+            throw StorageError(.readOnly, "this database was opened read-only; open it for writing to change it")
+        }
+        guard try writeLock.tryLock() else { return nil }
+        return try beginWriteHoldingLock()
+    }
+
+    private func beginWriteHoldingLock() throws -> WriteTransaction {
         do {
             // Holding the lock, one look at the file finds the newest version, and no commit
             // can free its pages before the pin is published.
@@ -117,6 +131,17 @@ package final class Database: Sendable {
             writeLock.unlock()
             throw error
         }
+    }
+
+    /// The newest committed version, looking at the file for commits of other processes.
+    package func newestVersion() throws -> UInt64 {
+        try shared.refreshFromDisk()
+        return shared.state.withLock { $0.header.version }
+    }
+
+    /// How many distinct versions snapshots of this process pin.
+    package var pinnedVersionCount: Int {
+        shared.state.withLock { $0.pins.count }
     }
 
     /// Runs `body` in a write transaction and commits it; rolls back if `body` throws.

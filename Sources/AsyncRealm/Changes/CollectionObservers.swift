@@ -1,0 +1,96 @@
+import StorageEngine
+
+/// `results.changes` (and the linking objects' stream, which observes live results): the keys
+/// of the previous element are kept, and compared with the keys now.
+final class ResultsObserver<Element: Object>: ChangeObserver {
+    let results: Results<Element>
+    let paths: ObservedPaths
+    private var keys: [UInt64] = []
+
+    init(results: Results<Element>, paths: ObservedPaths) {
+        self.results = results
+        self.paths = paths
+    }
+
+    var isFinished: Bool { false }
+    var hasInitial: Bool { true }
+
+    func initial() -> RealmCollectionChange<Results<Element>>? {
+        keys = results.keys
+        return .initial(results)
+    }
+
+    func update(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> RealmCollectionChange<Results<Element>>? {
+        guard paths.isTouched(by: changes) || results.membership(mayChangeWith: changes) else { return nil }
+        let newKeys: [UInt64]
+        if results.membership(mayChangeWith: changes) {
+            newKeys = results.keys
+        } else {
+            // Which objects the results hold, and their order, cannot have changed: no need to
+            // evaluate the query again (for a large sorted collection, the bulk of the cost).
+            results.adopt(keys)
+            newKeys = keys
+        }
+        let modified = paths.modifiedKeys(in: changes, realm: results.handle)
+        let diff = CollectionDiff.ofKeys(old: keys, new: newKeys, modified: modified)
+        keys = newKeys
+        guard !diff.isEmpty else { return nil }
+        return .update(results, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
+    }
+
+    func rebase() {
+        keys = results.keys
+    }
+}
+
+/// `list.changes`: the list's stored elements are kept, and compared with the elements now.
+final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
+    let list: List<Element>
+    let location: ManagedListLocation
+    /// For a list of objects, what counts as a modification of an element.
+    let paths: ObservedPaths?
+    private let listTable: String
+    private var elements: [Value] = []
+    private(set) var isFinished = false
+
+    init(list: List<Element>, location: ManagedListLocation, paths: ObservedPaths?) {
+        self.list = list
+        self.location = location
+        self.paths = paths
+        listTable = ListStore.tableName(forClass: location.owner.info.schema.className,
+                                        property: location.owner.info.schema.storedProperties[location.column].name)
+    }
+
+    var hasInitial: Bool { true }
+
+    func initial() -> RealmCollectionChange<List<Element>>? {
+        elements = location.realm.isInvalidated(location.owner) ? [] : location.values()
+        return .initial(list)
+    }
+
+    func update(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> RealmCollectionChange<List<Element>>? {
+        let ownerTable = location.owner.info.tableName
+        let listChanged = changes.tables[listTable] != nil || changes.tables[ownerTable].map { table in
+            table.deleted.contains(location.owner.key) || table.modified[location.owner.key].map { $0.isEmpty || $0.contains(location.column) } == true
+        } == true
+        guard listChanged || paths?.isTouched(by: changes) == true else { return nil }
+        let realm = location.realm
+        let ownerDeleted = realm.isInvalidated(location.owner)
+        let newElements = ownerDeleted ? [] : location.values()
+        let modified = paths?.modifiedKeys(in: changes, realm: realm) ?? []
+        let diff = CollectionDiff.ofSequence(old: elements, new: newElements) { value in
+            if case .objectKey(let key) = value { return modified.contains(key) }
+            return false
+        }
+        elements = newElements
+        // The list of a deleted object is gone: its elements are reported deleted, and the
+        // stream ends.
+        if ownerDeleted { isFinished = true }
+        guard !diff.isEmpty else { return isFinished ? .update(list, deletions: [], insertions: [], modifications: []) : nil }
+        return .update(list, deletions: diff.deletions, insertions: diff.insertions, modifications: diff.modifications)
+    }
+
+    func rebase() {
+        elements = location.realm.isInvalidated(location.owner) ? [] : location.values()
+    }
+}

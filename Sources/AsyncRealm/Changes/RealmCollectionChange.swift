@@ -1,0 +1,37 @@
+/// An element of a collection's change stream.
+///
+/// `.initial` comes first, with the collection as it is when the consumer first asks; each
+/// `.update` then describes everything that changed since the previous element, however many
+/// commits that was (coalesced). `deletions` and `modifications` are indices in the collection
+/// as the previous element showed it, `insertions` indices in the collection now; each sorted
+/// ascending. An object that moved is a deletion at its old index and an insertion at its new one.
+public enum RealmCollectionChange<Collection> {
+    case initial(Collection)
+    case update(Collection, deletions: [Int], insertions: [Int], modifications: [Int])
+}
+
+/// An element of an object's change stream: the properties that changed since the previous
+/// element (with their values then and now), or `.deleted`, after which the stream ends.
+public enum ObjectChange<T: Object> {
+    case change(T, [PropertyChange])
+    case deleted
+}
+
+/// One property of an object that changed. For a link or list whose objects changed, rather
+/// than the link itself, `oldValue` is nil and `newValue` the current value.
+public struct PropertyChange {
+    /// The property's name.
+    public let name: String
+    /// The value before the change (links and lists read as they are now), nil if unknown.
+    public let oldValue: Any?
+    /// The value after the change.
+    public let newValue: Any?
+}
+
+extension Realm {
+    /// An element of `realm.changes`.
+    public enum Notification: Sendable, Equatable {
+        /// The realm advanced to a version with changes (made through this handle or another).
+        case didChange
+    }
+}

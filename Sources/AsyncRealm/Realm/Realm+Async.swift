@@ -1,0 +1,105 @@
+import StorageEngine
+
+/// Opening realms confined to actors, and writing without blocking a thread.
+extension Realm {
+    /// Opens the realm `configuration` describes, confined to `actor`: use it only from code
+    /// isolated to that actor (`@MainActor` included).
+    ///
+    ///     actor Store {
+    ///         var realm: Realm!
+    ///         func setUp() async throws { realm = try await Realm(configuration: config, actor: self) }
+    ///     }
+    public convenience init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
+        try self.init(configuration: configuration, confinement: .actor(actor))
+    }
+
+    /// Opens the realm `configuration` describes, confined to the caller's isolation: the
+    /// caller's actor, or, called from a task with no actor, that task.
+    public static func open(
+        configuration: Configuration = .defaultConfiguration,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Realm {
+        if let isolation {
+            return try Realm(configuration: configuration, confinement: .actor(isolation))
+        }
+        return try Realm(configuration: configuration, confinement: .currentTaskOrThread)
+    }
+
+    /// Runs `block` in a write transaction and commits it, returning the block's value.
+    ///
+    /// Waiting for the write lock suspends the task, never blocks a thread: writers of this
+    /// process are served in arrival order, and while another process (or a synchronous
+    /// `write` on another thread) holds the lock the task polls it with a bounded backoff.
+    /// Before `block` runs the realm advances to the newest version, as `write` does.
+    ///
+    /// - Throws: what `block` throws, `CancellationError` if the task is cancelled before the
+    ///   commit, or what `commitWrite()` throws; in each case nothing of the write is stored.
+    /// - Important: Use it on a realm confined to an actor or a task (`try await Realm.open()`):
+    ///   a thread-confined realm cannot know on which thread the task resumes.
+    @discardableResult
+    public func asyncWrite<Result>(
+        withoutNotifying tokens: [NotificationToken] = [],
+        _ block: () throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
+        checkThread()
+        precondition(!confinement.isThread, "asyncWrite needs a realm confined to an actor or a task (try await Realm.open()); a realm opened with try Realm() is confined to a thread, so use write { } there")
+        precondition(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        precondition(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
+        if configuration.readOnly {
+            throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
+        }
+        try await coordinator.writeQueue.acquire()
+        defer { coordinator.writeQueue.release() }
+        start(try await acquireWriteLock())
+        prepareToSkip(tokens)
+        let result: Result
+        do {
+            result = try block()
+            try Task.checkCancellation()
+        } catch {
+            if transaction != nil { cancelWrite() }
+            throw error
+        }
+        if transaction != nil { try commitWrite(withoutNotifying: tokens) }
+        return result
+    }
+
+    /// Takes the file's write lock, suspending while another handle holds it.
+    private func acquireWriteLock(isolation: isolated (any Actor)? = #isolation) async throws -> WriteTransaction {
+        var delay: Duration = .microseconds(50)
+        while true {
+            try Task.checkCancellation()
+            if let transaction = try RealmError.translating({ try database.tryBeginWrite() }) {
+                return transaction
+            }
+            try await Task.sleep(for: delay)
+            delay = min(delay * 2, .milliseconds(5))
+        }
+    }
+
+    /// Moves this handle to the newest version, as `refresh()` does, including versions
+    /// other processes committed. Returns whether the version changed.
+    @discardableResult
+    public func asyncRefresh(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        refresh()
+    }
+
+    /// How many versions of the file this process's handles, snapshots and streams keep
+    /// readable. Each one holds the space of what was overwritten since; see
+    /// `Configuration.maximumNumberOfActiveVersions`.
+    public var numberOfActiveVersions: Int {
+        database.pinnedVersionCount
+    }
+
+    /// Throws if committing now would keep more versions alive than the configuration allows:
+    /// those pinned now, and the one the commit makes.
+    func checkActiveVersions() throws {
+        guard let maximum = configuration.maximumNumberOfActiveVersions else { return }
+        let active = database.pinnedVersionCount + 1
+        guard active <= Int(maximum) else {
+            cancelWrite()
+            throw RealmError(code: .limitExceeded, message: "committing would keep \(active) versions of the realm readable, more than maximumNumberOfActiveVersions (\(maximum)); release frozen objects, thread-safe references or realms that hold old versions (or call invalidate() on idle realms)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import StorageEngine
+import Synchronization
+
+/// The one coordinator of a file in this process, shared by every `Realm` handle on it.
+///
+/// It owns what handles on one file must agree on: the queue of `asyncWrite`s (arrival order,
+/// waiting by suspension), the newest version and its fan-out to change streams, and the
+/// watch on the file for commits of other processes. Reads never go through it: each handle
+/// reads its own pinned snapshot synchronously. The version history with its changesets and the
+/// pins live in the engine's `SharedFile`, which the coordinator keeps open.
+actor RealmCoordinator {
+    /// The file, kept open (its cache, pins and recent changesets) while any handle uses it.
+    nonisolated let database: Database
+    nonisolated let writeQueue = WriteQueue()
+    nonisolated let versions: VersionSignal
+    /// How often the file is checked for other processes' commits while a stream waits.
+    static let pollInterval: Duration = .milliseconds(2)
+    private var poller: Task<Void, Never>?
+
+    private static let coordinators = Mutex<[String: WeakCoordinator]>([:])
+
+    private init(database: Database) throws {
+        self.database = database
+        versions = VersionSignal(newest: try database.newestVersion())
+    }
+
+    deinit {
+        poller?.cancel()
+        versions.releasePoller()
+    }
+
+    /// The coordinator of the file `key` names (its canonical path, or its in-memory
+    /// identifier), created on `database` if this process has none yet.
+    static func coordinator(for key: String, database: Database) throws -> RealmCoordinator {
+        let (coordinator, isNew) = try coordinators.withLock { coordinators in
+            if let existing = coordinators[key]?.coordinator { return (existing, false) }
+            let created = try RealmCoordinator(database: database)
+            coordinators[key] = WeakCoordinator(coordinator: created)
+            return (created, true)
+        }
+        if isNew, database.shared.path != nil {
+            Task { await coordinator.startPolling() }
+        }
+        return coordinator
+    }
+
+    /// Watches the file for commits of other processes while some stream waits, checking its
+    /// header every `pollInterval` (a read of two header slots; nothing while no one waits).
+    private func startPolling() {
+        guard poller == nil else { return }
+        let versions = self.versions
+        let database = self.database
+        poller = Task.detached(priority: .utility) { [weak self] in
+            while !Task.isCancelled, self != nil {
+                await versions.waitForListener()
+                while !Task.isCancelled, versions.hasWaiters {
+                    if let newest = try? database.newestVersion() { versions.publish(newest) }
+                    try? await Task.sleep(for: RealmCoordinator.pollInterval)
+                }
+            }
+        }
+    }
+}
+
+private struct WeakCoordinator: Sendable {
+    weak var coordinator: RealmCoordinator?
+}

@@ -1,0 +1,102 @@
+/// What is confined to its realm's actor or thread and can be frozen, thawed and passed on by
+/// `ThreadSafeReference` or `Frozen`: objects, `Results`, `List` and `LinkingObjects`.
+public protocol ThreadConfined {
+    /// The realm, or nil if unmanaged.
+    var realm: Realm? { get }
+    /// Whether the value reads a frozen realm.
+    var isFrozen: Bool { get }
+    /// What the value is, independent of the realm that reads it.
+    var _confinedDescription: _ConfinedDescription { get }
+    /// The value `description` describes, read by `realm`; nil if it no longer exists.
+    static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Self?
+}
+
+/// What a confined value is, independent of the realm that reads it: a `Sendable` description
+/// that another realm resolves to the same object or collection.
+public struct _ConfinedDescription: Sendable {
+    enum Kind: Sendable {
+        case object(className: String, key: UInt64)
+        case results(className: String, query: BoundPredicate?, steps: [BoundStep], base: ResultsBase?)
+        case list(ownerClass: String, owner: UInt64, column: Int)
+        case linking(LinkingSource)
+    }
+
+    let kind: Kind
+}
+
+extension ThreadConfined {
+    public var isFrozen: Bool { realm?.isFrozen ?? false }
+
+    /// The same value in a frozen realm at the current version: it never changes, and can be
+    /// read from any task through `Frozen`.
+    ///
+    /// - Important: Only managed values can be frozen.
+    public func freeze() -> Self {
+        guard let realm else { preconditionFailure("only managed objects and collections can be frozen; add the object to a realm first") }
+        if realm.isFrozen { return self }
+        guard let frozen = Self._resolve(_confinedDescription, in: realm.freeze()) else {
+            preconditionFailure("a deleted object cannot be frozen; check isInvalidated first")
+        }
+        return frozen
+    }
+
+    /// The live equivalent of a frozen value, in a realm confined to the caller's isolation,
+    /// at the newest version; nil if it was deleted since. A live value is returned as it is.
+    public func thaw(isolation: isolated (any Actor)? = #isolation) -> Self? {
+        guard let realm, realm.isFrozen else { return self }
+        return Self._resolve(_confinedDescription, in: Realm.live(configuration: realm.configuration, isolation: isolation))
+    }
+}
+
+extension Object: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        guard let managed else { preconditionFailure("an unmanaged object is not confined; pass it as it is, or add it to a realm first") }
+        return _ConfinedDescription(kind: .object(className: managed.info.schema.className, key: managed.key))
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Self? {
+        guard case .object(_, let key) = description.kind else { return nil }
+        let info = realm.classInfoOrStop(for: self)
+        guard (try? realm.readTable(info)?.contains(key)) == true else { return nil }
+        return realm.accessor(of: self, key: key, info: info)
+    }
+}
+
+extension Results: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        _ConfinedDescription(kind: .results(className: info.schema.className, query: query, steps: steps, base: base))
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Results? {
+        guard case .results(_, let query, let steps, let base) = description.kind else { return nil }
+        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), query: query, steps: steps, base: base)
+    }
+}
+
+extension List: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        guard let location = managedLocation else { preconditionFailure("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
+        return _ConfinedDescription(kind: .list(ownerClass: location.owner.info.schema.className, owner: location.owner.key, column: location.column))
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> List? {
+        guard case .list(let ownerClass, let owner, let column) = description.kind else { return nil }
+        let info = realm.dynamicClassInfo(ownerClass)
+        guard (try? realm.readTable(info)?.contains(owner)) == true else { return nil }
+        let state = ManagedObjectState(realm: realm, key: owner, info: info)
+        return List(location: ManagedListLocation(owner: state, column: column))
+    }
+}
+
+extension LinkingObjects: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        guard let source else { preconditionFailure("the linking objects of an unmanaged object are not confined; add the object to a realm first") }
+        return _ConfinedDescription(kind: .linking(source))
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> LinkingObjects? {
+        guard case .linking(let source) = description.kind else { return nil }
+        let keys = realm.linkingKeys(to: source.target, of: source.targetClass, through: source.property)
+        return LinkingObjects.build(realm: realm, keys: keys, source: source)
+    }
+}

@@ -1,0 +1,65 @@
+import StorageEngine
+import Synchronization
+
+/// A reference to a live object or collection that can be passed to another actor or task and
+/// resolved there, once, by `realm.resolve(_:)`:
+///
+///     let reference = ThreadSafeReference(to: dog)
+///     Task { @MainActor in
+///         let realm = try await Realm.open()
+///         guard let dog = realm.resolve(reference) else { return }   // deleted meanwhile
+///     }
+///
+/// It keeps the version it was made at readable until it is resolved or released, and
+/// resolves at a version at least as new.
+public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
+    private let description: _ConfinedDescription
+    private let configuration: Realm.Configuration
+    /// Whether the reference was resolved, and the version it was made at, pinned until then.
+    private let state: Mutex<(resolved: Bool, made: Snapshot?)>
+
+    /// A reference to `threadConfined`, which must be managed by a live realm.
+    public init(to threadConfined: Confined) {
+        guard let realm = threadConfined.realm else {
+            preconditionFailure("an unmanaged object is not confined to a realm; pass it as it is (or add it to a realm first)")
+        }
+        realm.checkThread()
+        precondition(!realm.isFrozen, "a frozen value can be passed as it is with Frozen; ThreadSafeReference is for live values")
+        description = threadConfined._confinedDescription
+        configuration = realm.configuration
+        state = Mutex((false, try? realm.snapshot()))
+    }
+
+    /// Marks the reference resolved and returns the version it was made at (releasing it);
+    /// stops if it was resolved before.
+    fileprivate func take() -> Snapshot? {
+        let (wasResolved, made) = state.withLock { state in
+            defer { state = (true, nil) }
+            return state
+        }
+        precondition(!wasResolved, "a ThreadSafeReference can be resolved only once; make a new reference for each resolve")
+        return made
+    }
+
+    fileprivate var confinedDescription: _ConfinedDescription { description }
+}
+
+extension Realm {
+    /// The object or collection `reference` refers to, read by this realm at a version at least
+    /// as new as the one the reference was made at (refreshing if needed); nil if the object
+    /// was deleted.
+    ///
+    /// - Important: Resolve each reference once, outside a write transaction, in a realm of
+    ///   the same file.
+    public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        checkThread()
+        precondition(transaction == nil, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")
+        precondition(!isFrozen, "a ThreadSafeReference resolves in a live realm; this one is frozen")
+        let made = reference.take()
+        if let made {
+            precondition(made.store === database.shared.store, "a ThreadSafeReference resolves in a realm of the file it was made in")
+            if (try? snapshot().version) ?? 0 < made.version { refresh() }
+        }
+        return Confined._resolve(reference.confinedDescription, in: self)
+    }
+}
