@@ -37,6 +37,13 @@ let package = Package(
             name: "CrashWriter", dependencies: ["StorageEngine"], path: "Tests/CrashWriter"),
         .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter"]),
         .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine"]),
+        // A child process for the two-process tests: increments a counter and watches changes.
+        .executableTarget(
+            name: "CounterProcess", dependencies: ["AsyncRealm"], path: "Tests/CounterProcess"),
+        // Actors, change streams, frozen values; also run under ThreadSanitizer by `.ci/run`.
+        .testTarget(
+            name: "AsyncRealmConcurrencyTests",
+            dependencies: ["AsyncRealm", "StorageEngine", "CounterProcess"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,8 +39,9 @@ public struct ChangeStream<Element>: AsyncSequence {
             await core.next(isolation: actor)
         }
 
-        public mutating func next() async -> Element? {
-            await core.next(isolation: nil)
+        /// The next element, computed on the caller's actor (as `for await` does).
+        nonisolated(nonsending) public mutating func next() async -> Element? {
+            await core.next(isolation: #isolation)
         }
     }
 }

@@ -41,7 +41,7 @@ struct CollectionDiff: Equatable {
                 }
             }
             for index in oldMiddle where newIndex[old[index]] == nil { diff.deletions.append(index) }
-            let stays = longestIncreasingRun(keptOldIndices)
+            let stays = staying(keptOldIndices) { modified.contains(old[$0]) }
             for (position, was) in keptOldIndices.enumerated() {
                 if stays[position] {
                     if modified.contains(old[was]) { diff.modifications.append(was) }
@@ -95,6 +95,35 @@ struct CollectionDiff: Equatable {
         var suffix = 0
         while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
         return (prefix, suffix)
+    }
+
+    /// Which of the kept elements (old indices in new order) stay rather than move: a longest
+    /// increasing run of the unmodified ones, plus each modified one whose old index still
+    /// fits between its staying neighbours. Of two equally short descriptions, the one that
+    /// moves modified objects (whose sort key may have changed) is what a reader expects.
+    private static func staying(_ oldIndices: [Int], isModified: (Int) -> Bool) -> [Bool] {
+        let unmodified = oldIndices.indices.filter { !isModified(oldIndices[$0]) }
+        var stays = [Bool](repeating: false, count: oldIndices.count)
+        for (position, stay) in zip(unmodified, longestIncreasingRun(unmodified.map { oldIndices[$0] })) where stay {
+            stays[position] = true
+        }
+        // The old index of the next staying element after each position.
+        var nextStaying = [Int](repeating: Int.max, count: oldIndices.count)
+        var upcoming = Int.max
+        for position in oldIndices.indices.reversed() {
+            nextStaying[position] = upcoming
+            if stays[position] { upcoming = oldIndices[position] }
+        }
+        var previous = Int.min
+        for position in oldIndices.indices {
+            if stays[position] {
+                previous = oldIndices[position]
+            } else if isModified(oldIndices[position]), oldIndices[position] > previous, oldIndices[position] < nextStaying[position] {
+                stays[position] = true
+                previous = oldIndices[position]
+            }
+        }
+        return stays
     }
 
     /// Marks one longest strictly increasing subsequence of `values` (patience sorting,
