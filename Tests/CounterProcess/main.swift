@@ -2,9 +2,11 @@
 //
 //     CounterProcess <realm file> <increments>
 //
-// Increments the counter object (primary key 1) `increments` times, one `asyncWrite` each,
-// while a change stream on the counter watches for values this process did not write, and
-// prints one line: `final=<value seen last> sawOther=<commits of the other process seen>`.
+// Waits for the other process to start, then increments the counter object (primary key 1)
+// `increments` times, one `asyncWrite` each,
+// while a task with a realm of its own follows the counter's change stream until it reaches
+// twice `increments` (the other process's share too). Prints one line:
+// `final=<value> sawOther=<stream elements showing a value the other process wrote>`.
 import AsyncRealm
 import Foundation
 
@@ -17,10 +19,38 @@ actor Incrementer {
     func run(path: String, increments: Int) async throws -> String {
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Counter.self])
         let realm = try await Realm(configuration: configuration, actor: self)
+        let counter = try await realm.asyncWrite {
+            realm.object(ofType: Counter.self, forPrimaryKey: 1) ?? realm.create(Counter.self, value: ["id": 1, "value": 0])
+        }
+        // Start together: both processes count themselves in (object 2), and each waits,
+        // through a change stream, until the other has.
+        let ready = try await realm.asyncWrite {
+            let ready = realm.object(ofType: Counter.self, forPrimaryKey: 2) ?? realm.create(Counter.self, value: ["id": 2, "value": 0])
+            ready.value += 1
+            return ready
+        }
+        if ready.value < 2 {
+            for await change in ready.changes {
+                if case .change = change, ready.value >= 2 { break }
+            }
+        }
+        let target = 2 * increments
+        let observer = Task { () -> [Int] in
+            let realm = try await Realm.open(configuration: configuration)
+            guard let counter = realm.object(ofType: Counter.self, forPrimaryKey: 1) else { return [] }
+            var seen: [Int] = []
+            for await change in counter.changes(keyPaths: ["value"]) {
+                guard case .change(_, let properties) = change, let value = properties.first?.newValue as? Int else { continue }
+                seen.append(value)
+                if value >= target { break }
+            }
+            return seen
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            observer.cancel()
+        }
         var written = Set<Int>()
-        let counter = try await realm.asyncWrite { realm.create(Counter.self, value: ["id": 1], update: .modified) }
-        var stream = counter.changes(keyPaths: ["value"]).makeAsyncIterator()
-        var sawOther = 0
         for _ in 0..<increments {
             let value = try await realm.asyncWrite {
                 counter.value += 1
@@ -28,16 +58,10 @@ actor Incrementer {
             }
             written.insert(value)
         }
-        // Let the other process finish too, watching its commits arrive.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            guard case .change(_, let properties)? = await stream.next() else { break }
-            if let value = properties.first?.newValue as? Int {
-                if !written.contains(value) { sawOther += 1 }
-                if value >= 2 * increments { break }
-            }
-        }
-        return "final=\(counter.value) sawOther=\(sawOther)"
+        let seen = try await observer.value
+        watchdog.cancel()
+        let sawOther = seen.filter { !written.contains($0) }.count
+        return "final=\(seen.last ?? counter.value) sawOther=\(sawOther)"
     }
 }
 

@@ -1,3 +1,4 @@
+import StorageEngine
 import Foundation
 import Synchronization
 
@@ -50,6 +51,10 @@ extension Realm {
         /// realms, frozen values, thread-safe references and change streams): a commit that
         /// would exceed it throws `limitExceeded`. Nil: no limit.
         public var maximumNumberOfActiveVersions: UInt?
+
+        /// The capacity of the file's page cache (set by tests that measure memory; the first
+        /// handle on a file in the process decides).
+        var pageCacheBytes = PageCache.defaultCapacityBytes
 
         private var storedFileURL: URL?
         private var storedInMemoryIdentifier: String?

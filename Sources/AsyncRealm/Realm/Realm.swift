@@ -74,10 +74,11 @@ public final class Realm {
                 guard !configuration.readOnly else {
                     throw RealmError(code: .unsupportedConfiguration, message: "an in-memory realm cannot be read-only")
                 }
-                return try Database.inMemory(identifier: identifier)
+                return try Database.inMemory(identifier: identifier, cacheBytes: configuration.pageCacheBytes)
             }
             let path = configuration.fileURL!.path
-            return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly)
+            return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly,
+                                     cacheBytes: configuration.pageCacheBytes)
         }
         let database = self.database
         coordinator = try RealmError.translating {

@@ -93,7 +93,16 @@ package struct FreeSpace: Sendable, Equatable {
         }
     }
 
+    /// How many pending extents are kept apart before they are merged (see `retire`).
+    package static let pendingExtentLimit = 1024
+
     /// Records extents that the commit producing `version` stopped referencing.
+    ///
+    /// While a reader keeps an old version pinned, nothing is reclaimed and every commit adds
+    /// its extents; kept apart, they would make the free list (written by every commit) grow
+    /// without bound. Past `pendingExtentLimit` they are merged into one group released at
+    /// `version`, adjacent extents joined: commits writing at the file's tail free runs that
+    /// join into a few. Merging only delays reuse, which a pinned reader delays anyway.
     package mutating func retire(_ extents: [Extent], atVersion version: UInt64) {
         guard !extents.isEmpty else { return }
         if let last = pending.last, last.version == version {
@@ -102,6 +111,23 @@ package struct FreeSpace: Sendable, Equatable {
             precondition(pending.last.map { $0.version < version } ?? true, "retire(_:atVersion:) needs increasing versions")
             pending.append(PendingRelease(version: version, extents: extents))
         }
+        pendingExtentCount += extents.count
+        if pendingExtentCount > FreeSpace.pendingExtentLimit { mergePending(atVersion: version) }
+    }
+
+    private var pendingExtentCount = 0
+
+    private mutating func mergePending(atVersion version: UInt64) {
+        var merged: [Extent] = []
+        for extent in pending.flatMap(\.extents).sorted(by: { $0.offset < $1.offset }) {
+            if let last = merged.last, last.end == extent.offset {
+                merged[merged.count - 1].length += extent.length
+            } else {
+                merged.append(extent)
+            }
+        }
+        pending = [PendingRelease(version: version, extents: merged)]
+        pendingExtentCount = merged.count
     }
 
     /// Frees every pending group whose version is at most `oldestPinned`: no live snapshot predates it.
@@ -112,6 +138,7 @@ package struct FreeSpace: Sendable, Equatable {
         var extents: [Extent] = []
         for group in pending[..<count] { extents.append(contentsOf: group.extents) }
         pending.removeFirst(count)
+        pendingExtentCount = pending.reduce(0) { $0 + $1.extents.count }
         // Release from the highest offset down so tail space shrinks the file's end in one pass.
         for extent in extents.sorted(by: { $0.offset > $1.offset }) { release(extent) }
     }
@@ -181,6 +208,7 @@ package struct FreeSpace: Sendable, Equatable {
                     extents.append(extent)
                 }
                 space.pending.append(PendingRelease(version: version, extents: extents))
+                space.pendingExtentCount += extents.count
             }
             return space
         }
