@@ -53,4 +53,43 @@ struct PreconditionTests {
             _ = dog.name
         }
     }
+
+    @Test("resolving a thread-safe reference twice")
+    func resolveTwice() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-resolve"))
+            let dog = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            let reference = ThreadSafeReference(to: dog)
+            _ = realm.resolve(reference)
+            _ = realm.resolve(reference)
+        }
+    }
+
+    @Test("writing a frozen realm or object")
+    func writeFrozen() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-frozen"))
+            try realm.freeze().write {}
+        }
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-frozen-object"))
+            let dog = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            let frozen = dog.freeze()
+            try realm.write { frozen.name = "Max" }
+        }
+    }
+
+    @Test("using an actor-confined realm outside its actor")
+    func wrongActor() async {
+        await #expect(processExitsWith: .failure) {
+            actor Owner {
+                func open() async throws -> Int {
+                    let realm = try await Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-actor"), actor: self)
+                    nonisolated(unsafe) let escaped = realm
+                    return await Task.detached { escaped.objects(Dog.self).count }.value
+                }
+            }
+            _ = try await Owner().open()
+        }
+    }
 }

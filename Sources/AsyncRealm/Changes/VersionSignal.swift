@@ -1,4 +1,4 @@
-import Synchronization
+import StorageEngine
 
 /// Tells waiting change streams that a newer version of the file exists.
 ///
@@ -22,10 +22,10 @@ final class VersionSignal: Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(newest: UInt64) {
-        state = Mutex(State(newest: newest))
+        state = Locked(State(newest: newest))
     }
 
     var newest: UInt64 { state.withLock { $0.newest } }

@@ -154,6 +154,7 @@ struct ManagedListLocation {
 
     func checkWritable() {
         realm.checkThread()
+        precondition(!realm.isFrozen, "a frozen list cannot be changed; change its live version (thaw() gives it) in a write transaction")
         precondition(realm.transaction != nil, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
     }
 

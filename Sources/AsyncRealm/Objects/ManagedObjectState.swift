@@ -75,6 +75,7 @@ final class ManagedObjectState {
     @usableFromInline
     func checkWritable() {
         realm.checkThread()
+        precondition(!realm.isFrozen, "a frozen object cannot be changed; change its live version (thaw() gives it) in a write transaction")
         precondition(realm.transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
     }
 

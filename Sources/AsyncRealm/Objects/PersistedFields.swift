@@ -1,5 +1,5 @@
+import StorageEngine
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// Where the `@Persisted` storage of each property sits inside instances of a model class, so
 /// that an unmanaged object's properties can be set by name (`Object(value:)`,
@@ -14,7 +14,7 @@ enum PersistedFields {
         let byName: [String: Int]
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: Offsets]>([:])
+    private static let cache = Locked<[ObjectIdentifier: Offsets]>([:])
 
     /// The byte offset of property `name`'s storage in instances of `type`, if it has one.
     static func offset(of name: String, in type: Object.Type) -> Int? {

@@ -1,5 +1,5 @@
+import StorageEngine
 import Foundation
-import Synchronization
 
 /// One token of a predicate string, with the offset (in characters) where it starts.
 struct QueryToken: Equatable, Sendable {
@@ -38,7 +38,7 @@ struct QueryLexer {
 
     /// The tokens of predicate strings seen recently: a query run many times with different
     /// arguments is lexed once. Bounded; emptied when full.
-    private static let recent = Mutex<[String: [QueryToken]]>([:])
+    private static let recent = Locked<[String: [QueryToken]]>([:])
     private static let recentLimit = 256
 
     static func tokenize(_ text: String) throws -> [QueryToken] {

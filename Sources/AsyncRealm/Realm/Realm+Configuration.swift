@@ -1,6 +1,5 @@
 import StorageEngine
 import Foundation
-import Synchronization
 
 extension Realm {
     /// What a realm opens: where it lives and how, with RealmSwift's fields.
@@ -88,7 +87,7 @@ extension Realm {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
         }
 
-        private static let defaultStore = Mutex(Configuration())
+        private static let defaultStore = Locked(Configuration())
 
         /// The configuration `Realm()` opens. Safe to read and set from any thread.
         public static var defaultConfiguration: Configuration {

@@ -1,5 +1,4 @@
 import StorageEngine
-import Synchronization
 
 /// The one coordinator of a file in this process, shared by every `Realm` handle on it.
 ///
@@ -17,7 +16,7 @@ actor RealmCoordinator {
     static let pollInterval: Duration = .milliseconds(2)
     private var poller: Task<Void, Never>?
 
-    private static let coordinators = Mutex<[String: WeakCoordinator]>([:])
+    private static let coordinators = Locked<[String: WeakCoordinator]>([:])
 
     private init(database: Database) throws {
         self.database = database

@@ -1,4 +1,4 @@
-import Synchronization
+import StorageEngine
 
 /// The in-process queue of `asyncWrite`s on one file: writers take turns in arrival order and
 /// wait by suspending, never by blocking a thread. The turn is handed from one writer straight
@@ -10,7 +10,7 @@ final class WriteQueue: Sendable {
         var waiting: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Suspends until it is the caller's turn.
     ///

@@ -1,4 +1,4 @@
-import Synchronization
+import StorageEngine
 
 /// Finds the schema of model classes by reflecting on an instance, once per class.
 ///
@@ -14,7 +14,7 @@ enum SchemaDiscovery {
         let linkedTypes: [Object.Type]
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: Discovered]>([:])
+    private static let cache = Locked<[ObjectIdentifier: Discovered]>([:])
 
     /// The schema of `type` alone.
     ///

@@ -1,5 +1,4 @@
 import StorageEngine
-import Synchronization
 
 /// A reference to a live object or collection that can be passed to another actor or task and
 /// resolved there, once, by `realm.resolve(_:)`:
@@ -16,7 +15,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let description: _ConfinedDescription
     private let configuration: Realm.Configuration
     /// Whether the reference was resolved, and the version it was made at, pinned until then.
-    private let state: Mutex<(resolved: Bool, made: Snapshot?)>
+    private let state: Locked<(resolved: Bool, made: Snapshot?)>
 
     /// A reference to `threadConfined`, which must be managed by a live realm.
     public init(to threadConfined: Confined) {
@@ -27,7 +26,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         precondition(!realm.isFrozen, "a frozen value can be passed as it is with Frozen; ThreadSafeReference is for live values")
         description = threadConfined._confinedDescription
         configuration = realm.configuration
-        state = Mutex((false, try? realm.snapshot()))
+        state = Locked((false, try? realm.snapshot()))
     }
 
     /// Marks the reference resolved and returns the version it was made at (releasing it);

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A `FileIO` that records every write and sync so tests can build the image a crash would leave,
 /// and that can be told to fail writes or syncs with an injected error (`ENOSPC`, `EIO`).
@@ -31,11 +30,11 @@ package final class FaultInjectingFile: FileIO {
         var failSyncs = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let memory: InMemoryFile
 
     package init(contents: [UInt8] = []) {
-        state = Mutex(State(contents: contents))
+        state = Locked(State(contents: contents))
         memory = InMemoryFile(contents: contents)
     }
 

@@ -1,14 +1,13 @@
-import Synchronization
 
 /// A `FileIO` kept in memory: in-memory realms use it, and tests use it to build crash images.
 ///
 /// `sync()` does nothing because there is nothing to lose; everything else behaves like a file,
 /// reads past the end included.
 package final class InMemoryFile: FileIO {
-    private let storage: Mutex<[UInt8]>
+    private let storage: Locked<[UInt8]>
 
     package init(contents: [UInt8] = []) {
-        storage = Mutex(contents)
+        storage = Locked(contents)
     }
 
     /// A copy of the current contents.

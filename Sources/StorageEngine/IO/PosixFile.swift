@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// A `FileIO` over a POSIX file descriptor: `pread`, `pwrite` and `fdatasync`.
 ///
@@ -9,7 +8,7 @@ package final class PosixFile: FileIO {
     package let path: String
     private let descriptor: Int32
     /// The physical length, tracked so that growth happens in chunks and not on every append.
-    private let physicalLength: Mutex<UInt64>
+    private let physicalLength: Locked<UInt64>
 
     private static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
@@ -30,7 +29,7 @@ package final class PosixFile: FileIO {
             throw PosixFile.error(code, "stat '\(path)'")
         }
         descriptor = fd
-        physicalLength = Mutex(UInt64(info.st_size))
+        physicalLength = Locked(UInt64(info.st_size))
     }
 
     deinit { Glibc.close(descriptor) }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded cache of decoded tree pages shared by every snapshot of a file (invariant 4).
 ///
@@ -27,7 +26,7 @@ package final class PageCache: Sendable {
 
     /// The most decoded bytes the cache keeps.
     package let capacityBytes: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The default size, also given to SQLite as its `cache_size` in realm-bench: 64 MiB.
     package static let defaultCapacityBytes = 64 << 20

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// A handle on a database file: snapshots for reading, one write transaction at a time.
 ///
@@ -11,7 +10,7 @@ package final class Database: Sendable {
     private let writeLock: WriteLock
     package let isReadOnly: Bool
 
-    private static let openFiles = Mutex<[String: WeakSharedFile]>([:])
+    private static let openFiles = Locked<[String: WeakSharedFile]>([:])
 
     private init(shared: SharedFile, writeLock: WriteLock, readOnly: Bool) {
         self.shared = shared

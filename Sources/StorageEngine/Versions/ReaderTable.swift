@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// The oldest version each process still reads, shared through `<file>.lock` so that a writer in
 /// one process never reuses space a reader in another can see (invariant 2 across processes).

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The state one process keeps for one database file, shared by every handle on it: the page
 /// cache, the newest committed version it knows, and the versions its snapshots pin.
@@ -23,9 +22,9 @@ package final class SharedFile: Sendable {
     let readerTable: ReaderTable?
     /// The write lock of in-memory databases (file-backed ones lock `<file>.lock`).
     let memoryLock = DispatchSemaphore(value: 1)
-    let state: Mutex<Committed>
+    let state: Locked<Committed>
     /// The newest header whose commit is known complete, so it is checked only once.
-    private let completeHeader = Mutex<FileHeader?>(nil)
+    private let completeHeader = Locked<FileHeader?>(nil)
 
     /// How many commits' changesets are kept for observers.
     static let keptCommits = 256
@@ -34,7 +33,7 @@ package final class SharedFile: Sendable {
         self.path = path
         self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes))
         self.readerTable = readerTable
-        state = Mutex(Committed(header: .empty, catalog: Catalog()))
+        state = Locked(Committed(header: .empty, catalog: Catalog()))
         let header = try readHeader()
         let catalog = try Catalog.load(header.catalog, from: store)
         state.withLock {
