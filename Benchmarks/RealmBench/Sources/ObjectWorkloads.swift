@@ -143,7 +143,7 @@ final class SQLiteObjects {
     init(path: String, cacheBytes: Int) throws {
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw SQLitePeer.Failure(description: "open \(path)") }
         for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA cache_size=-\(cacheBytes / 1024)",
-                    "CREATE TABLE objects(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL, active INTEGER NOT NULL, created REAL NOT NULL)"] {
+                    "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL, active INTEGER NOT NULL, created REAL NOT NULL)"] {
             try execute(sql)
         }
     }

@@ -149,6 +149,11 @@ print("query workloads: \(objectCount) QueryBenchObjects (BenchObject with name 
 let querySeconds = try runQueryWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
 printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], $0.target) })
 
+print("")
+print("concurrency workloads: \(objectCount) BenchObjects")
+let concurrency = try await runConcurrencyWorkloads(directory: directory, objectCount: objectCount, quick: options.quick, only: options.only, peers: options.peers)
+printConcurrencyTable(concurrency)
+
 if let path = options.jsonPath {
     var results: [[String: Any]] = []
     for workload in workloads {

@@ -1,0 +1,277 @@
+import AsyncRealm
+import CSQLite
+import Foundation
+import StorageEngine
+
+/// The concurrency workloads of issue 5.
+///
+/// - `NotifyLatency`: 1,000 one-object `asyncWrite`s on actor A; on actor B a change stream on
+///   the object; the time from A's `asyncWrite` returning to B receiving the element (p50, p99).
+/// - `NotifyLargeResults`: a sorted `Results` of all objects observed on B; A modifies 100 of
+///   them in one write; the time from the commit returning to B's element (median of 20).
+/// - `ContendedWrites`: 8 actors x 500 one-object `asyncWrite`s, against 8 threads doing the
+///   same through SQLite connections of their own (WAL, synchronous=FULL, busy_timeout).
+/// - `FrozenReads`: 4 tasks reading one frozen `Results` of all objects fully, against one
+///   task reading it 4 times.
+struct ConcurrencyReport {
+    var latencyMilliseconds: (p50: Double, p99: Double)?
+    var largeResultsMilliseconds: Double?
+    var contended: (ours: Double, sqlite: Double?)?
+    var frozen: (parallel: Double, sequential: Double)?
+}
+
+/// Moments, by counter value, shared between the writing and the observing actor.
+final class Moments: Sendable {
+    private let times = Locked<[Int: ContinuousClock.Instant]>([:])
+    func record(_ value: Int, at instant: ContinuousClock.Instant = .now) { times.withLock { $0[value] = instant } }
+    func instant(_ value: Int) -> ContinuousClock.Instant? { times.withLock { $0[value] } }
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+}
+
+actor NotifyWriter {
+    let configuration: Realm.Configuration
+    init(configuration: Realm.Configuration) { self.configuration = configuration }
+
+    /// Sets object 1's age to 1...count, one write each, recording when each write returned.
+    func write(count: Int, moments: Moments, pause: Duration) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let object = realm.object(ofType: BenchObject.self, forPrimaryKey: 1)!
+        for value in 1...count {
+            try await realm.asyncWrite { object.age = value }
+            moments.record(value)
+            try await Task.sleep(for: pause)
+        }
+    }
+
+    /// Modifies the score of 100 objects, `rounds` times, recording when each write returned.
+    func modify(rounds: Int, moments: Moments, objectCount: Int) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        for round in 1...rounds {
+            try await Task.sleep(for: .milliseconds(50))
+            try await realm.asyncWrite {
+                for id in stride(from: round, through: objectCount, by: objectCount / 100).prefix(100) {
+                    realm.object(ofType: BenchObject.self, forPrimaryKey: id)!.score += 1
+                }
+            }
+            moments.record(round)
+        }
+    }
+}
+
+actor NotifyObserver {
+    let configuration: Realm.Configuration
+    init(configuration: Realm.Configuration) { self.configuration = configuration }
+
+    /// Follows object 1 until its age reaches `count`; the latency of each value seen.
+    func follow(count: Int, moments: Moments, ready: Moments) async throws -> [Double] {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let object = realm.object(ofType: BenchObject.self, forPrimaryKey: 1)!
+        var latencies: [Double] = []
+        ready.record(0)
+        for await change in object.changes(keyPaths: ["age"]) {
+            let received = ContinuousClock.now
+            guard case .change = change else { break }
+            let value = object.age
+            if let committed = moments.instant(value) { latencies.append(max(0, milliseconds(received - committed))) }
+            if value >= count { break }
+        }
+        return latencies
+    }
+
+    /// Follows all objects sorted by age; the time from each recorded write to its element.
+    func followSorted(rounds: Int, moments: Moments, ready: Moments) async throws -> [Double] {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let sorted = realm.objects(BenchObject.self).sorted(byKeyPath: "age")
+        var latencies: [Double] = []
+        var round = 0
+        for await change in sorted.changes {
+            let received = ContinuousClock.now
+            switch change {
+            case .initial: ready.record(0)
+            case .update(_, _, _, let modifications):
+                round += 1
+                guard modifications.count == 100 else { fatalError("NotifyLargeResults: \(modifications.count) modifications, 100 expected") }
+                if let committed = moments.instant(round) { latencies.append(max(0, milliseconds(received - committed))) }
+            }
+            if round >= rounds { break }
+        }
+        return latencies
+    }
+}
+
+actor ContendedWriter {
+    let configuration: Realm.Configuration
+    init(configuration: Realm.Configuration) { self.configuration = configuration }
+
+    func write(_ rows: ArraySlice<BenchRow>) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        for row in rows { try await realm.asyncWrite { realm.add(row.object()) } }
+    }
+}
+
+/// Waits (polling) until `moments` has recorded value 0.
+func waitUntilReady(_ moments: Moments) async throws {
+    while moments.instant(0) == nil { try await Task.sleep(for: .milliseconds(1)) }
+}
+
+func runConcurrencyWorkloads(directory: String, objectCount: Int, quick: Bool, only: Set<String>?, peers: Bool) async throws -> ConcurrencyReport {
+    var report = ConcurrencyReport()
+    let wanted = { (name: String) in only?.contains(name) ?? true }
+    let url = URL(fileURLWithPath: directory + "/concurrency.realm")
+    func fresh(_ rows: [BenchRow]) throws -> Realm.Configuration {
+        for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [BenchObject.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write { for row in rows { realm.add(row.object()) } }
+        return configuration
+    }
+    let rows = BenchRow.make(count: objectCount)
+
+    if wanted("NotifyLatency") {
+        let configuration = try fresh(Array(rows.prefix(1)))
+        let count = quick ? 200 : 1_000
+        let moments = Moments(), ready = Moments()
+        let observer = NotifyObserver(configuration: configuration)
+        let following = Task { try await observer.follow(count: count, moments: moments, ready: ready) }
+        try await waitUntilReady(ready)
+        try await NotifyWriter(configuration: configuration).write(count: count, moments: moments, pause: .microseconds(200))
+        let latencies = try await following.value
+        report.latencyMilliseconds = (percentile(latencies, 0.5), percentile(latencies, 0.99))
+    }
+
+    if wanted("NotifyLargeResults") {
+        let configuration = try fresh(rows)
+        let rounds = 20
+        let moments = Moments(), ready = Moments()
+        let observer = NotifyObserver(configuration: configuration)
+        let following = Task { try await observer.followSorted(rounds: rounds, moments: moments, ready: ready) }
+        try await waitUntilReady(ready)
+        try await NotifyWriter(configuration: configuration).modify(rounds: rounds, moments: moments, objectCount: objectCount)
+        report.largeResultsMilliseconds = percentile(try await following.value, 0.5)
+    }
+
+    if wanted("ContendedWrites") {
+        let writers = 8, writes = quick ? 100 : 500
+        let configuration = try fresh([])
+        let extra = BenchRow.make(count: writers * writes, seed: 12)
+        let ours = try await measureAsync {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<writers {
+                    let slice = extra[(writer * writes)..<((writer + 1) * writes)]
+                    group.addTask { try await ContendedWriter(configuration: configuration).write(slice) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var sqlite: Double?
+        if peers { sqlite = try contendedSQLite(directory: directory, rows: extra, writers: writers, writes: writes) }
+        report.contended = (ours, sqlite)
+    }
+
+    if wanted("FrozenReads") {
+        let configuration = try fresh(rows)
+        let realm = try await Realm.open(configuration: configuration)
+        let frozen = Frozen(realm.objects(BenchObject.self))
+        func readAll(_ results: Results<BenchObject>) -> Int {
+            var checksum = 0
+            for object in results {
+                checksum &+= object.id &+ object.name.utf8.count &+ object.age &+ Int(object.score) &+ (object.active ? 1 : 0) &+ Int(object.created.timeIntervalSince1970)
+            }
+            return checksum
+        }
+        _ = readAll(frozen.value)  // warm the page cache
+        var sequential: [Double] = [], parallel: [Double] = []
+        for _ in 0..<3 {
+            sequential.append(await measureAsync {
+                let results = frozen.value
+                var checksum = 0
+                for _ in 0..<4 { checksum &+= readAll(results) }
+                if checksum == 42 { print("") }
+            })
+            parallel.append(await measureAsync {
+                let checksum = await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<4 { group.addTask { readAll(frozen.value) } }
+                    return await group.reduce(0, &+)
+                }
+                if checksum == 42 { print("") }
+            })
+        }
+        report.frozen = (median(parallel), median(sequential))
+    }
+    return report
+}
+
+func measureAsync(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// SQLite doing `ContendedWrites`: 8 threads, each with a connection of its own, each row one
+/// transaction; `busy_timeout` makes a writer wait for the lock rather than fail.
+func contendedSQLite(directory: String, rows: [BenchRow], writers: Int, writes: Int) throws -> Double {
+    let path = directory + "/contended.sqlite"
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    // Create the file and table first, so the writers only insert.
+    _ = try SQLiteObjects(path: path, cacheBytes: 64 << 20)
+    let failures = Locked<[String]>([])
+    let done = DispatchGroup()
+    let start = ContinuousClock.now
+    for writer in 0..<writers {
+        let slice = Array(rows[(writer * writes)..<((writer + 1) * writes)])
+        done.enter()
+        Thread {
+            defer { done.leave() }
+            do {
+                let db = try SQLiteObjects(path: path, cacheBytes: 64 << 20)
+                try db.execute("PRAGMA busy_timeout=10000")
+                try db.insert(slice, oneTransaction: false)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }.start()
+    }
+    done.wait()
+    let elapsed = ContinuousClock.now - start
+    if let failure = failures.withLock({ $0.first }) { throw SQLitePeer.Failure(description: failure) }
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+func printConcurrencyTable(_ report: ConcurrencyReport) {
+    func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
+    var rows: [String] = []
+    if let latency = report.latencyMilliseconds {
+        let met = latency.p50 <= 1 && latency.p99 <= 5
+        rows.append("| NotifyLatency | p50 \(ms(latency.p50)), p99 \(ms(latency.p99)) | | | p50 <= 1 ms, p99 <= 5 ms \(met ? "met" : "MISSED") |")
+    }
+    if let large = report.largeResultsMilliseconds {
+        rows.append("| NotifyLargeResults | median \(ms(large)) | | | <= 5 ms \(large <= 5 ? "met" : "MISSED") |")
+    }
+    if let contended = report.contended {
+        if let sqlite = contended.sqlite {
+            let ratio = contended.ours / sqlite
+            rows.append("| ContendedWrites | \(format(contended.ours)) s | \(format(sqlite)) s (sqlite) | \(String(format: "%.2f", ratio)) | <= 1.0 \(ratio <= 1.0 ? "met" : "MISSED") |")
+        } else {
+            rows.append("| ContendedWrites | \(format(contended.ours)) s | | | |")
+        }
+    }
+    if let frozen = report.frozen {
+        let ratio = frozen.parallel / frozen.sequential
+        rows.append("| FrozenReads | \(format(frozen.parallel)) s (4 tasks) | \(format(frozen.sequential)) s (1 task x 4) | \(String(format: "%.2f", ratio)) | <= 0.6 \(ratio <= 0.6 ? "met" : "MISSED") |")
+    }
+    guard !rows.isEmpty else { return }
+    print("")
+    print("| workload | asyncrealm | compared with | ratio | target |")
+    print("| --- | --- | --- | ---: | --- |")
+    for row in rows { print(row) }
+}
