@@ -276,4 +276,57 @@ struct ChangeStreamTests {
         try await realm.asyncWrite { realm.add(Toy(value: ["id": 1, "color": "red"])) }
         #expect(await changes.next() == .didChange)
     }
+
+    @Test("with autorefresh off, a realm's streams report other handles' commits only after refresh()")
+    func autorefreshOff() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        realm.autorefresh = false
+        var changes = realm.objects(Toy.self).changes.makeAsyncIterator()
+        guard case .initial? = await changes.next() else { Issue.record("no initial"); return }
+        let other = RealmActor(configuration: directory.configuration)
+        try await other.open()
+        try await other.addToy(id: 1)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(realm.objects(Toy.self).isEmpty, "the realm did not advance by itself")
+        realm.refresh()
+        #expect(indices(await changes.next())?.insertions == [0])
+    }
+
+    @Test("a stream that ends releases the version it held")
+    func endReleasesPin() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        let stream = realm.objects(Toy.self).changes
+        var iterator = stream.makeAsyncIterator()
+        guard case .initial? = await iterator.next() else { Issue.record("no initial"); return }
+        try await realm.asyncWrite { realm.add(Toy(value: ["id": 1, "color": "red"])) }
+        // The stream still holds the version before the write.
+        #expect(realm.numberOfActiveVersions == 2)
+        stream.token.invalidate()
+        #expect(await iterator.next() == nil)
+        #expect(realm.numberOfActiveVersions == 1)
+    }
+
+    @Test("a realm confined to the main actor, with its stream consumed there")
+    @MainActor
+    func mainActorRealm() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm(configuration: directory.configuration, actor: MainActor.shared)
+        var changes = realm.objects(Toy.self).changes.makeAsyncIterator()
+        guard case .initial? = await changes.next() else { Issue.record("no initial"); return }
+        let other = RealmActor(configuration: directory.configuration)
+        try await other.open()
+        try await other.addToy(id: 7)
+        #expect(indices(await changes.next())?.insertions == [0])
+        #expect(realm.objects(Toy.self).first?.id == 7, "the stream advanced the realm")
+        try await realm.asyncWrite { realm.objects(Toy.self).first!.color = "blue" }
+        #expect(indices(await changes.next())?.modifications == [0])
+    }
+}
+
+extension RealmActor {
+    func addToy(id: Int) async throws {
+        try await realm.asyncWrite { realm.add(Toy(value: ["id": id, "color": "red"])) }
+    }
 }

@@ -116,7 +116,7 @@ final class StreamDriver<Observer: ChangeObserver>: StreamCore<Observer.Element>
                 if let first = observer.initial() { return first }
                 continue
             }
-            realm.advanceForStream()
+            let advances = realm.advanceForStream()
             if let current = realm.streamSnapshot(), current.version > baseline.version {
                 let element = describe(from: baseline, to: current, observer)
                 self.baseline = current
@@ -126,9 +126,11 @@ final class StreamDriver<Observer: ChangeObserver>: StreamCore<Observer.Element>
                 }
                 continue
             }
-            // Nothing new that this realm can read yet: wait for a newer version than the
-            // newest known (a realm in a write transaction cannot advance until it ends).
-            await realm.coordinator.versions.wait(forVersionAfter: max(baseline.version, realm.streamSnapshot()?.version ?? 0))
+            // Nothing new that this realm reads yet. A realm that advances by itself waits for
+            // a newer version; one that does not (autorefresh off, a write open) waits for
+            // one newer than the newest known, or for its own refresh, which wakes its streams.
+            let versions = realm.coordinator.versions
+            await versions.wait(forVersionAfter: advances ? baseline.version : max(baseline.version, versions.newest))
         }
     }
 

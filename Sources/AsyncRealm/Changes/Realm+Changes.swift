@@ -40,11 +40,13 @@ extension Realm {
         streams.removeAll()
     }
 
-    /// Moves to the newest version before a stream computes its element (autorefresh), unless
-    /// a write transaction is open or the realm is frozen.
-    func advanceForStream() {
-        guard transaction == nil, !isFrozen else { return }
+    /// Moves to the newest version before a stream computes its element, if `autorefresh` is
+    /// on and no write transaction is open. Returns whether the realm can advance this way.
+    @discardableResult
+    func advanceForStream() -> Bool {
+        guard autorefresh, transaction == nil, !isFrozen else { return false }
         refresh()
+        return true
     }
 
     /// The version a stream's element describes: the one the realm reads.

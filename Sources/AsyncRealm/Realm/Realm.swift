@@ -15,6 +15,11 @@ public final class Realm {
     let coordinator: RealmCoordinator
     /// Where this handle may be used.
     let confinement: Confinement
+    /// Whether the realm advances to the newest version whenever one of its change streams
+    /// computes an element (the default). Off, it advances only on `refresh()` and at the start
+    /// of a write, and its streams report changes then. Writes always start at the newest version.
+    public var autorefresh = true
+
     /// The streams observing this realm, by token, to skip commits made without notifying
     /// them and to end them when the realm is invalidated.
     var streams: [ObjectIdentifier: WeakStream] = [:]
@@ -189,7 +194,10 @@ public final class Realm {
         let old = readSnapshot?.version
         guard let newest = try? database.snapshot() else { return false }
         advance(to: newest)
-        return newest.version != old
+        guard newest.version != old else { return false }
+        // Streams of a realm that does not advance by itself wait for this.
+        if !autorefresh { coordinator.versions.wake() }
+        return true
     }
 
     /// Releases the version this handle reads, so later commits can reuse the space only it
