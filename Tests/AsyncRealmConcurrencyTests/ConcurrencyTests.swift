@@ -122,18 +122,23 @@ struct ConcurrencyTests {
         let path = directory.url.appendingPathComponent("shared.realm").path
         let executable = try counterProcessPath()
         let increments = 1_000
+        // The children's output goes to files, and their ends are awaited through termination
+        // handlers: no thread of the cooperative pool blocks on a pipe or waitUntilExit.
         let outputs = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<2 {
+            for child in 0..<2 {
                 group.addTask {
+                    let outputURL = directory.url.appendingPathComponent("child\(child).out")
+                    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
                     let process = Process()
                     process.executableURL = URL(fileURLWithPath: executable)
                     process.arguments = [path, String(increments)]
-                    let pipe = Pipe()
-                    process.standardOutput = pipe
-                    try process.run()
-                    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return String(decoding: output, as: UTF8.self) + " status=\(process.terminationStatus)"
+                    process.standardOutput = try FileHandle(forWritingTo: outputURL)
+                    let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+                        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                        do { try process.run() } catch { continuation.resume(throwing: error) }
+                    }
+                    let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+                    return output + " status=\(status)"
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

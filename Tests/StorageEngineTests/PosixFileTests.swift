@@ -26,6 +26,21 @@ struct PosixFileTests {
         #expect(try file.read(count: 1000, at: 9000) == [UInt8](repeating: 0, count: 1000))
     }
 
+    @Test("growing the file never cuts off what another descriptor (another process) wrote past this one's length")
+    func growthKeepsOthersWrites() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("shared")
+        let first = try PosixFile(path: path, create: true, readOnly: false)
+        try first.write([1], at: 0)
+        // Another process grows the file well past the first descriptor's cached length...
+        let second = try PosixFile(path: path, create: false, readOnly: false)
+        try second.write([UInt8](repeating: 9, count: 4096), at: 5 << 20)
+        // ...and the first then writes past its own cached length, below the other's data.
+        try first.write([UInt8](repeating: 3, count: 100), at: (1 << 20) + 10)
+        #expect(try second.read(count: 4096, at: 5 << 20) == [UInt8](repeating: 9, count: 4096))
+        #expect(try first.size() >= (5 << 20) + 4096)
+    }
+
     @Test("each commit leaves no hole just past its data, and reopening reads every commit back")
     func commitsPrepareTheTail() throws {
         let directory = TemporaryDirectory()

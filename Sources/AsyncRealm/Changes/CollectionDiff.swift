@@ -19,8 +19,9 @@ struct CollectionDiff: Equatable {
         let (prefix, suffix) = commonEnds(old, new)
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
+        let isModified = KeyFilter(modified)
         if !modified.isEmpty {
-            for index in 0..<prefix where modified.contains(old[index]) { diff.modifications.append(index) }
+            for index in 0..<prefix where isModified(old[index]) { diff.modifications.append(index) }
         }
         if !oldMiddle.isEmpty || !newMiddle.isEmpty {
             var newIndex: [UInt64: Int] = [:]
@@ -52,7 +53,7 @@ struct CollectionDiff: Equatable {
             }
         }
         if !modified.isEmpty {
-            for index in (old.count - suffix)..<old.count where modified.contains(old[index]) { diff.modifications.append(index) }
+            for index in (old.count - suffix)..<old.count where isModified(old[index]) { diff.modifications.append(index) }
         }
         diff.sort()
         return diff
@@ -148,5 +149,34 @@ struct CollectionDiff: Equatable {
             position = previous[position]
         }
         return marks
+    }
+}
+
+/// Membership in a set of row keys, for testing every key of a long collection: a bitmap over
+/// the keys' range when that is small (a shift and a mask per test, no hashing), else the set.
+struct KeyFilter {
+    private let set: Set<UInt64>
+    private let low: UInt64
+    private let bits: [UInt64]
+
+    init(_ keys: Set<UInt64>) {
+        set = keys
+        guard let low = keys.min(), let high = keys.max(), high - low < 1 << 26 else {
+            self.low = 0
+            bits = []
+            return
+        }
+        self.low = low
+        var bits = [UInt64](repeating: 0, count: Int((high - low) >> 6) + 1)
+        for key in keys { bits[Int((key - low) >> 6)] |= 1 << ((key - low) & 63) }
+        self.bits = bits
+    }
+
+    @inline(__always)
+    func callAsFunction(_ key: UInt64) -> Bool {
+        guard !bits.isEmpty else { return set.contains(key) }
+        let offset = key &- low
+        guard key >= low, Int(offset >> 6) < bits.count else { return false }
+        return bits[Int(offset >> 6)] & (1 << (offset & 63)) != 0
     }
 }

@@ -89,6 +89,7 @@ final class ClassInfo {
     func remember(storage keyPath: AnyKeyPath, name: String) -> StorageKeyPath {
         let entry = StorageKeyPath(identity: ObjectIdentifier(keyPath), keyPath: keyPath, name: name, access: access[name]!)
         if !storageKeyPaths.contains(where: { $0.keyPath == keyPath }) {
+            immortalize(keyPath)
             storageKeyPaths.append(entry)
             storageIdentities.append(entry.identity)
             if case .value(let column) = entry.access { storageColumns.append(column) } else { storageColumns.append(-1) }
@@ -128,4 +129,16 @@ enum PropertyAccess {
     case list(column: Int)
     /// Linking objects, computed from another class's links.
     case linkingObjects(Property)
+}
+
+@_silgen_name("_swift_stdlib_immortalize")
+private func _swift_stdlib_immortalize(_ object: UnsafeMutableRawPointer)
+
+/// Marks a key path literal immortal. Every property access materialises the property's
+/// key-path object (one per property, cached by the runtime for the process's life) and
+/// retains and releases it: an atomic write to one shared cache line, which tasks reading
+/// objects on several cores at once would fight over. Retaining an immortal object only reads
+/// its count, so the line stays shared. Safe because the runtime never frees these literals.
+private func immortalize(_ keyPath: AnyKeyPath) {
+    _swift_stdlib_immortalize(Unmanaged.passUnretained(keyPath).toOpaque())
 }

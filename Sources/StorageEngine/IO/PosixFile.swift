@@ -113,6 +113,13 @@ package final class PosixFile: FileIO {
     private func growIfNeeded(to end: UInt64) throws {
         try physicalLength.withLock { (current) in
             guard end > current else { return }
+            // The cached length is this process's: another process may have grown the file
+            // since, and written pages past it. Growing from the stale length would shrink the
+            // file and cut those pages off, so look at the file before growing it.
+            let actual = lseek(descriptor, 0, SEEK_END)
+            guard actual >= 0 else { throw PosixFile.error(errno, "find the length of '\(path)'") }
+            current = max(current, UInt64(actual))
+            guard end > current else { return }
             let growth = max(PosixFile.minimumGrowth, current / 8)
             var target = max(end, current + growth)
             target = (target + PosixFile.minimumGrowth - 1) / PosixFile.minimumGrowth * PosixFile.minimumGrowth

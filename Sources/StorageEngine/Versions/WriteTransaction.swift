@@ -171,6 +171,15 @@ package final class WriteTransaction {
 
         let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end)
         let slot = FileHeader.slot(for: version)
+        // The changeset is recorded before the header is written: a handle of this process
+        // that finds the new header on disk (as `refreshFromDisk` does) must find its
+        // changeset too, or it would compute the change again from the trees. Only this
+        // transaction, holding the write lock, can produce `version`.
+        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
+        database.shared.state.withLock { committed in
+            committed.recentCommits.append(result)
+            if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
+        }
         do {
             try header.write(to: file, slot: slot)
             try file.sync()
@@ -179,17 +188,17 @@ package final class WriteTransaction {
             // (it held version - 2; the other slot holds the base version) before giving the
             // error to the caller.
             try? FileHeader.erase(slot: slot, of: file)
+            database.shared.state.withLock { committed in
+                committed.recentCommits.removeAll { $0.version == version }
+            }
             throw error
         }
         database.shared.markComplete(header)
 
-        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
         database.shared.state.withLock { committed in
             committed.header = header
             committed.catalog = catalog
             committed.freeSpace = freeSpace
-            committed.recentCommits.append(result)
-            if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
         }
         return (result, pinning ? pinnedLatest() : nil)
     }
