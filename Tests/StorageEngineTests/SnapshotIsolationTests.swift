@@ -99,6 +99,33 @@ struct SnapshotIsolationTests {
     }
 }
 
+@Suite("Free space")
+struct FreeSpaceTests {
+    @Test("aligned and unaligned allocations never overlap, aligned ones start on their boundary, and everything released is reused")
+    func alignedAllocation() {
+        var random = SystemRandomNumberGenerator()
+        var space = FreeSpace(end: FileHeader.dataStart)
+        var live: [Extent] = []
+        for _ in 0..<5_000 {
+            if !live.isEmpty, Bool.random(using: &random) {
+                space.release(live.remove(at: Int.random(in: 0..<live.count, using: &random)))
+                continue
+            }
+            let length = Int.random(in: 1...20_000, using: &random)
+            let aligned = Bool.random(using: &random)
+            let offset = aligned ? space.allocate(length, alignment: 4096) : space.allocate(length)
+            let extent = Extent(offset: offset, length: FreeSpace.rounded(UInt64(length)))
+            if aligned { #expect(offset % 4096 == 0) }
+            #expect(extent.end <= space.end)
+            #expect(!live.contains { $0.offset < extent.end && extent.offset < $0.end }, "allocated space in use")
+            #expect(!space.free.contains { $0.offset < extent.end && extent.offset < $0.end }, "allocated space still listed free")
+            live.append(extent)
+        }
+        for extent in live { space.release(extent) }
+        #expect(space.end == FileHeader.dataStart && space.free.isEmpty, "releasing everything gives the whole file back")
+    }
+}
+
 /// A flag set once by one task and polled by others.
 final class Flag: Sendable {
     private let value = Atomic<Bool>(false)

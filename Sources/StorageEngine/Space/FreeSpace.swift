@@ -64,6 +64,26 @@ package struct FreeSpace: Sendable, Equatable {
         return offset
     }
 
+    /// Returns the offset, a multiple of `alignment` (a power of two), of `length` bytes no
+    /// version can see: first fit among the free extents, else the end of the file (moved up to
+    /// the alignment). The space skipped before the aligned start stays free.
+    package mutating func allocate(_ length: Int, alignment: UInt64) -> UInt64 {
+        let size = FreeSpace.rounded(UInt64(length))
+        for index in free.indices {
+            let extent = free[index]
+            let start = (extent.offset + alignment - 1) & ~(alignment - 1)
+            guard start + size <= extent.end else { continue }
+            let head = Extent(offset: extent.offset, length: start - extent.offset)
+            let tail = Extent(offset: start + size, length: extent.end - (start + size))
+            free.replaceSubrange(index...index, with: [head, tail].filter { $0.length > 0 })
+            return start
+        }
+        let start = (end + alignment - 1) & ~(alignment - 1)
+        if start > end { free.append(Extent(offset: end, length: start - end)) }
+        end = start + size
+        return start
+    }
+
     /// Makes `extent` reusable at once. Only for space no version can see.
     package mutating func release(_ extent: Extent) {
         var low = 0
