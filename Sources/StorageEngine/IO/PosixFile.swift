@@ -9,6 +9,8 @@ package final class PosixFile: FileIO {
     private let descriptor: Int32
     /// The physical length, tracked so that growth happens in chunks and not on every append.
     private let physicalLength: Locked<UInt64>
+    /// A range `prepareForWriting` left without holes (nil after a truncation).
+    private let preparedThrough = Locked<Range<UInt64>?>(nil)
 
     private static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
@@ -86,6 +88,7 @@ package final class PosixFile: FileIO {
             }
             current = length
         }
+        preparedThrough.withLock { $0 = nil }
     }
 
     /// Writes zeros over the holes of `range`, growing the file first if needed.
@@ -97,7 +100,22 @@ package final class PosixFile: FileIO {
     /// past the data ahead of time, so the commits after them overwrite written blocks.
     package func prepareForWriting(_ range: Range<UInt64>) throws {
         guard !range.isEmpty else { return }
+        // Space this handle already found or made hole-free needs no second look (a steady
+        // stream of commits asks for nearly the same range each time). Another process
+        // trimming the file can bring holes back unseen; that costs sync time, not safety.
+        let known = preparedThrough.withLock { $0 }
+        if let known, range.lowerBound >= known.lowerBound, range.upperBound <= known.upperBound { return }
         try growIfNeeded(to: range.upperBound)
+        defer {
+            preparedThrough.withLock { known in
+                // Overlapping hole-free ranges make one.
+                if let old = known, old.lowerBound <= range.upperBound, range.lowerBound <= old.upperBound {
+                    known = min(old.lowerBound, range.lowerBound)..<max(old.upperBound, range.upperBound)
+                } else {
+                    known = range
+                }
+            }
+        }
         let hole = lseek(descriptor, off_t(range.lowerBound), PosixFile.seekHole)
         // No hole before the range's end (or no SEEK_HOLE support): nothing to do.
         guard hole >= 0, UInt64(hole) < range.upperBound else { return }

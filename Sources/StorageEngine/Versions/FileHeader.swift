@@ -106,15 +106,24 @@ package struct FileHeader: Sendable, Equatable {
     /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
     ///   slot that passes its checksum and completeness check.
     package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> FileHeader {
-        let size = try file.size()
-        guard size >= dataStart else {
-            throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+        // Read first, look at the size only to explain a failed read: this runs at the start
+        // of every write transaction, where a system call more is a noticeable part of a
+        // small commit.
+        var slots: [(offset: UInt64, bytes: [UInt8])] = []
+        do {
+            for offset in slotOffsets { slots.append((offset, try file.read(count: slotBytes, at: offset))) }
+        } catch {
+            let size = try file.size()
+            guard size >= dataStart else {
+                throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+            }
+            throw error
         }
         var candidates: [FileHeader] = []
         var problems: [String] = []
         var foreign = 0
-        for offset in slotOffsets {
-            switch decodeSlot(try file.read(count: slotBytes, at: offset), at: offset) {
+        for (offset, bytes) in slots {
+            switch decodeSlot(bytes, at: offset) {
             case .valid(let header):
                 candidates.append(header)
             case .foreign:
