@@ -139,6 +139,39 @@ struct ChangeStreamTests {
         #expect(indices(await owners.next())?.modifications == [0])
     }
 
+    @Test("links are followed exactly four deep by default, and as deep as a key path says")
+    func exactLinkDepth() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        // 1 -> 2 -> 3 -> 4 -> 5 -> 6: object 5 is four links from 1, object 6 five.
+        try await realm.asyncWrite {
+            var next: Chain?
+            for id in (1...6).reversed() {
+                let link = realm.create(Chain.self, value: ["id": id, "value": 0])
+                link.next = next
+                next = link
+            }
+        }
+        let all = realm.objects(Chain.self).sorted(byKeyPath: "id")
+        var changes = all.changes.makeAsyncIterator()
+        var deep = realm.objects(Chain.self).filter("id == 1").changes(keyPaths: ["next.next.next.next.next.value"]).makeAsyncIterator()
+        var object = realm.object(ofType: Chain.self, forPrimaryKey: 1)!.changes.makeAsyncIterator()
+        guard case .initial? = await changes.next(), case .initial? = await deep.next() else { Issue.record("no initial"); return }
+        try await realm.asyncWrite { realm.object(ofType: Chain.self, forPrimaryKey: 6)!.value = 1 }
+        // Object 6 itself and the four before it (2...5) are modified; object 1, five links
+        // away, is not. The key path reaches five links, so its stream reports object 1.
+        #expect(indices(await changes.next())?.modifications == [1, 2, 3, 4, 5])
+        #expect(indices(await deep.next())?.modifications == [0])
+        try await realm.asyncWrite { realm.object(ofType: Chain.self, forPrimaryKey: 5)!.value = 1 }
+        #expect(indices(await changes.next())?.modifications == [0, 1, 2, 3, 4])
+        guard case .change(_, let properties)? = await object.next() else { Issue.record("no object change"); return }
+        #expect(properties.map(\.name) == ["next"])
+        try await realm.asyncWrite { realm.object(ofType: Chain.self, forPrimaryKey: 6)!.value = 2 }
+        try await realm.asyncWrite { realm.object(ofType: Chain.self, forPrimaryKey: 1)!.value = 2 }
+        guard case .change(_, let own)? = await object.next() else { Issue.record("no object change"); return }
+        #expect(own.map(\.name) == ["value"], "the change five links away was not reported")
+    }
+
     @Test("write(withoutNotifying:) leaves the write out of that stream only")
     func withoutNotifying() async throws {
         let directory = TestDirectory()

@@ -21,6 +21,13 @@ final class Toy: Object {
     @Persisted var color: String
 }
 
+/// A chain of links, for the depth of link-following.
+final class Chain: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var value: Int
+    @Persisted var next: Chain?
+}
+
 final class Counter: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var value: Int
@@ -43,7 +50,7 @@ final class TestDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 
     var configuration: Realm.Configuration {
-        Realm.Configuration(fileURL: url.appendingPathComponent("test.realm"), objectTypes: [Owner.self, Pet.self, Toy.self, Counter.self, Entry.self])
+        Realm.Configuration(fileURL: url.appendingPathComponent("test.realm"), objectTypes: [Owner.self, Pet.self, Toy.self, Counter.self, Entry.self, Chain.self])
     }
 }
 
