@@ -74,3 +74,8 @@ func residentBytes() -> Int {
     let fields = statm.split(separator: " ")
     return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
+func isThreadSanitized() -> Bool {
+    dlsym(nil, "__tsan_init") != nil  // nil is RTLD_DEFAULT in glibc
+}

@@ -79,6 +79,14 @@ struct PreconditionTests {
         }
     }
 
+    @Test("observing a frozen value")
+    func observeFrozen() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-observe-frozen"))
+            _ = realm.objects(Dog.self).freeze().changes
+        }
+    }
+
     @Test("using an actor-confined realm outside its actor")
     func wrongActor() async {
         await #expect(processExitsWith: .failure) {
