@@ -33,8 +33,12 @@ struct QueryPlanner {
         /// How many lookups it takes, to choose between two: a range counts as many.
         var cost: Int { range == nil ? values.count : Int.max / 2 }
 
-        /// The candidate keys the index gives.
-        func candidates(in table: any TableReading) -> Set<UInt64> {
+        /// The candidate keys the index gives, in key order. One value's keys need no set (the
+        /// common `==` lookup): sorting an already sorted posting list is one pass.
+        func candidates(in table: any TableReading) -> [UInt64] {
+            if range == nil, values.count == 1 {
+                return ((try? table.keys(where: column, equals: values[0])) ?? []).sorted()
+            }
             var candidates = Set<UInt64>()
             if let range {
                 try? table.indexEntries(on: column, in: range) { _, keys in
@@ -45,7 +49,7 @@ struct QueryPlanner {
             for value in values {
                 candidates.formUnion((try? table.keys(where: column, equals: value)) ?? [])
             }
-            return candidates
+            return candidates.sorted()
         }
     }
 
@@ -55,11 +59,11 @@ struct QueryPlanner {
         let schema = info.schema
         if let lookup = indexLookup(for: query, in: table) {
             if let matches = QueryEvaluator.compileOnRows(query) {
-                return lookup.candidates(in: table).sorted().filter { key in
+                return lookup.candidates(in: table).filter { key in
                     ((try? table.withRow(key, matches)) ?? nil) ?? false
                 }
             }
-            return lookup.candidates(in: table).sorted().filter { key in
+            return lookup.candidates(in: table).filter { key in
                 guard let row = (try? table.row(key)) ?? nil else { return false }
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
             }
