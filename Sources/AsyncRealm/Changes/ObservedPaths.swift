@@ -15,8 +15,6 @@ final class ObservedPaths {
     struct Link {
         let property: Property
         let column: Int
-        /// The element table of a list property.
-        let listTable: String?
         let target: ObservedPaths
     }
 
@@ -39,8 +37,7 @@ final class ObservedPaths {
         if depth > 0 {
             for (column, property) in schema.storedProperties.enumerated() {
                 guard let targetName = property.objectClassName, let target = schemas[targetName] else { continue }
-                links.append(Link(property: property, column: column, listTable: listTable(of: property, in: schema),
-                                  target: everything(of: target, schemas: schemas, depth: depth - 1)))
+                links.append(Link(property: property, column: column, target: everything(of: target, schemas: schemas, depth: depth - 1)))
             }
         }
         return ObservedPaths(schema: schema, columns: nil, links: links)
@@ -71,14 +68,9 @@ final class ObservedPaths {
             guard let target = schemas[property.objectClassName!] else {
                 preconditionFailure("the class '\(property.objectClassName!)' of '\(schema.className).\(property.name)' is not in the realm's schema")
             }
-            return Link(property: property, column: column, listTable: listTable(of: property, in: schema),
-                        target: paths(rest, of: target, schemas: schemas))
+            return Link(property: property, column: column, target: paths(rest, of: target, schemas: schemas))
         }
         return ObservedPaths(schema: schema, columns: columns, links: links)
-    }
-
-    private static func listTable(of property: Property, in schema: ObjectSchema) -> String? {
-        property.isArray ? ListStore.tableName(forClass: schema.className, property: property.name) : nil
     }
 
     /// Every table whose changes can matter.
@@ -129,12 +121,6 @@ final class ObservedPaths {
 
     /// The objects of this class linking to `target` through `link`, found by the backlink index.
     func owners(linkingTo target: UInt64, through link: Link, realm: Realm) -> [UInt64] {
-        if let listTable = link.listTable {
-            guard let table = realm.readTable(named: listTable),
-                  let found = try? ListStore.occurrences(of: .objectKey(target), in: table) else { return [] }
-            return found.map(\.owner)
-        }
-        guard let table = realm.readTable(named: tableName) else { return [] }
-        return (try? table.keys(where: link.column, equals: .objectKey(target))) ?? []
+        realm.keys(of: schema, linkingTo: target, throughColumn: link.column)
     }
 }

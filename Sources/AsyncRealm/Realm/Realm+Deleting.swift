@@ -10,13 +10,20 @@ extension Realm {
         guard let originClass = property.objectClassName, let originName = property.linkOriginPropertyName,
               let origin = objectSchemas[originClass],
               let column = origin.storedProperties.firstIndex(where: { $0.name == originName }) else { return [] }
+        return keys(of: origin, linkingTo: key, throughColumn: column)
+    }
+
+    /// The keys of the objects of `origin` whose link or list in `column` holds object `key`,
+    /// once per link, through the backlink index of the column or of the list's element table.
+    func keys(of origin: ObjectSchema, linkingTo key: UInt64, throughColumn column: Int) -> [UInt64] {
         let target = Value.objectKey(key)
-        if origin.storedProperties[column].isArray {
-            guard let table = readTable(named: ListStore.tableName(forClass: originClass, property: originName)),
+        let property = origin.storedProperties[column]
+        if property.isArray {
+            guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)),
                   let found = try? ListStore.occurrences(of: target, in: table) else { return [] }
             return found.map(\.owner)
         }
-        guard let table = readTable(named: SchemaStore.tableName(forClass: originClass)) else { return [] }
+        guard let table = readTable(named: SchemaStore.tableName(forClass: origin.className)) else { return [] }
         return (try? table.keys(where: column, equals: target)) ?? []
     }
 
