@@ -22,12 +22,25 @@ package struct ByteWriter {
         bytes.append(UInt8(value))
     }
 
+    // Byte by byte: `append(contentsOf:)` of a 4- or 8-byte buffer goes through the generic
+    // sequence machinery, which costs several times these appends (a branch page of a few
+    // hundred child references is re-encoded by every small commit).
+    @inline(__always)
     package mutating func appendUInt32(_ value: UInt32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        var value = value
+        for _ in 0..<4 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            value >>= 8
+        }
     }
 
+    @inline(__always)
     package mutating func appendUInt64(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        var value = value
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            value >>= 8
+        }
     }
 
     package mutating func append<Bytes: Sequence>(contentsOf other: Bytes) where Bytes.Element == UInt8 {

@@ -34,10 +34,13 @@ package enum PageCodec {
     package static func encode(kind: PageKind, raw: UnsafeRawBufferPointer, compress: Bool = true) -> [UInt8] {
         let rawCount = raw.count
         let bound = Int(LZ4_compressBound(Int32(rawCount)))
-        var stored = [UInt8](repeating: 0, count: headerSize + max(bound, rawCount))
         var bodyCount = 0
         var flags: UInt8 = 0
-        stored.withUnsafeMutableBytes { page in
+        // Uninitialised: every byte kept is written below (header fields, reserved zeros, body)
+        // and the rest is cut off, so zero-filling the worst-case size first would be wasted.
+        let stored = [UInt8](unsafeUninitializedCapacity: headerSize + max(bound, rawCount)) { buffer, initialized in
+            let page = UnsafeMutableRawBufferPointer(buffer)
+            page.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: headerSize)
             let body = page.baseAddress! + headerSize
             var compressed: Int32 = 0
             if compress && rawCount >= 64 {
@@ -56,8 +59,8 @@ package enum PageCodec {
             page[9] = flags
             page.storeBytes(of: UInt32(rawCount).littleEndian, toByteOffset: 12, as: UInt32.self)
             page.storeBytes(of: UInt32(bodyCount).littleEndian, toByteOffset: 16, as: UInt32.self)
+            initialized = headerSize + bodyCount
         }
-        stored.removeLast(stored.count - headerSize - bodyCount)
         return stored
     }
 

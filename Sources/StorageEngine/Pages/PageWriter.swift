@@ -13,19 +13,27 @@ package final class PageWriter {
         self.file = file
     }
 
-    package func write(_ stored: [UInt8], at offset: UInt64) throws {
+    /// Makes room for `bytes` of pages, so that the run does not grow by copying itself.
+    package func reserveCapacity(_ bytes: Int) {
+        run.reserveCapacity(min(bytes, PageWriter.maxRunBytes))
+    }
+
+    /// Buffers `stored` for `offset`, followed by zeros up to `length` bytes.
+    package func write(_ stored: [UInt8], at offset: UInt64, paddedTo length: Int) throws {
         if !run.isEmpty && (offset != runStart + UInt64(run.count) || run.count >= PageWriter.maxRunBytes) {
             try flush()
         }
         if run.isEmpty { runStart = offset }
         run.append(contentsOf: stored)
+        if length > stored.count { run.append(contentsOf: repeatElement(0, count: length - stored.count)) }
     }
 
     /// Issues the pending run. Called before the commit's first sync.
     package func flush() throws {
         guard !run.isEmpty else { return }
-        let bytes = run
-        run.removeAll(keepingCapacity: true)
-        try file.write(bytes, at: runStart)
+        // Written from the buffer itself, which then stays this writer's alone: emptied
+        // keeping its capacity, it serves the next run without allocating.
+        defer { run.removeAll(keepingCapacity: true) }
+        try file.write(run, at: runStart)
     }
 }

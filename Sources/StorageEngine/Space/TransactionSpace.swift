@@ -63,6 +63,7 @@ package final class TransactionSpace {
         let size = (UInt64(bytes) + 4095) / 4096 * 4096
         let offset = freeSpace.allocate(Int(size), alignment: 4096)
         reservation = offset..<(offset + size)
+        writer.reserveCapacity(Int(size))
     }
 
     /// Returns the unused part of the reservation to the free space.
@@ -91,10 +92,8 @@ package final class TransactionSpace {
     /// their contents are: the free list and the commit record).
     package func writePage(_ stored: inout [UInt8], at offset: UInt64) throws -> PageRef {
         let ref = PageCodec.seal(&stored, at: offset)
-        // Pad to the allocation unit so that neighbouring pages merge into one write.
-        let padding = Int(FreeSpace.rounded(UInt64(stored.count))) - stored.count
-        if padding > 0 { stored.append(contentsOf: repeatElement(0, count: padding)) }
-        try writer.write(stored, at: offset)
+        // Padded to the allocation unit so that neighbouring pages merge into one write.
+        try writer.write(stored, at: offset, paddedTo: Int(FreeSpace.rounded(UInt64(stored.count))))
         return ref
     }
 

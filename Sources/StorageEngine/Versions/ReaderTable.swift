@@ -56,20 +56,21 @@ package final class ReaderTable: Sendable {
 
     /// The oldest version any other live process has published.
     package func oldestOfOtherProcesses() -> UInt64? {
-        var values = [UInt64](repeating: 0, count: ReaderTable.capacity)
-        let read = values.withUnsafeMutableBytes { buffer in
-            pread(descriptor, buffer.baseAddress, buffer.count, off_t(ReaderTable.slotsStart))
+        // On the stack: every write transaction asks, and a heap array of the table costs
+        // more than reading it.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ReaderTable.capacity) { values in
+            let read = pread(descriptor, values.baseAddress, values.count * 8, off_t(ReaderTable.slotsStart))
+            guard read > 0 else { return nil }
+            var oldest: UInt64?
+            for index in 0..<(read / 8) where index != slot {
+                let value = UInt64(littleEndian: values[index])
+                guard value != 0 else { continue }
+                let version = value - 1
+                if let current = oldest, current <= version { continue }
+                guard FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.slotsStart + index * 8, length: 8) else { continue }
+                oldest = version
+            }
+            return oldest
         }
-        guard read > 0 else { return nil }
-        var oldest: UInt64?
-        for index in 0..<(read / 8) where index != slot {
-            let value = UInt64(littleEndian: values[index])
-            guard value != 0 else { continue }
-            let version = value - 1
-            if let current = oldest, current <= version { continue }
-            guard FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.slotsStart + index * 8, length: 8) else { continue }
-            oldest = version
-        }
-        return oldest
     }
 }
