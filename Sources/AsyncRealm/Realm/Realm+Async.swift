@@ -32,6 +32,12 @@ extension Realm {
     /// `write` on another thread) holds the lock the task polls it with a bounded backoff.
     /// Before `block` runs the realm advances to the newest version, as `write` does.
     ///
+    /// When other `asyncWrite`s of this process wait behind it, the commit joins a *commit
+    /// group*: the next writer starts from it at once, and the last writer of the group
+    /// writes one header and syncs once for all of them (see `Docs/Concurrency.md`). Each
+    /// `asyncWrite` still returns only once its commit is durable, and no other realm sees it
+    /// before.
+    ///
     /// - Throws: what `block` throws, `CancellationError` if the task is cancelled before the
     ///   commit, or what `commitWrite()` throws; in each case nothing of the write is stored.
     /// - Important: Use it on a realm confined to an actor or a task (`try await Realm.open()`):
@@ -49,9 +55,15 @@ extension Realm {
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
         }
-        try await coordinator.writeQueue.acquire()
-        defer { coordinator.writeQueue.release() }
-        start(try await acquireWriteLock())
+        let queue = coordinator.writeQueue
+        try await queue.acquire()
+        var holdsTurn = true
+        // Whatever happens while this writer holds the turn, the turn moves on, and a commit
+        // group no one follows is made durable.
+        defer { if holdsTurn { endTurn(queue) } }
+        // From here to the commit nothing suspends: a writer that joined the group holds up
+        // every other writer of the file until it commits or rolls back.
+        start(try await beginWriteWhenFree())
         prepareToSkip(tokens)
         let result: Result
         do {
@@ -61,21 +73,42 @@ extension Realm {
             if transaction != nil { cancelWrite() }
             throw error
         }
-        if transaction != nil { try commitWrite(withoutNotifying: tokens) }
+        guard transaction != nil else { return result }
+        let outcome = CommitOutcome()
+        try commitWrite(withoutNotifying: tokens, whenDurable: outcome.report)
+        holdsTurn = false
+        endTurn(queue)
+        do {
+            try await outcome.value()
+        } catch {
+            // The group this commit joined was lost: the file holds the version before it.
+            if let durable = try? database.snapshot() { rewind(to: durable) }
+            throw (error as? StorageError).map(RealmError.init) ?? error
+        }
         return result
     }
 
-    /// Takes the file's write lock, suspending while another handle holds it.
-    private func acquireWriteLock(isolation: isolated (any Actor)? = #isolation) async throws -> WriteTransaction {
+    /// Waits, suspending, until this handle can start a write transaction: the file's write
+    /// lock is free or the process's commit group admits it.
+    private func beginWriteWhenFree(isolation: isolated (any Actor)? = #isolation) async throws -> WriteTransaction {
         var delay: Duration = .microseconds(50)
         while true {
             try Task.checkCancellation()
-            if let transaction = try RealmError.translating({ try database.tryBeginWrite() }) {
+            if let transaction = try RealmError.translating({ try database.tryBeginWrite(joiningGroup: true) }) {
                 return transaction
             }
             try await Task.sleep(for: delay)
             delay = min(delay * 2, .milliseconds(5))
         }
+    }
+
+    /// Hands the write turn to the next waiting writer, which continues the commit group; with
+    /// no one waiting, makes the group durable (its writers learn an error from their
+    /// outcomes) and frees the turn.
+    private func endTurn(_ queue: WriteQueue) {
+        guard !queue.handOff() else { return }
+        _ = try? database.commitOpenGroup()
+        queue.release()
     }
 
     /// Moves this handle to the newest version, as `refresh()` does, including versions

@@ -167,6 +167,11 @@ public final class Realm {
         }
     }
 
+    /// Moves this handle back to `snapshot`, after the commit it had advanced to was lost.
+    func rewind(to snapshot: Snapshot) {
+        advance(to: snapshot)
+    }
+
     /// The version this handle reads, taking the newest one if the handle holds none.
     func snapshot() throws -> Snapshot {
         if let transaction { return transaction.base }
@@ -249,6 +254,12 @@ public final class Realm {
     /// - Throws: the error that failed the transaction, or an I/O error; the file is then as
     ///   it was before `beginWrite()`, and the transaction is over.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        try commitWrite(withoutNotifying: tokens, whenDurable: nil)
+    }
+
+    /// Commits as `commitWrite(withoutNotifying:)` does; with `whenDurable`, the commit may join
+    /// the process's commit group (see `asyncWrite`), and `whenDurable` reports its outcome.
+    func commitWrite(withoutNotifying tokens: [NotificationToken], whenDurable: (@Sendable ((any Error)?) -> Void)?) throws {
         checkThread()
         guard let transaction else {
             preconditionFailure("commitWrite() needs a write transaction; call beginWrite() first")
@@ -263,9 +274,18 @@ public final class Realm {
             objectsAddedInTransaction.removeAll()
             forgetTableWriters()
         }
-        let (result, newest) = try RealmError.translating { try transaction.commitAndSnapshot() }
+        // Change streams hear of a commit once it is durable.
+        let versions = coordinator.versions
+        let database = self.database
+        let (result, newest) = try RealmError.translating {
+            guard let whenDurable else { return try transaction.commitAndSnapshot() }
+            return try transaction.commitAndSnapshot { error in
+                if error == nil { versions.publish(database.durableVersion) }
+                whenDurable(error)
+            }
+        }
+        if whenDurable == nil { versions.publish(result.version) }
         lastCommit = result
-        coordinator.versions.publish(result.version)
         advance(to: newest)
         if !tokens.isEmpty { skipNotifications(of: tokens, from: transaction.base, to: newest) }
     }

@@ -47,6 +47,16 @@ final class WriteQueue: Sendable {
         }
     }
 
+    /// Hands the caller's turn to the next waiting writer and returns true; returns false,
+    /// the caller keeping its turn, if no one waits.
+    func handOff() -> Bool {
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            state.waiting.isEmpty ? nil : state.waiting.removeFirst().continuation
+        }
+        next?.resume()
+        return next != nil
+    }
+
     /// Ends the caller's turn, handing it to the next waiting writer.
     func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in

@@ -7,7 +7,7 @@ import Glibc
 /// each other's writes exactly as two processes do.
 package final class Database: Sendable {
     package let shared: SharedFile
-    private let writeLock: WriteLock
+    let writeLock: WriteLock
     package let isReadOnly: Bool
 
     private static let openFiles = Locked<[String: WeakSharedFile]>([:])
@@ -98,18 +98,67 @@ package final class Database: Sendable {
         guard !isReadOnly else {
             throw StorageError(.readOnly, "this database was opened read-only; open it for writing to change it")
         }
-        try writeLock.lock()
-        return try beginWriteHoldingLock()
+        // Polls rather than sleeping in the lock: the holder may be this process's commit group,
+        // between two of its writers, which only this loop ends (by committing it) if every
+        // thread that could run the group's next writer is waiting here.
+        var delay: UInt32 = 20
+        while true {
+            if let transaction = try tryBeginWrite(joiningGroup: false) { return transaction }
+            usleep(delay)
+            delay = min(delay * 2, 1000)
+        }
     }
 
     /// Starts a transaction if the write lock is free, and returns nil at once if another
     /// handle, in this process or another, holds it: for callers that wait by suspending.
-    package func tryBeginWrite() throws -> WriteTransaction? {
+    ///
+    /// With `joiningGroup`, the caller is the next writer of this process's commit group, if
+    /// one is open, and starts from the group's newest version (see `CommitGroup`); it must
+    /// then run its transaction to the end without suspending, since every other writer of
+    /// the file waits for it. Otherwise an idle group is committed first.
+    package func tryBeginWrite(joiningGroup: Bool) throws -> WriteTransaction? {
         guard !isReadOnly else {
             throw StorageError(.readOnly, "this database was opened read-only; open it for writing to change it")
         }
+        if shared.hasOpenGroup {
+            if joiningGroup {
+                switch shared.joinGroup() {
+                case .joined(let header, let catalog, var freeSpace, let durableSlot, let pin):
+                    let base = Snapshot(version: header.version, catalog: catalog, store: shared.store, pin: pin)
+                    let oldest = shared.state.withLock { shared.oldestPinned($0) }
+                    freeSpace.reclaim(oldestPinned: oldest)
+                    return WriteTransaction(database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: durableSlot, joinedGroup: true)
+                case .busy:
+                    return nil
+                case .noGroup:
+                    break
+                }
+            } else {
+                // The group's lock may be this handle's own (a writer on the actor that opened
+                // the group): taking it again would succeed without excluding anyone.
+                guard try commitOpenGroup() else { return nil }
+            }
+        }
         guard try writeLock.tryLock() else { return nil }
+        if shared.hasOpenGroup {
+            // Opened between the check and the lock: only this handle's own lock can be held
+            // twice, so the group holds it; leave it to the group.
+            return nil
+        }
         return try beginWriteHoldingLock()
+    }
+
+    /// Makes this process's open commit group durable, if it is idle: writes its newest header
+    /// and syncs (see `CommitGroup`). Returns false if a transaction of the group is running
+    /// (or another caller is writing it); true if no group was open or it was written.
+    ///
+    /// - Throws: the I/O error that lost the group; its writers are told the same.
+    @discardableResult
+    package func commitOpenGroup() throws -> Bool {
+        guard shared.hasOpenGroup else { return true }
+        guard let group = shared.claimGroup() else { return !shared.hasOpenGroup }
+        try shared.commit(group)
+        return true
     }
 
     private func beginWriteHoldingLock() throws -> WriteTransaction {
@@ -119,13 +168,13 @@ package final class Database: Sendable {
             try shared.refreshFromDisk()
             let (pinnedHeader, pinnedCatalog, pin) = shared.pinKnownLatest()
             let base = Snapshot(version: pinnedHeader.version, catalog: pinnedCatalog, store: shared.store, pin: pin)
-            let (header, cached) = shared.state.withLock { ($0.header, $0.freeSpace) }
+            let (header, slot, cached) = shared.state.withLock { ($0.header, $0.headerSlot, $0.freeSpace) }
             precondition(header.version == base.version, "the newest version changed while this handle held the write lock")
             var freeSpace = try cached ?? loadFreeSpace(header)
             // Space freed by commits no pinned snapshot predates can be reused now.
             let oldest = shared.state.withLock { shared.oldestPinned($0) }
             freeSpace.reclaim(oldestPinned: oldest)
-            return WriteTransaction(database: self, header: header, base: base, freeSpace: freeSpace)
+            return WriteTransaction(database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: slot, joinedGroup: false)
         } catch {
             writeLock.unlock()
             throw error
@@ -136,6 +185,11 @@ package final class Database: Sendable {
     package func newestVersion() throws -> UInt64 {
         try shared.refreshFromDisk()
         return shared.state.withLock { $0.header.version }
+    }
+
+    /// The newest version this process knows to be durable, without looking at the file.
+    package var durableVersion: UInt64 {
+        shared.state.withLock { $0.header.version }
     }
 
     /// How many distinct versions snapshots of this process pin.
@@ -172,10 +226,11 @@ package final class Database: Sendable {
 
     /// Gives the file's unused tail back to the file system, if no one is writing.
     package func trimFile() throws {
-        guard try writeLock.tryLock() else { return }
+        // An open group may hold this very handle's lock, which `tryLock` would then "take".
+        guard !shared.hasOpenGroup, try writeLock.tryLock() else { return }
         defer { writeLock.unlock() }
         try shared.refreshFromDisk()
-        let header = try shared.readHeader()
+        let header = try shared.readHeader().header
         if try shared.file.size() > header.end { try shared.file.truncate(to: header.end) }
     }
 }

@@ -3,8 +3,10 @@ import CXXHash
 /// The root of a committed version, stored in one of two slots at the start of the file.
 ///
 /// Two slots of 4 KiB start the file: slot 0 at offset 0 and slot 1 at 4096; pages start at
-/// 8192. Version `v` is written into slot `v % 2`, so the slot it replaces holds version `v - 2`
-/// and the other slot keeps `v - 1` intact while `v` is being written. Opening takes the newest
+/// 8192. A commit writes its header into the slot that does not hold the header it started
+/// from, so that one stays intact while the new one is being written (usually version `v` goes
+/// to slot `v % 2`; a group of commits made durable together writes only its last header, so
+/// the parity may change). Opening takes the newest
 /// slot that passes its checksum *and* whose commit is complete (see `CommitRecord`), so a
 /// commit cut short by a crash, whatever subset of its writes reached the disk, falls back to
 /// the version before it. A cleanly closed file holds its newest header in both slots.
@@ -45,8 +47,8 @@ package struct FileHeader: Sendable, Equatable {
     /// The header of a new, empty database.
     package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart)
 
-    /// The slot version `version` is written to.
-    package static func slot(for version: UInt64) -> Int { Int(version % 2) }
+    /// The slot a commit writes when the header it started from is in `slot`.
+    package static func slot(replacingTheOneBeside slot: Int) -> Int { 1 - slot }
 
     package func encoded(forSlotAt offset: UInt64) -> [UInt8] {
         var writer = ByteWriter(capacity: FileHeader.slotBytes)
@@ -105,7 +107,7 @@ package struct FileHeader: Sendable, Equatable {
     ///   disk (`CommitRecord.isComplete`); asked for the newest valid slot first.
     /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
     ///   slot that passes its checksum and completeness check.
-    package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> FileHeader {
+    package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> (header: FileHeader, slot: Int) {
         // Read first, look at the size only to explain a failed read: this runs at the start
         // of every write transaction, where a system call more is a noticeable part of a
         // small commit.
@@ -119,13 +121,13 @@ package struct FileHeader: Sendable, Equatable {
             }
             throw error
         }
-        var candidates: [FileHeader] = []
+        var candidates: [(header: FileHeader, slot: Int)] = []
         var problems: [String] = []
         var foreign = 0
-        for (offset, bytes) in slots {
+        for (slot, (offset, bytes)) in slots.enumerated() {
             switch decodeSlot(bytes, at: offset) {
             case .valid(let header):
-                candidates.append(header)
+                candidates.append((header, slot))
             case .foreign:
                 foreign += 1
                 problems.append("header slot at \(offset) lacks the AsyncRealm magic number")
@@ -133,9 +135,9 @@ package struct FileHeader: Sendable, Equatable {
                 problems.append("header slot at \(offset) \(reason)")
             }
         }
-        for header in candidates.sorted(by: { $0.version > $1.version }) {
-            if try isComplete(header) { return header }
-            problems.append("the commit of version \(header.version) is incomplete")
+        for candidate in candidates.sorted(by: { $0.header.version > $1.header.version }) {
+            if try isComplete(candidate.header) { return candidate }
+            problems.append("the commit of version \(candidate.header.version) is incomplete")
         }
         if foreign == slotOffsets.count {
             throw StorageError.corrupted("not an AsyncRealm database file (no header slot carries the magic number)", at: 0)

@@ -8,12 +8,16 @@ import Dispatch
 package final class SharedFile: Sendable {
     struct Committed {
         var header: FileHeader
+        /// The slot `header` was read from or written to: the next commit writes the other.
+        var headerSlot = 0
         var catalog: Catalog
         /// The allocator state of `header.version`, kept by the last writer of this process.
         var freeSpace: FreeSpace?
         var pins: [UInt64: Int] = [:]
         var published: UInt64?
         var recentCommits: [CommitResult] = []
+        /// Commits of this process not yet durable (see `CommitGroup`).
+        var group: CommitGroup?
     }
 
     /// The canonical path, or nil for an in-memory database.
@@ -34,20 +38,23 @@ package final class SharedFile: Sendable {
         self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes))
         self.readerTable = readerTable
         state = Locked(Committed(header: .empty, catalog: Catalog()))
-        let header = try readHeader()
+        let (header, slot) = try readHeader()
         let catalog = try Catalog.load(header.catalog, from: store)
         state.withLock {
             $0.header = header
+            $0.headerSlot = slot
             $0.catalog = catalog
         }
     }
 
     deinit {
+        // A group whose handles are all gone is still a set of commits its writers made.
+        if let group = claimGroup() { try? commit(group) }
         closeCleanly()
     }
 
-    /// The newest header on disk whose commit is complete.
-    func readHeader() throws -> FileHeader {
+    /// The newest header on disk whose commit is complete, and its slot.
+    func readHeader() throws -> (header: FileHeader, slot: Int) {
         try FileHeader.read(from: file) { header in
             if completeHeader.withLock({ $0 == header }) { return true }
             guard CommitRecord.isComplete(header, store: store) else { return false }
@@ -75,9 +82,8 @@ package final class SharedFile: Sendable {
         defer {
             if let readerTable { readerTable.unlockWriter() } else { memoryLock.signal() }
         }
-        guard let header = try? readHeader() else { return }
-        let twin = 1 - FileHeader.slot(for: header.version)
-        try? header.write(to: file, slot: twin)
+        guard let (header, slot) = try? readHeader() else { return }
+        try? header.write(to: file, slot: FileHeader.slot(replacingTheOneBeside: slot))
         if let size = try? file.size(), size > header.end { try? file.truncate(to: header.end) }
         try? file.sync()
     }
@@ -92,13 +98,14 @@ package final class SharedFile: Sendable {
     /// Adopts a version another process committed, if the file holds a newer one.
     func refreshFromDisk() throws {
         guard readerTable != nil else { return }
-        let header = try readHeader()
+        let (header, slot) = try readHeader()
         let known = state.withLock { $0.header }
         guard header.version > known.version else { return }
         let catalog = try Catalog.load(header.catalog, from: store)
         state.withLock { committed in
             guard header.version > committed.header.version else { return }
             committed.header = header
+            committed.headerSlot = slot
             committed.catalog = catalog
             committed.freeSpace = nil
         }
@@ -124,9 +131,130 @@ package final class SharedFile: Sendable {
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.
-            guard readerTable != nil, try readHeader().version != header.version else {
+            guard readerTable != nil, try readHeader().header.version != header.version else {
                 return (header, catalog, pin)
             }
+        }
+    }
+
+    // MARK: Commit groups
+
+    /// Whether commits of this process wait for a group's header.
+    var hasOpenGroup: Bool { state.withLock { $0.group != nil } }
+
+    /// Lets a writer of this process start from the open group's newest version.
+    func joinGroup() -> GroupAdmission {
+        let admission = state.withLock { committed -> (FileHeader, Catalog, FreeSpace, Int)? in
+            guard var group = committed.group else { return nil }
+            guard !group.isBusy else { return (group.newest, group.catalog, group.freeSpace, -1) }
+            group.isBusy = true
+            committed.group = group
+            committed.pins[group.newest.version, default: 0] += 1
+            publishOldest(&committed)
+            return (group.newest, group.catalog, group.freeSpace, group.durableSlot)
+        }
+        guard let (header, catalog, freeSpace, slot) = admission else { return .noGroup }
+        guard slot >= 0 else { return .busy }
+        return .joined(header: header, catalog: catalog, freeSpace: freeSpace, durableSlot: slot,
+                       pin: PinnedVersion(version: header.version, file: self))
+    }
+
+    /// Adds a commit to the group, opening it if `opening` describes the version it starts
+    /// from (the commit's transaction took the write lock itself), and returns its pin.
+    func addToGroup(
+        opening: (durable: FileHeader, slot: Int, lock: WriteLock)?, newest: FileHeader, catalog: Catalog,
+        freeSpace: FreeSpace, pages: [PageRef], waiter: @escaping @Sendable ((any Error)?) -> Void
+    ) -> PinnedVersion {
+        state.withLock { committed in
+            if let opening {
+                precondition(committed.group == nil, "a commit group was opened twice")
+                committed.group = CommitGroup(
+                    durable: opening.durable, durableSlot: opening.slot, lock: opening.lock, newest: newest,
+                    catalog: catalog, freeSpace: freeSpace, pages: pages, waiters: [waiter])
+            } else {
+                precondition(committed.group?.isBusy == true, "a commit joined a group it was not admitted to")
+                committed.group!.newest = newest
+                committed.group!.catalog = catalog
+                committed.group!.freeSpace = freeSpace
+                committed.group!.pages = pages
+                committed.group!.commits += 1
+                committed.group!.waiters.append(waiter)
+                committed.group!.isBusy = false
+            }
+            committed.pins[newest.version, default: 0] += 1
+            publishOldest(&committed)
+        }
+        return PinnedVersion(version: newest.version, file: self)
+    }
+
+    /// Calls `waiter` when the open group is durable, or now if none is open.
+    func waitForGroup(_ waiter: @escaping @Sendable ((any Error)?) -> Void) {
+        let added = state.withLock { committed -> Bool in
+            guard committed.group != nil else { return false }
+            committed.group!.waiters.append(waiter)
+            return true
+        }
+        if !added { waiter(nil) }
+    }
+
+    /// Ends a joined transaction that added nothing to the group.
+    func leaveGroup() {
+        state.withLock { $0.group?.isBusy = false }
+    }
+
+    /// Takes the group for writing its header, if one is open and idle.
+    func claimGroup() -> CommitGroup? {
+        state.withLock { committed in
+            guard let group = committed.group, !group.isBusy else { return nil }
+            committed.group!.isBusy = true
+            return group
+        }
+    }
+
+    /// Publishes `header`, just made durable in `slot`, as the newest version, ending the
+    /// group if one is open. Returns the group's waiters.
+    func publishDurable(_ header: FileHeader, slot: Int, catalog: Catalog, freeSpace: FreeSpace) -> [@Sendable ((any Error)?) -> Void] {
+        markComplete(header)
+        return state.withLock { committed in
+            committed.header = header
+            committed.headerSlot = slot
+            committed.catalog = catalog
+            committed.freeSpace = freeSpace
+            defer { committed.group = nil }
+            return committed.group?.waiters ?? []
+        }
+    }
+
+    /// Writes the header of `group`, claimed by the caller, into the slot beside its durable
+    /// one and syncs; then publishes it, releases the group's lock and tells its writers.
+    ///
+    /// - Throws: the I/O error that lost the group; its writers are told the same.
+    func commit(_ group: CommitGroup) throws {
+        let slot = FileHeader.slot(replacingTheOneBeside: group.durableSlot)
+        do {
+            try group.newest.write(to: file, slot: slot)
+            try file.sync()
+        } catch {
+            try? FileHeader.erase(slot: slot, of: file)
+            let waiters = abandonGroup()
+            group.lock.unlock()
+            for waiter in waiters { waiter(error) }
+            throw error
+        }
+        let waiters = publishDurable(group.newest, slot: slot, catalog: group.catalog, freeSpace: group.freeSpace)
+        group.lock.unlock()
+        for waiter in waiters { waiter(nil) }
+    }
+
+    /// Forgets the group after its header could not be made durable: the file's newest
+    /// version is still the group's durable one. Returns the group's waiters.
+    func abandonGroup() -> [@Sendable ((any Error)?) -> Void] {
+        state.withLock { committed in
+            guard let group = committed.group else { return [] }
+            committed.group = nil
+            committed.freeSpace = nil
+            committed.recentCommits.removeAll { $0.version > group.durable.version }
+            return group.waiters
         }
     }
 

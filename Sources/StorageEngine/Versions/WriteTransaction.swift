@@ -12,21 +12,41 @@ package final class WriteTransaction {
     private var catalog: Catalog
     @exclusivity(unchecked) private var tables: [String: TableWriter] = [:]
     private let baseHeader: FileHeader
+    /// The slot of the newest durable header, which this commit must not overwrite.
+    private let durableSlot: Int
+    /// Whether the transaction started inside the process's commit group, whose lock it uses.
+    private let joinedGroup: Bool
+    /// Whether ending the transaction releases the write lock: it took the lock itself and did
+    /// not hand it to a commit group.
+    private var ownsLock: Bool
     package private(set) var isActive = true
 
     /// Commits writing more page bytes than this sync twice instead of recording their pages.
     package static let syncedPagesThreshold = 4 << 20
 
-    init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace) {
+    init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace, durableSlot: Int, joinedGroup: Bool) {
         self.database = database
         self.base = base
         self.baseHeader = header
+        self.durableSlot = durableSlot
+        self.joinedGroup = joinedGroup
+        self.ownsLock = !joinedGroup
         self.catalog = base.catalog
         self.space = TransactionSpace(store: base.store, freeSpace: freeSpace)
     }
 
     deinit {
-        if isActive { database.endWrite() }
+        if isActive { end() }
+    }
+
+    /// Gives up what the transaction holds: the write lock, or its turn in the group.
+    private func end() {
+        isActive = false
+        if ownsLock {
+            database.endWrite()
+        } else if joinedGroup {
+            database.shared.leaveGroup()
+        }
     }
 
     /// The changes made so far.
@@ -86,21 +106,27 @@ package final class WriteTransaction {
     ///   transaction, and the transaction is over.
     @discardableResult
     package func commit() throws -> CommitResult {
-        try commit(pinning: false).0
+        try commit(pinning: false, whenDurable: nil).0
     }
 
     /// Commits as `commit()` does and returns a snapshot of the version produced, pinned
     /// before the write lock is released: no second look at the file is needed to read it.
-    package func commitAndSnapshot() throws -> (CommitResult, Snapshot) {
-        let (result, snapshot) = try commit(pinning: true)
+    ///
+    /// With `whenDurable`, the commit may join the process's commit group instead of writing
+    /// the header and syncing (see `CommitGroup`): it returns once its pages are written,
+    /// keeps the write lock for the group, and `whenDurable` is called when the group is
+    /// durable (nil) or lost (the error). Otherwise the commit is durable when this returns,
+    /// and `whenDurable` is called with nil before it does. Whoever commits into a group must
+    /// see to its end: `Database.commitOpenGroup()` when no other writer follows.
+    package func commitAndSnapshot(whenDurable: (@Sendable ((any Error)?) -> Void)? = nil) throws -> (CommitResult, Snapshot) {
+        let (result, snapshot) = try commit(pinning: true, whenDurable: whenDurable)
         return (result, snapshot!)
     }
 
-    private func commit(pinning: Bool) throws -> (CommitResult, Snapshot?) {
+    private func commit(pinning: Bool, whenDurable: (@Sendable ((any Error)?) -> Void)?) throws -> (CommitResult, Snapshot?) {
         precondition(isActive, "this write transaction has already ended; begin a new one")
         defer {
-            isActive = false
-            database.endWrite()
+            if isActive { end() }
         }
         for table in tables.values { try table.finalizeIndexes() }
         let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
@@ -121,7 +147,12 @@ package final class WriteTransaction {
         let changed = catalog != base.catalog || !space.freed.isEmpty
         guard changed else {
             space.releaseReservation()
-            return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? pinnedLatest() : nil)
+            // Nothing to make durable: the base version is (or becomes, with its group).
+            if let whenDurable {
+                if joinedGroup { database.shared.waitForGroup(whenDurable) } else { whenDurable(nil) }
+            }
+            end()
+            return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? base : nil)
         }
 
         let version = base.version + 1
@@ -136,9 +167,13 @@ package final class WriteTransaction {
         // Only pages the new version references go in the record: one written and freed again
         // within this transaction (an overflow value replaced twice) may be reused once the
         // version after this one is committed, and must not make this commit look incomplete.
+        // In a group, the record also lists the group's earlier pages this version still uses.
         let freedHere = Set(space.freed.map(\.offset))
-        let pages = space.written.filter { !freedHere.contains($0.offset) }
+        let carried = joinedGroup ? database.shared.state.withLock { $0.group?.pages ?? [] } : []
+        let pages = (carried + space.written).filter { !freedHere.contains($0.offset) }
         let syncPagesFirst = space.writtenBytes > WriteTransaction.syncedPagesThreshold
+        let groupIsFull = joinedGroup && database.shared.state.withLock { ($0.group?.commits ?? 0) + 1 >= CommitGroup.maximumCommits }
+        let grouping = whenDurable != nil && !syncPagesFirst && !groupIsFull
         let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
         let recordOffset = syncPagesFirst ? 0 : space.allocate(PageCodec.headerSize + recordSize)
         // The free list describes itself as allocated: size it first (with room for one more
@@ -170,7 +205,6 @@ package final class WriteTransaction {
         if syncPagesFirst { try file.sync() }
 
         let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end)
-        let slot = FileHeader.slot(for: version)
         // The changeset is recorded before the header is written: a handle of this process
         // that finds the new header on disk (as `refreshFromDisk` does) must find its
         // changeset too, or it would compute the change again from the trees. Only this
@@ -180,27 +214,48 @@ package final class WriteTransaction {
             committed.recentCommits.append(result)
             if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
         }
+
+        if grouping, let whenDurable {
+            let opening = joinedGroup ? nil : (durable: baseHeader, slot: durableSlot, lock: database.writeLock)
+            let pin = database.shared.addToGroup(
+                opening: opening, newest: header, catalog: catalog, freeSpace: freeSpace,
+                pages: pages + [listRef, recordRef], waiter: whenDurable)
+            // The lock and the turn now belong to the group.
+            ownsLock = false
+            isActive = false
+            return (result, pinning ? Snapshot(version: version, catalog: catalog, store: database.shared.store, pin: pin) : nil)
+        }
+
+        let slot = FileHeader.slot(replacingTheOneBeside: durableSlot)
+        let groupLock = joinedGroup ? database.shared.state.withLock { $0.group?.lock } : nil
         do {
             try header.write(to: file, slot: slot)
             try file.sync()
         } catch {
             // The commit is reported as failed, so the file must not keep it: erase the slot
-            // (it held version - 2; the other slot holds the base version) before giving the
-            // error to the caller.
+            // (the other slot holds the durable version) before giving the error to the caller,
+            // with the group this commit would have ended.
             try? FileHeader.erase(slot: slot, of: file)
             database.shared.state.withLock { committed in
                 committed.recentCommits.removeAll { $0.version == version }
             }
+            if joinedGroup {
+                let waiters = database.shared.abandonGroup()
+                isActive = false
+                groupLock?.unlock()
+                for waiter in waiters { waiter(error) }
+            }
             throw error
         }
-        database.shared.markComplete(header)
-
-        database.shared.state.withLock { committed in
-            committed.header = header
-            committed.catalog = catalog
-            committed.freeSpace = freeSpace
+        let waiters = database.shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
+        let snapshot = pinning ? pinnedLatest() : nil
+        if joinedGroup {
+            isActive = false
+            groupLock?.unlock()
         }
-        return (result, pinning ? pinnedLatest() : nil)
+        for waiter in waiters { waiter(nil) }
+        whenDurable?(nil)
+        return (result, snapshot)
     }
 
     /// The newest version, pinned: still under the write lock, the one this process knows.
@@ -213,7 +268,6 @@ package final class WriteTransaction {
     /// considers free, so there is nothing to undo on disk.
     package func rollback() {
         guard isActive else { return }
-        isActive = false
-        database.endWrite()
+        end()
     }
 }
