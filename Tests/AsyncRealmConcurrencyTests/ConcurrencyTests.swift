@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import StorageEngine
 
 /// Writes through `asyncWrite` from its own realm.
 actor Writer {
@@ -21,6 +22,37 @@ actor Writer {
                 realm.add(Entry(value: ["writer": number, "sequence": sequence]))
             }
         }
+    }
+}
+
+/// Appends entries, checking after each write that the file on disk already holds it.
+actor DurabilityChecker {
+    let configuration: Realm.Configuration
+    let number: Int
+
+    init(configuration: Realm.Configuration, number: Int) {
+        self.configuration = configuration
+        self.number = number
+    }
+
+    /// Returns the writes whose version was not yet in the file's header when they returned.
+    func append(times: Int, synchronously: Bool) async throws -> [UInt64] {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let file = try PosixFile(path: configuration.fileURL!.path, create: false, readOnly: true)
+        var early: [UInt64] = []
+        for sequence in 0..<times {
+            let entry = ["writer": number, "sequence": sequence]
+            if synchronously {
+                try realm.write { realm.add(Entry(value: entry)) }
+                await Task.yield()
+            } else {
+                try await realm.asyncWrite { realm.add(Entry(value: entry)) }
+            }
+            let version = try #require(realm.lastCommit?.version)
+            let onDisk = try FileHeader.read(from: file) { _ in true }.header.version
+            if onDisk < version { early.append(version) }
+        }
+        return early
     }
 }
 
@@ -87,6 +119,33 @@ struct ConcurrencyTests {
             #expect(result.counter == total)
             #expect(result.elements <= total + 1, "coalesced: never more elements than commits")
         }
+    }
+
+    @Test("asyncWrites queued behind each other share syncs, each returns once its commit is in the file, and synchronous writers on other actors neither wait forever nor break a group")
+    func commitGroups() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration
+        let setup = try await Realm.open(configuration: configuration)
+        try await setup.asyncWrite { setup.add(Counter(value: ["id": 1, "value": 0])) }
+        let asynchronous = 8, synchronous = 3, writes = 40
+        let early = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for number in 0..<(asynchronous + synchronous) {
+                group.addTask {
+                    try await DurabilityChecker(configuration: configuration, number: number)
+                        .append(times: writes, synchronously: number >= asynchronous)
+                }
+            }
+            var early: [UInt64] = []
+            for try await versions in group { early += versions }
+            return early
+        }
+        #expect(early.isEmpty, "writes returned before the file held them: versions \(early)")
+        setup.refresh()
+        #expect(setup.objects(Entry.self).count == (asynchronous + synchronous) * writes)
+        let sequences = Dictionary(grouping: setup.objects(Entry.self), by: \.writer).mapValues { $0.map(\.sequence) }
+        #expect(sequences.values.allSatisfy { $0 == Array(0..<writes) })
+        let statistics = setup.database.groupStatistics
+        #expect(statistics.groups > 0 && statistics.commits > statistics.groups, "eight queued writers should share syncs: \(statistics)")
     }
 
     @Test("asyncWrite rolls back when its block throws or its task is cancelled")

@@ -192,6 +192,12 @@ package final class Database: Sendable {
         shared.state.withLock { $0.header.version }
     }
 
+    /// How many commit groups of more than one commit this process made durable, and how many
+    /// commits they held (for tests and diagnostics).
+    package var groupStatistics: (groups: Int, commits: Int) {
+        shared.state.withLock { $0.groupStatistics }
+    }
+
     /// How many distinct versions snapshots of this process pin.
     package var pinnedVersionCount: Int {
         shared.state.withLock { $0.pins.count }

@@ -18,6 +18,8 @@ package final class SharedFile: Sendable {
         var recentCommits: [CommitResult] = []
         /// Commits of this process not yet durable (see `CommitGroup`).
         var group: CommitGroup?
+        /// How many groups of more than one commit became durable, and their commits.
+        var groupStatistics = (groups: 0, commits: 0)
     }
 
     /// The canonical path, or nil for an in-memory database.
@@ -221,6 +223,10 @@ package final class SharedFile: Sendable {
             committed.catalog = catalog
             committed.freeSpace = freeSpace
             defer { committed.group = nil }
+            if let group = committed.group, group.commits > 1 {
+                committed.groupStatistics.groups += 1
+                committed.groupStatistics.commits += group.commits
+            }
             return committed.group?.waiters ?? []
         }
     }
