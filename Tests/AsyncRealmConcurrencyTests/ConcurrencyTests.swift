@@ -148,6 +148,24 @@ struct ConcurrencyTests {
         #expect(statistics.groups > 0 && statistics.commits > statistics.groups, "eight queued writers should share syncs: \(statistics)")
     }
 
+    @Test("a realm whose commit waits for its group reads its own commit; refresh() never steps back to the durable version")
+    func refreshDuringGroup() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        try await realm.asyncWrite { realm.add(Counter(value: ["id": 1, "value": 0])) }
+        let durable = realm.database.durableVersion
+        // Commit into a group, as an asyncWrite with a writer queued behind it does.
+        realm.start(try realm.database.beginWrite())
+        realm.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 7
+        try realm.commitWrite(withoutNotifying: [], whenDurable: { _ in })
+        #expect(realm.database.durableVersion == durable, "the group is not durable yet")
+        #expect(!realm.refresh())
+        #expect(realm.object(ofType: Counter.self, forPrimaryKey: 1)?.value == 7)
+        try realm.database.commitOpenGroup()
+        #expect(realm.database.durableVersion == durable + 1)
+        #expect(realm.object(ofType: Counter.self, forPrimaryKey: 1)?.value == 7)
+    }
+
     @Test("asyncWrite rolls back when its block throws or its task is cancelled")
     func asyncWriteRollsBack() async throws {
         struct Refused: Error {}

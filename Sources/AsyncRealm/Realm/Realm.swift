@@ -198,6 +198,9 @@ public final class Realm {
         guard transaction == nil, !isFrozen else { return false }
         let old = readSnapshot?.version
         guard let newest = try? database.snapshot() else { return false }
+        // This realm may read its own commit ahead of the newest durable version while the
+        // commit group it joined is being made durable (see `asyncWrite`): never step back.
+        if let old, newest.version < old { return false }
         advance(to: newest)
         guard newest.version != old else { return false }
         // Streams of a realm that does not advance by itself wait for this.
