@@ -121,13 +121,14 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("asyncWrites queued behind each other share syncs, each returns once its commit is in the file, and synchronous writers on other actors neither wait forever nor break a group")
-    func commitGroups() async throws {
+    /// Runs `asynchronous` actors doing `asyncWrite`s and `synchronous` actors doing `write`s,
+    /// `writes` each, and checks the final state; returns the writes that returned before the
+    /// file held them, and the process's group statistics.
+    func mixedWriters(asynchronous: Int, synchronous: Int, writes: Int) async throws -> (early: [UInt64], statistics: (groups: Int, commits: Int)) {
         let directory = TestDirectory()
         let configuration = directory.configuration
         let setup = try await Realm.open(configuration: configuration)
         try await setup.asyncWrite { setup.add(Counter(value: ["id": 1, "value": 0])) }
-        let asynchronous = 8, synchronous = 3, writes = 40
         let early = try await withThrowingTaskGroup(of: [UInt64].self) { group in
             for number in 0..<(asynchronous + synchronous) {
                 group.addTask {
@@ -139,13 +140,25 @@ struct ConcurrencyTests {
             for try await versions in group { early += versions }
             return early
         }
-        #expect(early.isEmpty, "writes returned before the file held them: versions \(early)")
         setup.refresh()
         #expect(setup.objects(Entry.self).count == (asynchronous + synchronous) * writes)
         let sequences = Dictionary(grouping: setup.objects(Entry.self), by: \.writer).mapValues { $0.map(\.sequence) }
+        #expect(sequences.count == asynchronous + synchronous)
         #expect(sequences.values.allSatisfy { $0 == Array(0..<writes) })
-        let statistics = setup.database.groupStatistics
+        return (early, setup.database.groupStatistics)
+    }
+
+    @Test("asyncWrites queued behind each other share syncs, and each returns only once its commit is in the file")
+    func commitGroups() async throws {
+        let (early, statistics) = try await mixedWriters(asynchronous: 8, synchronous: 0, writes: 40)
+        #expect(early.isEmpty, "writes returned before the file held them: versions \(early)")
         #expect(statistics.groups > 0 && statistics.commits > statistics.groups, "eight queued writers should share syncs: \(statistics)")
+    }
+
+    @Test("synchronous writers on actors mixed with asyncWrites: no one waits forever, every write is in the file when it returns")
+    func synchronousWritersAmongGroups() async throws {
+        let (early, _) = try await mixedWriters(asynchronous: 4, synchronous: 2, writes: 20)
+        #expect(early.isEmpty, "writes returned before the file held them: versions \(early)")
     }
 
     @Test("a realm whose commit waits for its group reads its own commit; refresh() never steps back to the durable version")

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Commits of one process made durable together: one header write and one sync for all of them.
 ///
 /// A writer that knows another is waiting for the write lock (the in-process queue of async
@@ -35,11 +37,18 @@ struct CommitGroup {
     /// Set while a transaction of the group runs, or while the group's header is written, so
     /// that no one else starts either.
     var isBusy = false
+    /// When the group last became idle (`DispatchTime` nanoseconds): a writer outside the group
+    /// ends it only after a grace period, so that it does not cut the group between two of its
+    /// writers on every hand-over.
+    var idleSince = DispatchTime.now().uptimeNanoseconds
     /// Called with nil when the group is durable, or with the error that lost it.
     var waiters: [@Sendable ((any Error)?) -> Void]
 
     /// Groups end after this many commits, so that no writer waits behind an endless chain.
     static let maximumCommits = 32
+    /// How long a group must sit idle before a writer outside it ends it: far longer than a
+    /// hand-over between two of its writers, short enough to be no wait at all for the writer.
+    static let graceNanoseconds: UInt64 = 1_000_000
 }
 
 /// What a writer that wants to join the process's commit group finds.

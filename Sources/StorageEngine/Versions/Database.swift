@@ -135,8 +135,9 @@ package final class Database: Sendable {
                 }
             } else {
                 // The group's lock may be this handle's own (a writer on the actor that opened
-                // the group): taking it again would succeed without excluding anyone.
-                guard try commitOpenGroup() else { return nil }
+                // the group): taking it again would succeed without excluding anyone. Ended only
+                // once idle for a moment: its next writer is usually on its way.
+                guard try commitOpenGroup(idleNanoseconds: CommitGroup.graceNanoseconds) else { return nil }
             }
         }
         guard try writeLock.tryLock() else { return nil }
@@ -148,15 +149,16 @@ package final class Database: Sendable {
         return try beginWriteHoldingLock()
     }
 
-    /// Makes this process's open commit group durable, if it is idle: writes its newest header
-    /// and syncs (see `CommitGroup`). Returns false if a transaction of the group is running
-    /// (or another caller is writing it); true if no group was open or it was written.
+    /// Makes this process's open commit group durable, if it has been idle for at least
+    /// `idleNanoseconds`: writes its newest header and syncs (see `CommitGroup`). Returns false
+    /// if a transaction of the group is running, another caller is writing it, or it has not
+    /// been idle long enough; true if no group was open or it was written.
     ///
     /// - Throws: the I/O error that lost the group; its writers are told the same.
     @discardableResult
-    package func commitOpenGroup() throws -> Bool {
+    package func commitOpenGroup(idleNanoseconds: UInt64 = 0) throws -> Bool {
         guard shared.hasOpenGroup else { return true }
-        guard let group = shared.claimGroup() else { return !shared.hasOpenGroup }
+        guard let group = shared.claimGroup(idleNanoseconds: idleNanoseconds) else { return !shared.hasOpenGroup }
         try shared.commit(group)
         return true
     }

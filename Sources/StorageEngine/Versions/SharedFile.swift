@@ -182,6 +182,7 @@ package final class SharedFile: Sendable {
                 committed.group!.commits += 1
                 committed.group!.waiters.append(waiter)
                 committed.group!.isBusy = false
+                committed.group!.idleSince = DispatchTime.now().uptimeNanoseconds
             }
             committed.pins[newest.version, default: 0] += 1
             publishOldest(&committed)
@@ -201,13 +202,18 @@ package final class SharedFile: Sendable {
 
     /// Ends a joined transaction that added nothing to the group.
     func leaveGroup() {
-        state.withLock { $0.group?.isBusy = false }
+        state.withLock { committed in
+            committed.group?.isBusy = false
+            committed.group?.idleSince = DispatchTime.now().uptimeNanoseconds
+        }
     }
 
-    /// Takes the group for writing its header, if one is open and idle.
-    func claimGroup() -> CommitGroup? {
-        state.withLock { committed in
-            guard let group = committed.group, !group.isBusy else { return nil }
+    /// Takes the group for writing its header, if one is open and has been idle for at least
+    /// `idleNanoseconds`.
+    func claimGroup(idleNanoseconds: UInt64 = 0) -> CommitGroup? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { committed in
+            guard let group = committed.group, !group.isBusy, now >= group.idleSince + idleNanoseconds else { return nil }
             committed.group!.isBusy = true
             return group
         }
