@@ -77,7 +77,14 @@ extension Realm {
         let outcome = CommitOutcome()
         try commitWrite(withoutNotifying: tokens, whenDurable: outcome.report)
         holdsTurn = false
-        endTurn(queue)
+        if !queue.handOff() {
+            // The last writer in line makes the group durable, still holding the turn, on a
+            // thread of its own: writers that arrive meanwhile queue up behind it and form the
+            // next group, even when this task's executor has no other thread to run them on.
+            let database = self.database
+            await GroupSyncer.shared.run { _ = try? database.commitOpenGroup() }
+            queue.release()
+        }
         do {
             try await outcome.value()
         } catch {

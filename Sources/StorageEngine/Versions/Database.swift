@@ -30,13 +30,19 @@ package final class Database: Sendable {
         let canonical = realPath(path)
         let lockPath = canonical + ".lock"
         let writeLock = try WriteLock(lockFilePath: lockPath)
-        if try file.size() == 0 {
-            guard !readOnly else {
-                throw StorageError(.fileNotFound, "'\(path)' is empty; a read-only handle cannot create a database")
+        // A file shorter than the header is new: empty, or being initialised by another process
+        // right now, under the write lock (its slots are zeros until written). Wait for that
+        // lock before reading it.
+        if try file.size() < FileHeader.dataStart {
+            if readOnly {
+                guard try file.size() > 0 else {
+                    throw StorageError(.fileNotFound, "'\(path)' is empty; a read-only handle cannot create a database")
+                }
+            } else {
+                try writeLock.lock()
+                defer { writeLock.unlock() }
+                if try file.size() == 0 { try initialize(file) }
             }
-            try writeLock.lock()
-            defer { writeLock.unlock() }
-            if try file.size() == 0 { try initialize(file) }
         }
         let shared = try openFiles.withLock { files in
             if let existing = files[canonical]?.file { return existing }
