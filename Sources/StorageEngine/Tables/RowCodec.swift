@@ -141,7 +141,77 @@ package enum RowCodec {
 
     /// Decodes column `column` alone; a column past the row's end reads as null (it was added
     /// after the row was written).
+    @inline(__always)
     package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> Value {
+        // Queries read one column of every row: find it with plain pointer arithmetic, and take
+        // the checked path below for anything unusual (including a damaged row, which it
+        // reports).
+        if let (tag, offset) = locate(column, in: row) {
+            switch tag {
+            case Tag.null.rawValue: return .null
+            case Tag.false.rawValue: return .bool(false)
+            case Tag.true.rawValue: return .bool(true)
+            case Tag.zero.rawValue: return .int(0)
+            case Tag.positive.rawValue where row[offset] < 0x80: return .int(Int64(row[offset]))
+            case Tag.double.rawValue where offset + 8 <= row.count:
+                return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
+            default: break
+            }
+        }
+        return try decodeColumnChecked(column, of: row, origin: origin)
+    }
+
+    /// The tag of column `column` and where its payload starts, found without building values
+    /// or checks beyond staying inside the row; nil for a column past the row's end, a row with
+    /// more than 127 columns, or anything that does not add up (the checked path decides).
+    @inline(__always)
+    static func locate(_ column: Int, in row: UnsafeRawBufferPointer) -> (tag: UInt8, offset: Int)? {
+        let end = row.count
+        guard end > 0 else { return nil }
+        let count = Int(row[0])
+        guard count < 0x80, column < count else { return nil }
+        var offset = 1 + (count + 1) / 2
+        guard offset <= end else { return nil }
+        @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
+            while offset < end {
+                let byte = row[offset]
+                offset += 1
+                if byte < 0x80 { return true }
+            }
+            return false
+        }
+        for index in 0..<column {
+            let byte = row[1 + index >> 1]
+            switch index & 1 == 0 ? byte & 0x0f : byte >> 4 {
+            case 0, 1, 2, 3: break
+            case 4, 5, 12: guard skipVarint(&offset) else { return nil }
+            case 6: offset += 4
+            case 7: offset += 8
+            case 11: offset += 16
+            case 10: guard skipVarint(&offset), skipVarint(&offset) else { return nil }
+            case 8, 9, 13:
+                // A length (varint) and that many bytes; lengths past two bytes take the slow path.
+                guard offset < end else { return nil }
+                let first = Int(row[offset])
+                if first < 0x80 {
+                    offset += 1 + first
+                } else {
+                    guard offset + 1 < end, row[offset + 1] < 0x80 else { return nil }
+                    offset += 2 + (first & 0x7f | Int(row[offset + 1]) << 7)
+                }
+            default: return nil
+            }
+            guard offset <= end else { return nil }
+        }
+        let byte = row[1 + column >> 1]
+        let tag = column & 1 == 0 ? byte & 0x0f : byte >> 4
+        // Payload-less tags may sit at the very end of the row.
+        guard offset < end || tag <= Tag.zero.rawValue else { return nil }
+        return (tag, offset)
+    }
+
+    /// `decodeColumn` with every check: reports a damaged row as `fileCorrupted`.
+    static func decodeColumnChecked(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> Value {
         var reader = ByteReader(row, origin: origin)
         let count = try reader.readLength(limit: row.count * 2)
         guard column < count else { return .null }
