@@ -36,6 +36,34 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("reading one column agrees with the checked decoder on random rows, and damaged rows are reported, never a crash")
+    func columnFastPath() throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<400 {
+            // Now and then more than 127 columns, which the fast path leaves to the checked one.
+            let width = round % 50 == 0 ? 130 : Int.random(in: 1...30, using: &random)
+            let row = (0..<width).map { _ in Self.samples[Int.random(in: 0..<Self.samples.count, using: &random)] }
+            var encoded = RowCodec.encode(row)
+            if Bool.random(using: &random) {
+                // Damage: flip a byte or cut the row short.
+                if Bool.random(using: &random), !encoded.isEmpty {
+                    encoded[Int.random(in: 0..<encoded.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                } else {
+                    encoded.removeLast(Int.random(in: 0...encoded.count, using: &random))
+                }
+            }
+            encoded.withUnsafeBytes { bytes in
+                for column in 0..<(width + 2) {
+                    let checked = try? RowCodec.decodeColumnChecked(column, of: bytes)
+                    let fast = try? RowCodec.decodeColumn(column, of: bytes)
+                    // Compared as text: a damaged row may decode to a NaN, which equals nothing.
+                    #expect(String(describing: fast) == String(describing: checked), "column \(column) of a \(width)-column row (seed \(seed))")
+                }
+            }
+        }
+    }
+
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()
