@@ -135,7 +135,10 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private var position = 0
         private var nextKey: UInt64 = 0
         private var exhausted = false
+        private var rowBuffer: RowBuffer?
         private static var batchSize: Int { 256 }
+        /// A guess at an encoded row's size, to reserve a batch's buffer once in the usual case.
+        private static var rowBytesEstimate: Int { 48 }
 
         private var filteredPosition = 0
 
@@ -165,10 +168,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 exhausted = true
                 return
             }
-            let buffer = RowBuffer()
-            buffer.reserveCapacity((end - filteredPosition) * results.info.schema.storedProperties.count)
-            for key in keys[filteredPosition..<end] {
-                if let range = (try? table.withRow(key, { try buffer.append($0) })) ?? nil {
+            // Every row first, then the accessors: appending may move the buffer's bytes.
+            let buffer = reusableBuffer()
+            let ranges = keys[filteredPosition..<end].map { key in (try? table.withRow(key, buffer.append)) ?? nil }
+            for (key, range) in zip(keys[filteredPosition..<end], ranges) {
+                if let range {
                     batch.append(realm.accessor(of: Element.self, key: key, row: (buffer, range), info: results.info))
                 } else {
                     batch.append(realm.accessor(of: Element.self, key: key, info: results.info))
@@ -176,6 +180,18 @@ public final class Results<Element: Object>: RandomAccessCollection {
             }
             filteredPosition = end
             if end == keys.count { exhausted = true }
+        }
+
+        /// The buffer for the next batch's rows: the last one, emptied, if no accessor of the
+        /// last batch is still in use, which saves allocating it again for every batch.
+        private mutating func reusableBuffer() -> RowBuffer {
+            if rowBuffer != nil, isKnownUniquelyReferenced(&rowBuffer!) {
+                rowBuffer!.removeAll()
+                return rowBuffer!
+            }
+            let buffer = RowBuffer(tableName: results.info.schema.className, capacity: Self.batchSize * Self.rowBytesEstimate)
+            rowBuffer = buffer
+            return buffer
         }
 
         private mutating func refill() {
@@ -187,12 +203,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 return
             }
             // The batch's rows, decoded into one buffer its accessors share.
-            let buffer = RowBuffer()
-            buffer.reserveCapacity(Self.batchSize * results.info.schema.storedProperties.count)
+            let buffer = reusableBuffer()
             var rows: [(key: UInt64, range: Range<Int>)] = []
             rows.reserveCapacity(Self.batchSize)
             try? table.scan(nextKey...UInt64.max) { key, row in
-                rows.append((key, try buffer.append(row)))
+                rows.append((key, buffer.append(row)))
                 return rows.count < Self.batchSize
             }
             if rows.count < Self.batchSize { exhausted = true }

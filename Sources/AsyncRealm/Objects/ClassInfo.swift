@@ -23,23 +23,12 @@ final class ClassInfo {
     let listTables: [Int: String]
     /// How each property is read, by name: decided once so that a read needs no dynamic cast.
     let access: [String: PropertyAccess]
-    /// The `@Persisted` storage key paths accessors have used, with their property: searched
-    /// by the key path's identity, a few pointer comparisons per read (cheaper than hashing).
-    /// The key path is kept with its entry so that its address cannot be reused by another.
-    private var storageKeyPaths: [StorageKeyPath] = []
-    /// The identities of `storageKeyPaths` and their value columns (-1 for lists and linking
-    /// objects), apart so that the search on every read copies nothing that is reference counted.
-    /// (Exclusivity is unchecked: each is read on every property read and only appended to,
-    /// never during a read.)
-    @exclusivity(unchecked) private var storageIdentities: [ObjectIdentifier] = []
-    @exclusivity(unchecked) private var storageColumns: [Int] = []
-
-    struct StorageKeyPath {
-        let identity: ObjectIdentifier
-        let keyPath: AnyKeyPath
-        let name: String
-        let access: PropertyAccess
-    }
+    /// The slots written into managed instances, by instance type (see `PropertySlots`), and
+    /// those of `type` unretained (`propertySlots` keeps them), so that making an object
+    /// counts no references for them. (Exclusivity is unchecked: read each time an object is
+    /// made, and only set before.)
+    @exclusivity(unchecked) var propertySlots: [ObjectIdentifier: PropertySlots] = [:]
+    @exclusivity(unchecked) var typeSlots: Unmanaged<PropertySlots>?
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
     private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
 
@@ -64,37 +53,6 @@ final class ClassInfo {
         }
         fields = found
         return found
-    }
-
-    /// The property whose storage `keyPath` reaches, if an accessor has used it before.
-    func property(forStorage keyPath: AnyKeyPath) -> StorageKeyPath? {
-        let identity = ObjectIdentifier(keyPath)
-        for entry in storageKeyPaths where entry.identity == identity { return entry }
-        return nil
-    }
-
-    /// The column of the value property whose storage `keyPath` reaches; nil for lists,
-    /// linking objects and key paths not seen yet.
-    @inline(__always)
-    func valueColumn(forStorage keyPath: AnyKeyPath) -> Int? {
-        let identity = ObjectIdentifier(keyPath)
-        guard let position = storageIdentities.firstIndex(of: identity) else { return nil }
-        let column = storageColumns[position]
-        return column < 0 ? nil : column
-    }
-
-    /// Remembers that `keyPath` reaches property `name`'s storage. Key paths are normally one
-    /// instance per property; an equal key path under a new identity is not added again, so
-    /// the list stays as short as the class.
-    func remember(storage keyPath: AnyKeyPath, name: String) -> StorageKeyPath {
-        let entry = StorageKeyPath(identity: ObjectIdentifier(keyPath), keyPath: keyPath, name: name, access: access[name]!)
-        if !storageKeyPaths.contains(where: { $0.keyPath == keyPath }) {
-            immortalize(keyPath)
-            storageKeyPaths.append(entry)
-            storageIdentities.append(entry.identity)
-            if case .value(let column) = entry.access { storageColumns.append(column) } else { storageColumns.append(-1) }
-        }
-        return entry
     }
 
     init(schema: ObjectSchema, type: Object.Type) {
@@ -129,16 +87,4 @@ enum PropertyAccess {
     case list(column: Int)
     /// Linking objects, computed from another class's links.
     case linkingObjects(Property)
-}
-
-@_silgen_name("_swift_stdlib_immortalize")
-private func _swift_stdlib_immortalize(_ object: UnsafeMutableRawPointer)
-
-/// Marks a key path literal immortal. Every property access materialises the property's
-/// key-path object (one per property, cached by the runtime for the process's life) and
-/// retains and releases it: an atomic write to one shared cache line, which tasks reading
-/// objects on several cores at once would fight over. Retaining an immortal object only reads
-/// its count, so the line stays shared. Safe because the runtime never frees these literals.
-private func immortalize(_ keyPath: AnyKeyPath) {
-    _swift_stdlib_immortalize(Unmanaged.passUnretained(keyPath).toOpaque())
 }

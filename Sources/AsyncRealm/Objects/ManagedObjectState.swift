@@ -13,12 +13,12 @@ final class ManagedObjectState {
     /// Unowned: the realm, which this state keeps alive, keeps every class info it made for as
     /// long as it lives; not counting the reference saves two atomic operations per accessor.
     unowned(unsafe) let info: ClassInfo
-    /// The encoded row as read at `rowStamp` of the realm, at `rowRange` of `rowBuffer`; read
-    /// again when the realm has changed since. (Exclusivity is unchecked: only this realm's
-    /// thread touches them, and never re-entrantly.)
-    @exclusivity(unchecked) var rowBuffer: RowBuffer?
-    @exclusivity(unchecked) var rowRange: Range<Int> = 0..<0
-    @exclusivity(unchecked) var rowStamp = -1
+    /// The encoded row as read at `rowStamp` of the realm: `row` points into `rowBuffer`, which
+    /// this state keeps alive. Read again when the realm has changed since. (Exclusivity is
+    /// unchecked: only this realm's thread touches them, and never re-entrantly.)
+    @exclusivity(unchecked) private(set) var rowBuffer: RowBuffer?
+    @exclusivity(unchecked) private(set) var row = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private(set) var rowStamp = -1
     /// Set when the object was deleted through this accessor or its write was cancelled.
     var isInvalidated = false
 
@@ -28,33 +28,24 @@ final class ManagedObjectState {
         self.info = info
     }
 
-    /// The property reached through `storage`, read from the realm.
+    /// The property in slot `slot` (see `PropertySlots`), read from the realm.
     @inlinable
-    func read<V: _Persistable, O: Object>(_: V.Type, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
-        if let column = valueColumn(forStorage: storage) {
+    func read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
+        if let column = PropertySlots.column(of: slot) {
             return V._fromStorage(storedValue(column: column), realm: realm)
         }
-        return realm.read(V.self, of: self, storage: storage)
+        return realm.read(V.self, of: self, slot: slot)
     }
 
-    /// Sets the property reached through `storage`; needs a write transaction.
+    /// Sets the property in slot `slot`; needs a write transaction.
     @inlinable
-    func write<V: _Persistable, O: Object>(_ value: V, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
-        if let column = valueColumn(forStorage: storage) {
+    func write<V: _Persistable>(_ value: V, slot: UInt16) {
+        if let column = PropertySlots.column(of: slot) {
             checkWritable()
             setStoredValue(value._toStorage(realm: realm), column: column)
             return
         }
-        realm.write(value, of: self, storage: storage)
-    }
-
-    /// The column of the value property whose storage `keyPath` reaches; nil for a list,
-    /// linking objects, or a key path no accessor has used yet (the generic path finds it).
-    @usableFromInline
-    func valueColumn(forStorage keyPath: AnyKeyPath) -> Int? {
-        // A recorder has no row: its reads go to the generic path, which records them.
-        guard !isRecorder else { return nil }
-        return info.valueColumn(forStorage: keyPath)
+        realm.write(value, of: self, slot: slot)
     }
 
     /// Set on the state of a *recorder*, an instance used to learn which property a key path
@@ -63,11 +54,22 @@ final class ManagedObjectState {
     @exclusivity(unchecked) var isRecorder = false
     var recordedProperty = ""
 
+    /// Remembers the row at `range` of `buffer` as read at `stamp`.
+    func setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        row = buffer.bytes(at: range)
+        rowBuffer = buffer
+        rowStamp = stamp
+    }
+
+    /// Whether `row` is the row as the realm reads it now.
+    var hasCurrentRow: Bool { rowStamp == realm.stamp && rowBuffer != nil }
+
     @usableFromInline
     func storedValue(column: Int) -> _StorageValue {
-        if rowStamp == realm.stamp, let rowBuffer {
+        // The row is read through the pointer: no reference counting on the way to the bytes.
+        if rowStamp == realm.stamp {
             realm.checkThread()
-            return _StorageValue(rowBuffer.column(column, in: rowRange))
+            return _StorageValue(RowBuffer.column(column, of: row, table: info.schema.className))
         }
         return _StorageValue(realm.column(column, of: self))
     }

@@ -21,12 +21,9 @@ import StorageEngine
 public struct Persisted<Value: _Persistable> {
     @usableFromInline var value: Value
     @usableFromInline var options: PersistedOptions
-
-    /// Marks the one property a probe looks for (see `Realm.storageProperty(for:in:)`).
-    var isProbe: Bool {
-        get { options.isProbe }
-        set { options.isProbe = newValue }
-    }
+    /// In a managed object, which property this is, written by the realm when it manages the
+    /// object (see `PropertySlots`); zero in an unmanaged one.
+    @usableFromInline var managedSlot: UInt16 = 0
 
     @inlinable
     public init() {
@@ -91,14 +88,14 @@ public struct Persisted<Value: _Persistable> {
         // through the runtime's key-path machinery on every access.
         @inline(__always) get {
             guard let managed = object.managed else { return object[keyPath: storageKeyPath].value }
-            return managed.read(Value.self, storage: storageKeyPath)
+            return managed.read(Value.self, slot: object[keyPath: storageKeyPath].managedSlot)
         }
         @inline(__always) set {
             guard let managed = object.managed else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            managed.write(newValue, storage: storageKeyPath)
+            managed.write(newValue, slot: object[keyPath: storageKeyPath].managedSlot)
         }
     }
 }
@@ -118,10 +115,6 @@ struct PersistedOptions: Sendable, Hashable {
     /// Whether the model gives the property an initial value (`@Persisted var age = 1`): its
     /// default. Without one, a non-optional value property is required in `create`'s value.
     var hasInitialValue: Bool { bits & 8 != 0 }
-    var isProbe: Bool {
-        get { bits & 4 != 0 }
-        set { bits = newValue ? bits | 4 : bits & ~4 }
-    }
 }
 
 /// What schema discovery and `Realm.add` read from a `@Persisted` property found by reflection.
@@ -130,7 +123,8 @@ protocol PersistedPropertyDescribing {
     var options: PersistedOptions { get }
     /// The origin property of a `LinkingObjects` property.
     var originProperty: String? { get }
-    var isProbe: Bool { get }
+    /// Where `managedSlot` sits in the storage.
+    static var managedSlotOffset: Int { get }
     /// The unmanaged value, as the realm stores it.
     func storageValue(realm: Realm) -> StorageEngine.Value
     /// The unmanaged value.
@@ -152,6 +146,8 @@ extension Persisted: PersistedPropertyDescribing {
     var kind: _PersistedKind { Value._persistedKind }
 
     var originProperty: String? { (value as? LinkingObjectsDescribing)?.originProperty }
+
+    static var managedSlotOffset: Int { MemoryLayout<Self>.offset(of: \Self.managedSlot)! }
 
     func storageValue(realm: Realm) -> StorageEngine.Value { value._toStorage(realm: realm).value }
 

@@ -1,40 +1,77 @@
 import StorageEngine
 
-/// Decoded rows shared by the accessors of the objects read together (a batch of a `Results`
-/// iteration, or one object): each accessor keeps the range of its row's values. One array per
-/// batch rather than one per object, which is what iterating many objects spends its time
-/// allocating and freeing otherwise.
+/// Encoded rows shared by the accessors of the objects read together (a batch of a `Results`
+/// iteration, or one object). Each accessor keeps a pointer to its row's bytes here and a
+/// reference that keeps the buffer alive; a property read decodes one column from those bytes.
+///
+/// Rows are kept as the engine stores them, not decoded: copying a row's bytes costs less than
+/// decoding every column into values no one may read, and freeing a batch frees one block of
+/// bytes instead of a value per column. The buffer is filled first and read after: rows are
+/// appended, which may move the block, and only then are their pointers handed out.
 final class RowBuffer {
-    /// (Exclusivity is unchecked: the buffer is filled before any accessor shares it, and only
-    /// read after.)
-    @exclusivity(unchecked) private(set) var values: [Value] = []
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var count = 0
+    /// The table the rows come from, named when a row turns out to be damaged.
+    let tableName: String
 
-    init() {}
-
-    /// A buffer holding the one row `values`.
-    init(row values: [Value]) {
-        self.values = values
+    init(tableName: String, capacity: Int = 64) {
+        self.tableName = tableName
+        self.capacity = Swift.max(capacity, 16)
+        storage = .allocate(byteCount: self.capacity, alignment: 8)
     }
 
-    /// Decodes `row` after the rows already held and returns the range of its values.
-    func append(_ row: RowView) throws -> Range<Int> {
-        let start = values.count
-        try row.decode(appendingTo: &values)
-        return start..<values.count
+    deinit { storage.deallocate() }
+
+    /// Copies `row` after the rows already held and returns its offset range; `bytes(at:)`
+    /// turns it into a pointer once every row is in.
+    func append(_ row: RowView) -> Range<Int> {
+        let length = row.bytes.count
+        if count + length > capacity {
+            let grown = Swift.max(capacity * 2, count + length)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            moved.copyMemory(from: storage, byteCount: count)
+            storage.deallocate()
+            storage = moved
+            capacity = grown
+        }
+        if let base = row.bytes.baseAddress { (storage + count).copyMemory(from: base, byteCount: length) }
+        count += length
+        return (count - length)..<count
     }
 
-    func reserveCapacity(_ count: Int) {
-        values.reserveCapacity(count)
+    /// Forgets every row, keeping the memory; only when no accessor points into it.
+    func removeAll() {
+        count = 0
     }
 
-    /// Column `column` of the row at `range`; null past the row's end (a column added later).
+    /// The bytes at `range`, valid while this buffer lives and no row is appended.
+    func bytes(at range: Range<Int>) -> UnsafeRawBufferPointer {
+        precondition(range.upperBound <= count, "row range outside its buffer")
+        return UnsafeRawBufferPointer(start: storage + range.lowerBound, count: range.count)
+    }
+
+    /// Column `column` of `row` (bytes of this buffer); null past the row's end (a column added
+    /// later).
     @inline(__always)
-    func column(_ column: Int, in range: Range<Int>) -> Value {
-        column < range.count ? values[range.lowerBound + column] : .null
+    static func column(_ column: Int, of row: UnsafeRawBufferPointer, table: @autoclosure () -> String) -> Value {
+        do {
+            return try RowCodec.decodeColumn(column, of: row)
+        } catch {
+            damaged(error, table: table())
+        }
     }
 
-    /// Every column of the row at `range`.
-    func row(in range: Range<Int>) -> [Value] {
-        Array(values[range])
+    /// Every column of `row`.
+    static func decode(_ row: UnsafeRawBufferPointer, table: String) -> [Value] {
+        do {
+            return try RowCodec.decode(row)
+        } catch {
+            damaged(error, table: table)
+        }
+    }
+
+    private static func damaged(_ error: any Error, table: String) -> Never {
+        preconditionFailure("a row of '\(table)' cannot be read: \(error); the file is damaged, restore it from a copy")
     }
 }

@@ -63,12 +63,9 @@ extension Realm {
         let info = info ?? classInfoOrStop(for: type)
         let object = T()
         let state = ManagedObjectState(realm: self, key: key, info: info)
-        if let row {
-            state.rowBuffer = row.buffer
-            state.rowRange = row.range
-            state.rowStamp = stamp
-        }
+        if let row { state.setRow(row.range, of: row.buffer, stamp: stamp) }
         object.managed = state
+        info.writeSlots(into: object)
         return object
     }
 
@@ -79,54 +76,32 @@ extension Realm {
 
     /// Makes sure the object's row is the one this handle reads now, reading it again if not.
     private func refreshRow(_ managed: ManagedObjectState) {
-        if managed.rowStamp == stamp, managed.rowBuffer != nil { return }
+        if managed.hasCurrentRow { return }
         precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
-        guard let row = (try? readTable(managed.info)?.row(managed.key)) ?? nil else {
+        let buffer = RowBuffer(tableName: managed.info.schema.className, capacity: 64)
+        guard let range = (try? readTable(managed.info)?.withRow(managed.key, buffer.append)) ?? nil else {
             preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
-        managed.rowBuffer = RowBuffer(row: row)
-        managed.rowRange = 0..<row.count
-        managed.rowStamp = stamp
+        managed.setRow(range, of: buffer, stamp: stamp)
     }
 
     /// The object's row as this handle reads it now.
     private func currentRow(_ managed: ManagedObjectState) -> [Value] {
         refreshRow(managed)
-        return managed.rowBuffer!.row(in: managed.rowRange)
+        return RowBuffer.decode(managed.row, table: managed.info.schema.className)
     }
 
-    /// The property whose `@Persisted` storage `keyPath` reaches, found once per key path and
-    /// class: a scratch instance gets a marker through the key path, and reflection finds the
-    /// property holding it.
-    private func storageProperty<O: Object, V>(for keyPath: ReferenceWritableKeyPath<O, Persisted<V>>, in info: ClassInfo) -> ClassInfo.StorageKeyPath {
-        if let property = info.property(forStorage: keyPath) { return property }
-        let scratch = O()
-        var storage = scratch[keyPath: keyPath]
-        storage.isProbe = true
-        scratch[keyPath: keyPath] = storage
-        var mirror: Mirror? = Mirror(reflecting: scratch)
-        while let current = mirror {
-            for child in current.children {
-                if let persisted = child.value as? PersistedPropertyDescribing, persisted.isProbe, let label = child.label {
-                    return info.remember(storage: keyPath, name: String(label.dropFirst()))
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        preconditionFailure("cannot find the property of \(keyPath) in '\(info.schema.className)'")
-    }
-
-    /// Reads a property through its storage key path: the path `ManagedObjectState.read` takes
-    /// for lists, linking objects and the first use of a key path.
+    /// Reads a property that is not a value column (a list, linking objects, or any property
+    /// of a recorder): the general path of `ManagedObjectState.read`.
     @usableFromInline
-    func read<V: _Persistable, O: Object>(_: V.Type, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) -> V {
+    func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, slot: UInt16) -> V {
         checkThread()
-        let property = storageProperty(for: storage, in: managed.info)
+        let property = managed.info.property(forSlot: slot)
         if managed.isRecorder {
             managed.recordedProperty = property.name
             return V._persistedDefault()
         }
-        return read(V.self, of: managed, access: property.access)
+        return read(V.self, of: managed, access: managed.info.access[property.name]!)
     }
 
     /// The name of the property `keyPath` reads on objects of `type`, found by reading it
@@ -136,6 +111,7 @@ extension Realm {
         let state = ManagedObjectState(realm: self, key: 0, info: classInfoOrStop(for: type))
         state.isRecorder = true
         recorder.managed = state
+        state.info.writeSlots(into: recorder, recorder: true)
         _ = recorder[keyPath: keyPath]
         let name = state.recordedProperty
         guard !name.isEmpty else {
@@ -186,7 +162,7 @@ extension Realm {
     func column(_ column: Int, of managed: ManagedObjectState) -> Value {
         checkThread()
         refreshRow(managed)
-        return managed.rowBuffer!.column(column, in: managed.rowRange)
+        return RowBuffer.column(column, of: managed.row, table: managed.info.schema.className)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.
@@ -203,12 +179,12 @@ extension Realm {
         changed()
     }
 
-    /// Sets a property through its storage key path: the path `ManagedObjectState.write` takes
-    /// for lists and the first use of a key path.
+    /// Sets a property that is not a value column (a list): the general path of
+    /// `ManagedObjectState.write`.
     @usableFromInline
-    func write<V: _Persistable, O: Object>(_ value: V, of managed: ManagedObjectState, storage: ReferenceWritableKeyPath<O, Persisted<V>>) {
+    func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, slot: UInt16) {
         checkThread()
-        write(value, of: managed, named: storageProperty(for: storage, in: managed.info).name)
+        write(value, of: managed, named: managed.info.property(forSlot: slot).name)
     }
 
     /// Sets property `name` of a managed object; needs a write transaction.
@@ -293,6 +269,7 @@ extension Realm {
                 if let existing = try table.firstKey(where: column, equals: primaryKey) {
                     // Managed before its links are converted, so a cycle back to it ends here.
                     object.managed = ManagedObjectState(realm: self, key: existing, info: info)
+                    info.writeSlots(into: object)
                     var values = unmanagedValues(of: object, info: info)
                     let oldRow = try table.row(existing)
                     try storeLists(of: info, key: existing, in: &values, replacing: oldRow) { try table.update(existing, to: $0) }
@@ -306,6 +283,7 @@ extension Realm {
             info.nextPendingKey = key + 1
             let state = ManagedObjectState(realm: self, key: key, info: info)
             object.managed = state
+            info.writeSlots(into: object)
             objectsAddedInTransaction.append(state)
             var values = unmanagedValues(of: object, info: info)
             try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }

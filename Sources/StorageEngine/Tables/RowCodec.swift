@@ -152,13 +152,47 @@ package enum RowCodec {
             case Tag.false.rawValue: return .bool(false)
             case Tag.true.rawValue: return .bool(true)
             case Tag.zero.rawValue: return .int(0)
-            case Tag.positive.rawValue where row[offset] < 0x80: return .int(Int64(row[offset]))
+            case Tag.positive.rawValue:
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+            case Tag.negative.rawValue:
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(~Int64(magnitude)) }
             case Tag.double.rawValue where offset + 8 <= row.count:
                 return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
+            case Tag.string.rawValue:
+                var position = offset
+                if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
+                    let bytes = UnsafeRawBufferPointer(rebasing: row[position..<(position + Int(length))])
+                    return .string(String(decoding: bytes, as: UTF8.self))
+                }
+            case Tag.timestamp.rawValue:
+                var position = offset
+                if let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
+                   nanoseconds < 1_000_000_000 {
+                    let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+                    return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+                }
             default: break
             }
         }
         return try decodeColumnChecked(column, of: row, origin: origin)
+    }
+
+    /// The varint at `position`, moving past it; nil if it runs past the row or past ten bytes
+    /// (the checked path then reports it).
+    @inline(__always)
+    private static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < row.count, shift < 64 {
+            let byte = row[position]
+            position += 1
+            result |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+        return nil
     }
 
     /// The tag of column `column` and where its payload starts, found without building values
