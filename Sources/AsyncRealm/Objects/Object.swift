@@ -18,7 +18,12 @@ import StorageEngine
 open class Object {
     /// Set once the object is managed by a realm. (Exclusivity is unchecked: every property
     /// access reads it, and it is set once, never during an access.)
-    @exclusivity(unchecked) @usableFromInline var managed: ManagedObjectState?
+    @exclusivity(unchecked) @usableFromInline var managed: ManagedObjectState? {
+        didSet { unretainedManaged = managed.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `managed`, unretained: what property accessors use, so that reading a property counts
+    /// no references for it. Valid as long as `managed` holds the same state.
+    @exclusivity(unchecked) @usableFromInline private(set) var unretainedManaged: Unmanaged<ManagedObjectState>?
 
     public required init() {}
 
