@@ -222,6 +222,43 @@ struct ObjectTests {
         #expect(owner.dogs.isEmpty, "deleted objects leave every list")
         #expect(realm.objects(Person.self).count == 1)
     }
+
+    @Test("objects read in batches stay right: kept across batches, changed by a write inside the loop, sorted past one batch of keys", arguments: RealmKind.allCases)
+    func iterationBatches(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let count = 9_000
+        try realm.write {
+            for index in 0..<count { realm.add(Self.makeDog("dog \(index)", age: index)) }
+        }
+        // Every object kept: no batch's rows may be reused while its accessors live.
+        let kept = Array(realm.objects(Dog.self))
+        #expect(kept.map(\.age) == Array(0..<count))
+        #expect(kept.map(\.name) == (0..<count).map { "dog \($0)" })
+        // A write inside the loop changes rows the iterator has already read for later objects.
+        var seen: [Int] = []
+        for dog in realm.objects(Dog.self) {
+            seen.append(dog.age)
+            if dog.age == 10 {
+                try realm.write { for later in realm.objects(Dog.self).filter("age > 10 AND age < 20") { later.age += 100_000 } }
+            }
+        }
+        #expect(seen[0...10] == ArraySlice(0...10))
+        #expect(seen[11..<20] == ArraySlice((11..<20).map { $0 + 100_000 }), "rows read before the write are read again")
+        // Sorted descending: keys in reverse order, looked up together in batches of thousands.
+        let descending = realm.objects(Dog.self).sorted(byKeyPath: "age", ascending: false)
+        let ages = descending.map(\.age)
+        #expect(ages == ages.sorted(by: >) && ages.count == count)
+        #expect(Set(descending.map(\.name)).count == count)
+        // A filtered and sorted collection whose batch lists a key twice cannot happen, but a
+        // list can hold an object twice: each position still gets its own row.
+        let owner = Self.makePerson(1, "Owner")
+        try realm.write {
+            realm.add(owner)
+            owner.dogs.append(objectsIn: [kept[5], kept[3], kept[5], kept[8_999]])
+        }
+        #expect(owner.dogs.map(\.name) == ["dog 5", "dog 3", "dog 5", "dog 8999"])
+    }
 }
 
 @Suite("Lists of managed objects")

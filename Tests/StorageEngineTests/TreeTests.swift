@@ -82,7 +82,7 @@ struct TreeTests {
         }
     }
 
-    @Test("cursors and range scans visit exactly the keys in range, in order")
+    @Test("cursors, range scans and batched lookups visit exactly the keys asked for, in order")
     func ranges() throws {
         let database = try Database.open(file: InMemoryFile())
         var random = SeededGenerator(seed: 11)
@@ -116,5 +116,22 @@ struct TreeTests {
             }
         }
         #expect(try tree.lastKey() == sortedKeys.last)
+
+        // Looking up sorted batches of keys (present, absent, repeated, overflowing) finds what
+        // one lookup per key finds, in the same order.
+        for batchSize in [1, 7, 300, 5_000] {
+            var batch = (0..<batchSize).map { _ in
+                Bool.random(using: &random) ? sortedKeys.randomElement(using: &random)! : UInt64.random(in: 0...1_000_100, using: &random)
+            }
+            batch += batch.prefix(batchSize / 10)
+            batch.sort()
+            var found: [(Int, [UInt8])] = []
+            try batch.withUnsafeBufferPointer { keys in
+                try tree.withValues(forSortedKeys: keys) { index, value in found.append((index, Array(value))) }
+            }
+            let expected = batch.indices.compactMap { index in model[batch[index]].map { (index, $0) } }
+            #expect(found.map(\.0) == expected.map(\.0), "\(batchSize) keys")
+            #expect(found.map(\.1) == expected.map(\.1))
+        }
     }
 }

@@ -131,90 +131,110 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     public struct Iterator: IteratorProtocol {
         private let results: Results
-        private var batch: [Element] = []
+        /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
+        /// any more). An accessor is made only when `next()` reaches its key, so that an object
+        /// the caller drops is freed before the next is made and its memory is reused at once.
+        private var keys: [UInt64] = []
+        private var rows: [Range<Int>?] = []
+        private var buffer: RowBuffer?
         private var position = 0
         private var nextKey: UInt64 = 0
         private var exhausted = false
-        private var rowBuffer: RowBuffer?
-        private static var batchSize: Int { 256 }
+        private var filteredPosition = 0
+        /// The realm's stamp when the batch's rows were read.
+        private var batchStamp = -1
+        /// Rows read per batch when scanning the table, and keys per batch of a filtered,
+        /// sorted or list-based collection: large enough that a batch's keys share the leaves
+        /// they are looked up in.
+        private static var scanBatchSize: Int { 256 }
+        private static var keyBatchSize: Int { 4096 }
         /// A guess at an encoded row's size, to reserve a batch's buffer once in the usual case.
         private static var rowBytesEstimate: Int { 48 }
-
-        private var filteredPosition = 0
 
         init(results: Results) {
             self.results = results
         }
 
         public mutating func next() -> Element? {
-            if position == batch.count {
+            if position == keys.count {
                 guard !exhausted else { return nil }
                 if results.isFiltered { refillFromKeys() } else { refill() }
-                guard !batch.isEmpty else { return nil }
+                guard !keys.isEmpty else { return nil }
             }
+            let index = position
             position += 1
-            return batch[position - 1]
-        }
-
-        /// The next batch of a filtered, sorted or list-based collection: its keys in order, their
-        /// rows read into one buffer the batch's accessors share.
-        private mutating func refillFromKeys() {
-            batch.removeAll(keepingCapacity: true)
-            position = 0
             let realm = results.handle
-            let keys = results.keys
-            let end = Swift.min(filteredPosition + Self.batchSize, keys.count)
-            guard filteredPosition < end, let table = realm.readTable(results.info) else {
-                exhausted = true
-                return
+            // Rows read before the realm changed (a write inside the loop) are read again.
+            if let range = rows[index], let buffer, realm.stamp == batchStamp {
+                return realm.accessor(of: Element.self, key: keys[index], row: (buffer, range), info: results.info)
             }
-            // Every row first, then the accessors: appending may move the buffer's bytes.
-            let buffer = reusableBuffer()
-            let ranges = keys[filteredPosition..<end].map { key in (try? table.withRow(key, buffer.append)) ?? nil }
-            for (key, range) in zip(keys[filteredPosition..<end], ranges) {
-                if let range {
-                    batch.append(realm.accessor(of: Element.self, key: key, row: (buffer, range), info: results.info))
-                } else {
-                    batch.append(realm.accessor(of: Element.self, key: key, info: results.info))
-                }
-            }
-            filteredPosition = end
-            if end == keys.count { exhausted = true }
+            return realm.accessor(of: Element.self, key: keys[index], info: results.info)
         }
 
         /// The buffer for the next batch's rows: the last one, emptied, if no accessor of the
         /// last batch is still in use, which saves allocating it again for every batch.
-        private mutating func reusableBuffer() -> RowBuffer {
-            if rowBuffer != nil, isKnownUniquelyReferenced(&rowBuffer!) {
-                rowBuffer!.removeAll()
-                return rowBuffer!
+        private mutating func reusableBuffer(rows count: Int) -> RowBuffer {
+            if buffer != nil, isKnownUniquelyReferenced(&buffer!) {
+                buffer!.removeAll()
+                return buffer!
             }
-            let buffer = RowBuffer(tableName: results.info.schema.className, capacity: Self.batchSize * Self.rowBytesEstimate)
-            rowBuffer = buffer
-            return buffer
+            let fresh = RowBuffer(tableName: results.info.schema.className, capacity: count * Self.rowBytesEstimate)
+            buffer = fresh
+            return fresh
         }
 
-        private mutating func refill() {
-            batch.removeAll(keepingCapacity: true)
+        /// The next batch of a filtered, sorted or list-based collection: its keys in order,
+        /// their rows looked up together (in key order, sharing the descent to each leaf) into
+        /// one buffer the batch's accessors share.
+        private mutating func refillFromKeys() {
+            keys.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
             position = 0
             let realm = results.handle
+            batchStamp = realm.stamp
+            let all = results.keys
+            let end = Swift.min(filteredPosition + Self.keyBatchSize, all.count)
+            guard filteredPosition < end, let table = realm.readTable(results.info) else {
+                exhausted = true
+                return
+            }
+            let batch = Array(all[filteredPosition..<end])
+            var found = [Range<Int>?](repeating: nil, count: batch.count)
+            let buffer = reusableBuffer(rows: batch.count)
+            // Positions in key order: a sorted collection's keys are not, a filtered one's are.
+            var order = Array(batch.indices)
+            if zip(batch, batch.dropFirst()).contains(where: { $0 > $1 }) { order.sort { batch[$0] < batch[$1] } }
+            let sortedKeys = order.map { batch[$0] }
+            try? sortedKeys.withUnsafeBufferPointer { sorted in
+                try table.withRows(sortedKeys: sorted) { index, row in
+                    found[order[index]] = buffer.append(row)
+                }
+            }
+            keys = batch
+            rows = found
+            filteredPosition = end
+            if end == all.count { exhausted = true }
+        }
+
+        /// The next batch of the whole table, in one pass over it.
+        private mutating func refill() {
+            keys.removeAll(keepingCapacity: true)
+            rows.removeAll(keepingCapacity: true)
+            position = 0
+            let realm = results.handle
+            batchStamp = realm.stamp
             guard let table = realm.readTable(results.info) else {
                 exhausted = true
                 return
             }
-            // The batch's rows, decoded into one buffer its accessors share.
-            let buffer = reusableBuffer()
-            var rows: [(key: UInt64, range: Range<Int>)] = []
-            rows.reserveCapacity(Self.batchSize)
+            let buffer = reusableBuffer(rows: Self.scanBatchSize)
             try? table.scan(nextKey...UInt64.max) { key, row in
-                rows.append((key, buffer.append(row)))
-                return rows.count < Self.batchSize
+                keys.append(key)
+                rows.append(buffer.append(row))
+                return keys.count < Self.scanBatchSize
             }
-            if rows.count < Self.batchSize { exhausted = true }
-            for (key, range) in rows {
-                batch.append(realm.accessor(of: Element.self, key: key, row: (buffer, range), info: results.info))
-            }
-            if let last = rows.last?.key { nextKey = last &+ 1 }
+            if keys.count < Self.scanBatchSize { exhausted = true }
+            if let last = keys.last { nextKey = last &+ 1 }
             if nextKey == 0 { exhausted = true }
         }
     }

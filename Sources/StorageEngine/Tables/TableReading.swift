@@ -56,6 +56,7 @@ package protocol TableReading {
     func contains(_ key: UInt64) throws -> Bool
     func row(_ key: UInt64) throws -> [Value]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
+    func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
     func value(_ key: UInt64, column: Int) throws -> Value?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
@@ -78,6 +79,12 @@ extension TableReading {
     /// Calls `body` with row `key` as stored, or returns nil if there is no such row.
     package func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result? {
         try rowTree.withValue(forKey: key) { try body(RowView(bytes: $0)) }
+    }
+
+    /// Calls `body` with the position in `keys` (ascending, repeats allowed) and the row of
+    /// each key that has one, in order; one descent per node, not per key.
+    package func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws {
+        try rowTree.withValues(forSortedKeys: keys) { try body($0, RowView(bytes: $1)) }
     }
 
     /// One column of row `key`, decoded alone; nil if there is no such row.

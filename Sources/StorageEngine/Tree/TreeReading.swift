@@ -75,6 +75,48 @@ extension TreeReading {
         }
     }
 
+    /// Calls `body` with each of `keys` (ascending, repeats allowed) that the tree holds and its
+    /// bytes, in that order; keys not in the tree are skipped.
+    ///
+    /// Descends once per node the keys fall into instead of once per key: looking up a batch
+    /// of keys costs a node visit per leaf they share, which is what reading the objects of a
+    /// sorted or filtered collection spends its time on otherwise.
+    package func withValues(
+        forSortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard !keys.isEmpty else { return }
+        try withValues(rootChild, keys, 0..<keys.count, body)
+    }
+
+    private func withValues(
+        _ child: Child, _ keys: UnsafeBufferPointer<UInt64>, _ range: Range<Int>,
+        _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        switch try node(child) {
+        case .branch(let branch):
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let position = branch.childIndex(for: keys[start])
+                // The run of keys below the next separator goes to the same child.
+                var end = start + 1
+                if position < branch.keys.count {
+                    let limit = branch.keys[position]
+                    while end < range.upperBound, keys[end] < limit { end += 1 }
+                } else {
+                    end = range.upperBound
+                }
+                try withValues(branch.children[position], keys, start..<end, body)
+                start = end
+            }
+        case .leaf(let leaf):
+            for index in range {
+                let (found, exists) = leaf.search(keys[index])
+                guard exists else { continue }
+                try leaf.withValue(at: found, store: store) { try body(index, $0) }
+            }
+        }
+    }
+
     /// The largest key in the tree.
     package func lastKey() throws -> UInt64? {
         var child = rootChild
