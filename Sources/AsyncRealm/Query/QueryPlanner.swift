@@ -126,16 +126,9 @@ struct QueryPlanner {
             case .limit(let count):
                 keys = Array(keys.prefix(count))
             case .sort(let order):
-                let columns = sortValues(order.map(\.path), of: keys, evaluator: evaluator).map(SortColumn.init)
-                let directions = order.map(\.ascending)
-                let positions = keys.indices.sorted { a, b in
-                    for (column, ascending) in zip(columns, directions) {
-                        let result = column.order(a, b)
-                        if result != 0 { return ascending ? result < 0 : result > 0 }
-                    }
-                    return a < b
-                }
-                keys = positions.map { keys[$0] }
+                let values = sortValues(order.map(\.path), of: keys, evaluator: evaluator)
+                let sortKeys = SortKeys(columns: values, ascending: order.map(\.ascending))
+                keys = sortKeys.sortedPositions().map { keys[$0] }
             case .distinct(let paths):
                 let columns = sortValues(paths, of: keys, evaluator: evaluator)
                 var seen = Set<[QueryScalar]>()
@@ -146,67 +139,29 @@ struct QueryPlanner {
     }
 
     /// The values of each of `paths` (one array per path, by position in `keys`). Paths to
-    /// columns of the class itself are read in one pass over the table, decoding those columns
-    /// alone; others follow each object's links.
+    /// columns of the class itself are read by looking the keys up together, in key order,
+    /// decoding those columns alone; others follow each object's links.
     private func sortValues(_ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator) -> [[QueryScalar]] {
-        let columns = paths.map { path -> Int? in
+        let columns = paths.compactMap { path -> Int? in
             guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
             return column
         }
-        // One pass over the table pays off when the keys are a good part of it; a few keys
-        // (a short list) are cheaper looked up one by one.
-        guard columns.allSatisfy({ $0 != nil }), let table = realm.readTable(info), keys.count * 8 >= table.count else {
+        guard columns.count == paths.count, let table = realm.readTable(info) else {
             return paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }
         }
-        // Positions by key: a list's results may hold a key more than once.
-        var positions: [UInt64: [Int]] = [:]
-        positions.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() { positions[key, default: []].append(index) }
+        // Positions in key order (a list's results may hold a key more than once).
+        var order = Array(keys.indices)
+        if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) { order.sort { keys[$0] < keys[$1] } }
+        let sortedKeys = order.map { keys[$0] }
         var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
-        try? table.scan { key, row in
-            guard let indices = positions[key] else { return true }
-            for (path, (column, property)) in zip(values.indices, zip(columns, paths)) {
-                let value = QueryScalar(stored: try row.column(column!), type: property.property.type)
-                for index in indices { values[path][index] = value }
+        try? sortedKeys.withUnsafeBufferPointer { sorted in
+            try table.withRows(sortedKeys: sorted) { index, row in
+                for (path, column) in columns.enumerated() {
+                    values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
+                }
             }
-            return true
         }
         return values
-    }
-
-    /// One sort key's values in the form that compares fastest: integers and strings unboxed.
-    private enum SortColumn {
-        case integers([Int64?])
-        case strings([String?])
-        case scalars([QueryScalar])
-
-        init(_ values: [QueryScalar]) {
-            if values.allSatisfy({ if case .int = $0 { true } else { $0 == .null } }) {
-                self = .integers(values.map { if case .int(let number) = $0 { number } else { nil } })
-            } else if values.allSatisfy({ if case .string = $0 { true } else { $0 == .null } }) {
-                self = .strings(values.map { if case .string(let text) = $0 { text } else { nil } })
-            } else {
-                self = .scalars(values)
-            }
-        }
-
-        /// The order of the values at positions `a` and `b`, nil first.
-        func order(_ a: Int, _ b: Int) -> Int {
-            switch self {
-            case .integers(let values): return Self.order(values[a], values[b])
-            case .strings(let values): return Self.order(values[a], values[b])
-            case .scalars(let values): return QueryPlanner.sortOrder(values[a], values[b])
-            }
-        }
-
-        private static func order<T: Comparable>(_ a: T?, _ b: T?) -> Int {
-            switch (a, b) {
-            case (nil, nil): return 0
-            case (nil, _): return -1
-            case (_, nil): return 1
-            case (let a?, let b?): return a < b ? -1 : (a == b ? 0 : 1)
-            }
-        }
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.

@@ -1,0 +1,152 @@
+/// The values a `SORT` orders by, one column per sort key, in the form that compares fastest.
+///
+/// In a column of integers, or of ASCII strings (nil allowed in both), each value gets a 64-bit
+/// *prefix* that orders like the value: an integer's bits with the sign flipped, the first
+/// eight bytes of a string (big-endian, so that comparing the numbers compares the bytes).
+/// Most comparisons are decided by the prefixes alone; when two prefixes are equal and either
+/// does not stand for its whole value (a longer string, nil), the values themselves are
+/// compared. Other columns (doubles, dates, strings beyond ASCII, whose order follows
+/// normalised Unicode scalars and not bytes) give every value the prefix zero, so that the
+/// values always decide.
+struct SortKeys {
+    private let prefixes: [[UInt64]]
+    /// Whether each value's prefix stands for the whole value: two equal complete prefixes
+    /// are equal values.
+    private let complete: [[Bool]]
+    private let columns: [SortColumn]
+    private let ascending: [Bool]
+
+    init(columns values: [[QueryScalar]], ascending: [Bool]) {
+        var prefixes: [[UInt64]] = []
+        var complete: [[Bool]] = []
+        for column in values {
+            var columnPrefixes = [UInt64](repeating: 0, count: column.count)
+            var columnComplete = [Bool](repeating: false, count: column.count)
+            if Self.hasPrefixes(column) {
+                for (position, value) in column.enumerated() {
+                    (columnPrefixes[position], columnComplete[position]) = Self.prefix(of: value)
+                }
+            }
+            prefixes.append(columnPrefixes)
+            complete.append(columnComplete)
+        }
+        self.prefixes = prefixes
+        self.complete = complete
+        self.columns = values.map(SortColumn.init)
+        self.ascending = ascending
+    }
+
+    /// Whether the column is all integers or all ASCII strings, nil aside.
+    static func hasPrefixes(_ column: [QueryScalar]) -> Bool {
+        var integers = false, strings = false
+        for value in column {
+            switch value {
+            case .null: continue
+            case .int: integers = true
+            case .string(let text) where text.utf8.allSatisfy({ $0 < 0x80 }): strings = true
+            default: return false
+            }
+            if integers && strings { return false }
+        }
+        return true
+    }
+
+    /// The prefix of `value` (an integer, an ASCII string or nil), and whether it stands for
+    /// the whole value. Any two values whose prefixes differ are ordered as their prefixes are
+    /// (nil's prefix is zero, and is never complete: only the values decide between nil and
+    /// the smallest integer or the empty string).
+    static func prefix(of value: QueryScalar) -> (UInt64, Bool) {
+        switch value {
+        case .int(let number):
+            let prefix = UInt64(bitPattern: number) ^ (1 << 63)
+            return (prefix, prefix != 0)
+        case .string(let text):
+            var prefix: UInt64 = 0
+            var count = 0
+            var hasNul = false
+            for byte in text.utf8 {
+                if count < 8 { prefix |= UInt64(byte) << (56 - 8 * count) }
+                hasNul = hasNul || byte == 0
+                count += 1
+            }
+            // A NUL byte pads like the end of the string: only short strings without one are
+            // whole in their prefix.
+            return (prefix, count <= 8 && !hasNul)
+        default:
+            return (0, false)
+        }
+    }
+
+    /// The positions of the values in sorted order; ties keep their order.
+    func sortedPositions() -> [Int] {
+        let count = columns.first?.count ?? 0
+        var positions = Array(0..<count)
+        if columns.count == 1 {
+            let prefix = prefixes[0], complete = complete[0], column = columns[0], ascending = ascending[0]
+            positions.sort { a, b in
+                let order = Self.order(a, b, prefix, complete, column)
+                return order != 0 ? (ascending ? order < 0 : order > 0) : a < b
+            }
+        } else {
+            positions.sort { a, b in
+                for index in columns.indices {
+                    let order = Self.order(a, b, prefixes[index], complete[index], columns[index])
+                    if order != 0 { return ascending[index] ? order < 0 : order > 0 }
+                }
+                return a < b
+            }
+        }
+        return positions
+    }
+
+    @inline(__always)
+    private static func order(_ a: Int, _ b: Int, _ prefix: [UInt64], _ complete: [Bool], _ column: SortColumn) -> Int {
+        let left = prefix[a], right = prefix[b]
+        if left != right { return left < right ? -1 : 1 }
+        if complete[a] && complete[b] { return 0 }
+        return column.order(a, b)
+    }
+}
+
+/// One sort key's values, unboxed where they are all integers or all strings.
+private enum SortColumn {
+    case integers([Int64?])
+    case strings([String?])
+    case scalars([QueryScalar])
+
+    init(_ values: [QueryScalar]) {
+        if values.allSatisfy({ if case .int = $0 { true } else { $0 == .null } }) {
+            self = .integers(values.map { if case .int(let number) = $0 { number } else { nil } })
+        } else if values.allSatisfy({ if case .string = $0 { true } else { $0 == .null } }) {
+            self = .strings(values.map { if case .string(let text) = $0 { text } else { nil } })
+        } else {
+            self = .scalars(values)
+        }
+    }
+
+    var count: Int {
+        switch self {
+        case .integers(let values): values.count
+        case .strings(let values): values.count
+        case .scalars(let values): values.count
+        }
+    }
+
+    /// The order of the values at positions `a` and `b`, nil first.
+    func order(_ a: Int, _ b: Int) -> Int {
+        switch self {
+        case .integers(let values): return Self.order(values[a], values[b])
+        case .strings(let values): return Self.order(values[a], values[b])
+        case .scalars(let values): return QueryPlanner.sortOrder(values[a], values[b])
+        }
+    }
+
+    private static func order<T: Comparable>(_ a: T?, _ b: T?) -> Int {
+        switch (a, b) {
+        case (nil, nil): return 0
+        case (nil, _): return -1
+        case (_, nil): return 1
+        case (let a?, let b?): return a < b ? -1 : (a == b ? 0 : 1)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+@testable import AsyncRealm
+
+@Suite("Sort keys: prefixes order like the values they stand for")
+struct SortKeysTests {
+    /// The order `SORT` promises: nil first, then `QueryScalar.order`, ties in position order.
+    static func reference(_ columns: [[QueryScalar]], ascending: [Bool]) -> [Int] {
+        Array(0..<(columns.first?.count ?? 0)).sorted { a, b in
+            for (column, up) in zip(columns, ascending) {
+                let order = QueryPlanner.sortOrder(column[a], column[b])
+                if order != 0 { return up ? order < 0 : order > 0 }
+            }
+            return a < b
+        }
+    }
+
+    static let strings: [String?] = [
+        nil, "", "\u{0}", "a", "a\u{0}", "a\u{0}b", "ab", "abcdefgh", "abcdefgh\u{0}", "abcdefghi", "abcdefgg~",
+        "B", "Zebra", "zebra", "é", "e\u{301}", "e\u{301}x", "ea", "f", "Åb", "日本", "abcdefgh日",
+    ]
+    static let integers: [Int64?] = [nil, .min, .min + 1, -1, 0, 1, 255, 256, .max - 1, .max]
+
+    @Test("random columns of integers, ASCII strings and any strings sort as the values do, both directions, one key and two")
+    func randomColumns() {
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            let count = Int.random(in: 0...60, using: &random)
+            let asciiOnly = round % 3 == 0
+            let stringPool = asciiOnly ? Self.strings.filter { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true } : Self.strings
+            let strings: [QueryScalar] = (0..<count).map { _ in stringPool.randomElement()!.map(QueryScalar.string) ?? .null }
+            let integers: [QueryScalar] = (0..<count).map { _ in Self.integers.randomElement()!.map(QueryScalar.int) ?? .null }
+            let doubles: [QueryScalar] = (0..<count).map { _ in Bool.random() ? .double(Double(Int.random(in: -3...3)) / 2) : .null }
+            for columns in [[strings], [integers], [doubles], [integers, strings], [strings, integers], [doubles, strings]] {
+                let ascending = columns.map { _ in Bool.random(using: &random) }
+                let sorted = SortKeys(columns: columns, ascending: ascending).sortedPositions()
+                #expect(sorted == Self.reference(columns, ascending: ascending), "\(columns) \(ascending)")
+            }
+        }
+    }
+
+    @Test("a prefix stands for its value only when nothing is cut off")
+    func prefixes() {
+        #expect(SortKeys.prefix(of: .string("abc")) == (0x6162_6300_0000_0000, true))
+        #expect(SortKeys.prefix(of: .string("abcdefghi")).1 == false, "longer than eight bytes")
+        #expect(SortKeys.prefix(of: .string("a\u{0}")).1 == false, "a NUL byte looks like the end")
+        #expect(SortKeys.prefix(of: .int(.min)) == (0, false), "the smallest integer shares nil's prefix")
+        #expect(SortKeys.prefix(of: .null) == (0, false))
+        #expect(!SortKeys.hasPrefixes([.string("a"), .string("é")]), "bytes beyond ASCII do not order as scalars do")
+        #expect(!SortKeys.hasPrefixes([.int(1), .string("a")]))
+        #expect(SortKeys.hasPrefixes([.null, .int(1), .int(-4)]))
+    }
+}
