@@ -122,20 +122,7 @@ package struct IndexBucket {
     package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 32)
         for (value, list) in entries {
-            // The value's length comes first; most values take under 128 bytes, so one byte is
-            // set aside for it and the value encoded in place, moved only when it is longer.
-            let lengthAt = writer.count
-            writer.append(0)
-            RowCodec.encode(single: value, into: &writer)
-            let length = writer.count - lengthAt - 1
-            if length < 0x80 {
-                writer.bytes[lengthAt] = UInt8(length)
-            } else {
-                let encoded = Array(writer.bytes[(lengthAt + 1)...])
-                writer.bytes.removeSubrange(lengthAt...)
-                writer.appendVarint(UInt64(length))
-                writer.append(contentsOf: encoded)
-            }
+            Self.appendValue(value, to: &writer)
             switch list {
             case .inline(let keys):
                 writer.appendVarint(UInt64(keys.count) << 1)
@@ -150,6 +137,32 @@ package struct IndexBucket {
             }
         }
         return writer.bytes
+    }
+
+    /// Appends the encoding of a bucket holding `value` in row `key` alone: what
+    /// `IndexBucket(value → .inline([key])).encoded()` gives, without building the bucket.
+    static func encodeSingle(_ value: Value, key: UInt64, into writer: inout ByteWriter) {
+        appendValue(value, to: &writer)
+        writer.appendVarint(1 << 1)
+        writer.appendVarint(key)
+    }
+
+    /// An entry's value: its encoded length, then the encoding.
+    private static func appendValue(_ value: Value, to writer: inout ByteWriter) {
+        // Most values take under 128 bytes, so one byte is set aside for the length and the
+        // value encoded in place, moved only when it is longer.
+        let lengthAt = writer.count
+        writer.append(0)
+        RowCodec.encode(single: value, into: &writer)
+        let length = writer.count - lengthAt - 1
+        if length < 0x80 {
+            writer.bytes[lengthAt] = UInt8(length)
+        } else {
+            let encoded = Array(writer.bytes[(lengthAt + 1)...])
+            writer.bytes.removeSubrange(lengthAt...)
+            writer.appendVarint(UInt64(length))
+            writer.append(contentsOf: encoded)
+        }
     }
 }
 

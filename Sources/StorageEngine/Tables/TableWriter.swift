@@ -15,6 +15,8 @@ package final class TableWriter: TableReading {
     let space: TransactionSpace
     private let changes: ChangeRecorder.Entry
     package internal(set) var isModified = false
+    /// Reused to encode rows and index buckets, so that inserting a row allocates no buffer.
+    @exclusivity(unchecked) var scratch = ByteWriter(capacity: 256)
 
     init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
         self.name = name
@@ -55,7 +57,9 @@ package final class TableWriter: TableReading {
         for (column, _) in indexTrees {
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
-        try rowTree.append(key, RowCodec.encode(values))
+        scratch.bytes.removeAll(keepingCapacity: true)
+        RowCodec.encode(values, into: &scratch)
+        try scratch.bytes.withUnsafeBytes { try rowTree.append(key, $0) }
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
         isModified = true
