@@ -35,16 +35,7 @@ final class ClassInfo {
     /// The storage fields of the stored properties, found once from a sample instance.
     func storageFields(of sample: Object) -> [(offset: Int, type: PersistedPropertyDescribing.Type)] {
         if let fields { return fields }
-        var types: [String: PersistedPropertyDescribing.Type] = [:]
-        var mirror: Mirror? = Mirror(reflecting: sample)
-        while let current = mirror {
-            for child in current.children {
-                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
-                    types[String(label.dropFirst())] = Swift.type(of: persisted)
-                }
-            }
-            mirror = current.superclassMirror
-        }
+        let types = PersistedFields.storageTypes(of: sample)
         let found = schema.storedProperties.map { property in
             guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
                 preconditionFailure("cannot find the storage of '\(schema.className).\(property.name)'")

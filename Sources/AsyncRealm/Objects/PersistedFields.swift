@@ -16,6 +16,21 @@ enum PersistedFields {
 
     private static let cache = Locked<[ObjectIdentifier: Offsets]>([:])
 
+    /// The type of each `@Persisted` storage of `sample`, by property name.
+    static func storageTypes(of sample: Object) -> [String: PersistedPropertyDescribing.Type] {
+        var types: [String: PersistedPropertyDescribing.Type] = [:]
+        var mirror: Mirror? = Mirror(reflecting: sample)
+        while let current = mirror {
+            for child in current.children {
+                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
+                    types[String(label.dropFirst())] = Swift.type(of: persisted)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return types
+    }
+
     /// The byte offset of property `name`'s storage in instances of `type`, if it has one.
     static func offset(of name: String, in type: Object.Type) -> Int? {
         let key = ObjectIdentifier(type)

@@ -32,16 +32,7 @@ final class PropertySlots {
     }
 
     init(schema: ObjectSchema, columns: [String: Int], type: Object.Type, sample: Object) {
-        var storages: [String: PersistedPropertyDescribing.Type] = [:]
-        var mirror: Mirror? = Mirror(reflecting: sample)
-        while let current = mirror {
-            for child in current.children {
-                if let label = child.label, let persisted = child.value as? PersistedPropertyDescribing {
-                    storages[String(label.dropFirst())] = Swift.type(of: persisted)
-                }
-            }
-            mirror = current.superclassMirror
-        }
+        let storages = PersistedFields.storageTypes(of: sample)
         var object: [(offset: Int, slot: UInt16)] = []
         var recorder: [(offset: Int, slot: UInt16)] = []
         precondition(schema.properties.count < Int(Self.general) && columns.count < Int(Self.general),

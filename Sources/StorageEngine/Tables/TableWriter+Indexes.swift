@@ -143,15 +143,6 @@ extension TableWriter {
             return
         }
         let indexKey = IndexKey.of(value)
-        let tree = indexTrees[column]!.tree
-        if tree.isAfterLastKey(indexKey) {
-            // After every indexed value (an increasing primary key): a bucket of its own,
-            // appended along the tree's right edge without reading or building one.
-            scratch.bytes.removeAll(keepingCapacity: true)
-            IndexBucket.encodeSingle(value, key: key, into: &scratch)
-            try scratch.bytes.withUnsafeBytes { try tree.append(indexKey, $0) }
-            return
-        }
         var bucket = try bucket(column: column, indexKey: indexKey)
         switch bucket.postingList(for: value) {
         case nil:
