@@ -110,6 +110,32 @@ struct QueryTests {
         #expect(dogs.max(ofProperty: "age") == 20, "aggregates read the realm as it is now")
     }
 
+    @Test("sums and averages over a whole class read every kind of stored number", arguments: RealmKind.allCases)
+    func wholeClassTotals(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let integers: [Int] = [0, 1, 127, 128, 300, -1, -129, Int(Int32.max) * 3, Int.min + 5, Int.max - 7]
+        let doubles: [Double] = [0, 0.5, -2.25, 1e300, -1e300, 7]
+        try realm.write {
+            for (index, value) in integers.enumerated() {
+                let object = EveryType()
+                object.int = value
+                object.double = doubles[index % doubles.count]
+                object.float = Float(index) / 4
+                object.optionalInt = index.isMultiple(of: 3) ? nil : value
+                realm.add(object)
+            }
+        }
+        let all = realm.objects(EveryType.self)
+        #expect(all.sum(ofProperty: "int") == integers.reduce(0, &+))
+        #expect(all.sum(ofProperty: "double") == integers.indices.map { doubles[$0 % doubles.count] }.reduce(0, +))
+        #expect(all.sum(ofProperty: "float") == Float(integers.indices.map { Double($0) / 4 }.reduce(0, +)))
+        let present = integers.enumerated().filter { !$0.offset.isMultiple(of: 3) }.map(\.element)
+        #expect(all.sum(ofProperty: "optionalInt") == present.reduce(0, &+))
+        #expect(all.average(ofProperty: "optionalInt") == Double(present.reduce(0, &+)) / Double(present.count), "nil values are left out")
+        #expect(all.filter("int > 0").sum(ofProperty: "int") == integers.filter { $0 > 0 }.reduce(0, &+), "a filtered sum agrees")
+    }
+
     @Test("type-safe where queries give what the same predicate strings give", arguments: RealmKind.allCases)
     func typeSafeQueries(kind: RealmKind) throws {
         let directory = RealmDirectory()

@@ -121,17 +121,7 @@ extension Results {
     private func wholeClassTotal(of property: String) -> (Any, Int)? {
         guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
               type == .int || type == .double, let table = handle.readTable(info) else { return nil }
-        var integers: Int64 = 0
-        var reals = 0.0
-        var count = 0
-        try? table.scan { _, row in
-            switch try row.column(column) {
-            case .int(let number): integers &+= number; count += 1
-            case .double(let number): reals += number; count += 1
-            default: break
-            }
-            return true
-        }
+        guard let (integers, reals, count) = try? table.total(ofColumn: column) else { return type == .int ? (Int64(0), 0) : (0.0, 0) }
         return type == .int ? (integers, count) : (reals, count)
     }
 

@@ -57,6 +57,7 @@ package protocol TableReading {
     func row(_ key: UInt64) throws -> [Value]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
+    func total(ofColumn column: Int) throws -> (integers: Int64, reals: Double, count: Int)
     func value(_ key: UInt64, column: Int) throws -> Value?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
@@ -85,6 +86,36 @@ extension TableReading {
     /// each key that has one, in order; one descent per node, not per key.
     package func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws {
         try rowTree.withValues(forSortedKeys: keys) { try body($0, RowView(bytes: $1)) }
+    }
+
+    /// The sum of the integers and of the doubles in `column` over every row, and how many
+    /// rows hold a number there: what `sum` and `average` of a whole class read, in one pass
+    /// that builds no value for a plain number.
+    package func total(ofColumn column: Int) throws -> (integers: Int64, reals: Double, count: Int) {
+        var integers: Int64 = 0
+        var reals = 0.0
+        var count = 0
+        try rowTree.scan { _, row in
+            if let (tag, offset) = RowCodec.locate(column, in: row) {
+                if tag == RowCodec.Tag.double.rawValue, offset + 8 <= row.count {
+                    reals += Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                    count += 1
+                    return true
+                }
+                if tag == RowCodec.Tag.positive.rawValue, row[offset] < 0x80 {
+                    integers &+= Int64(row[offset])
+                    count += 1
+                    return true
+                }
+            }
+            switch try RowCodec.decodeColumn(column, of: row) {
+            case .int(let number): integers &+= number; count += 1
+            case .double(let number): reals += number; count += 1
+            default: break
+            }
+            return true
+        }
+        return (integers, reals, count)
     }
 
     /// One column of row `key`, decoded alone; nil if there is no such row.
