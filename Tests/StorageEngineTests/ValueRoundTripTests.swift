@@ -59,6 +59,9 @@ struct ValueRoundTripTests {
                     let fast = try? RowCodec.decodeColumn(column, of: bytes)
                     // Compared as text: a damaged row may decode to a NaN, which equals nothing.
                     #expect(String(describing: fast) == String(describing: checked), "column \(column) of a \(width)-column row (seed \(seed))")
+                    let checkedString = (try? RowCodec.stringBytesChecked(column, of: bytes)).map { $0.map(Array.init) }
+                    let fastString = (try? RowCodec.stringBytes(column, of: bytes)).map { $0.map(Array.init) }
+                    #expect(fastString == checkedString, "string bytes of column \(column) of a \(width)-column row (seed \(seed))")
                 }
             }
         }

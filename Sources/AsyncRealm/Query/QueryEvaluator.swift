@@ -88,33 +88,54 @@ final class QueryEvaluator {
               [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(comparison.op),
               direct.constants.count == 1, case .string(let pattern) = direct.constants[0],
               pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let caseInsensitive = comparison.caseInsensitive
-        @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
-            caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        // Byte by byte through a folding table (identity, or ASCII upper case to lower case),
+        // in plain loops: a closure per position cost more than the comparisons.
+        let fold: [UInt8] = (0...255).map { byte in
+            comparison.caseInsensitive && byte >= 0x41 && byte <= 0x5A ? UInt8(byte) | 0x20 : UInt8(byte)
         }
-        let needle = pattern.utf8.map(folded)
+        let needle = pattern.utf8.map { fold[Int($0)] }
         let op = comparison.op
         let column = direct.column
         return { row in
             guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
-            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            var ascii = true
+            for byte in bytes where byte >= 0x80 { ascii = false; break }
+            guard ascii else {
                 // Not ASCII: compare as strings, the way the general path does.
                 let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
                 return QueryEvaluator.single(value, comparison, .string(pattern))
             }
-            func matches(at start: Int) -> Bool {
-                for offset in 0..<needle.count where folded(bytes[start + offset]) != needle[offset] { return false }
-                return true
-            }
-            switch op {
-            case .equal: return bytes.count == needle.count && matches(at: 0)
-            case .notEqual: return !(bytes.count == needle.count && matches(at: 0))
-            default:
-                guard needle.count <= bytes.count else { return false }
-                switch op {
-                case .beginsWith: return matches(at: 0)
-                case .endsWith: return matches(at: bytes.count - needle.count)
-                default: return (0...(bytes.count - needle.count)).contains(where: matches)
+            return fold.withUnsafeBufferPointer { fold in
+                needle.withUnsafeBufferPointer { needle in
+                    let length = needle.count
+                    @inline(__always) func matches(at start: Int) -> Bool {
+                        var offset = 0
+                        while offset < length {
+                            if fold[Int(bytes[start &+ offset])] != needle[offset] { return false }
+                            offset &+= 1
+                        }
+                        return true
+                    }
+                    switch op {
+                    case .equal: return bytes.count == length && matches(at: 0)
+                    case .notEqual: return !(bytes.count == length && matches(at: 0))
+                    default:
+                        guard length <= bytes.count else { return false }
+                        switch op {
+                        case .beginsWith: return matches(at: 0)
+                        case .endsWith: return matches(at: bytes.count - length)
+                        default:
+                            guard length > 0 else { return true }
+                            let first = needle[0]
+                            var start = 0
+                            let last = bytes.count - length
+                            while start <= last {
+                                if fold[Int(bytes[start])] == first && matches(at: start) { return true }
+                                start &+= 1
+                            }
+                            return false
+                        }
+                    }
                 }
             }
         }

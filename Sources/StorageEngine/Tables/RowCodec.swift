@@ -257,6 +257,22 @@ package enum RowCodec {
     /// The UTF-8 bytes of string column `column`, in place (no `String` made); nil if the
     /// column holds no string (null, past the row's end, or another type).
     package static func stringBytes(_ column: Int, of row: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        if let (tag, offset) = locate(column, in: row) {
+            guard tag == Tag.string.rawValue else {
+                // Another type, or null: no string. Unknown tags take the checked path below.
+                if tag <= Tag.list.rawValue { return nil }
+                return try stringBytesChecked(column, of: row)
+            }
+            var position = offset
+            if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
+                return UnsafeRawBufferPointer(rebasing: row[position..<(position + Int(length))])
+            }
+        }
+        return try stringBytesChecked(column, of: row)
+    }
+
+    /// `stringBytes` with every check: reports a damaged row as `fileCorrupted`.
+    static func stringBytesChecked(_ column: Int, of row: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var reader = ByteReader(row, origin: 0)
         let count = try reader.readLength(limit: row.count * 2)
         guard column < count else { return nil }
