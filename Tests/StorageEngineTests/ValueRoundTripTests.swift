@@ -63,6 +63,14 @@ struct ValueRoundTripTests {
                     let fastString = (try? RowCodec.stringBytes(column, of: bytes)).map { $0.map(Array.init) }
                     #expect(fastString == checkedString, "string bytes of column \(column) of a \(width)-column row (seed \(seed))")
                 }
+                // Columns read in a random order through one cursor, as an accessor reads them.
+                var cursor = ColumnCursor()
+                for _ in 0..<min(width * 2, 40) {
+                    let column = Int.random(in: 0..<(width + 2), using: &random)
+                    let checked = try? RowCodec.decodeColumnChecked(column, of: bytes)
+                    let resumed = try? RowCodec.decodeColumn(column, of: bytes, cursor: &cursor)
+                    #expect(String(describing: resumed) == String(describing: checked), "column \(column) after a cursor at \(cursor) (seed \(seed))")
+                }
             }
         }
     }

@@ -19,6 +19,8 @@ final class ManagedObjectState {
     @exclusivity(unchecked) private(set) var rowBuffer: RowBuffer?
     @exclusivity(unchecked) private(set) var row = UnsafeRawBufferPointer(start: nil, count: 0)
     @exclusivity(unchecked) private(set) var rowStamp = -1
+    /// Where in `row` the last column read starts, so that reading the next one resumes there.
+    @exclusivity(unchecked) var rowCursor = ColumnCursor()
     /// Set when the object was deleted through this accessor or its write was cancelled.
     var isInvalidated = false
 
@@ -59,6 +61,7 @@ final class ManagedObjectState {
         row = buffer.bytes(at: range)
         rowBuffer = buffer
         rowStamp = stamp
+        rowCursor = ColumnCursor()
     }
 
     /// Whether `row` is the row as the realm reads it now.
@@ -69,7 +72,7 @@ final class ManagedObjectState {
         // The row is read through the pointer: no reference counting on the way to the bytes.
         if rowStamp == realm.stamp {
             realm.checkThread()
-            return _StorageValue(RowBuffer.column(column, of: row, table: info.schema.className))
+            return _StorageValue(RowBuffer.column(column, of: row, cursor: &rowCursor, table: info.schema.className))
         }
         return _StorageValue(realm.column(column, of: self))
     }

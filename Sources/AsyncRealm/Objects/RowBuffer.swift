@@ -52,11 +52,11 @@ final class RowBuffer {
     }
 
     /// Column `column` of `row` (bytes of this buffer); null past the row's end (a column added
-    /// later).
+    /// later). `cursor` remembers where the last column read of this row was.
     @inline(__always)
-    static func column(_ column: Int, of row: UnsafeRawBufferPointer, table: @autoclosure () -> String) -> Value {
+    static func column(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor, table: @autoclosure () -> String) -> Value {
         do {
-            return try RowCodec.decodeColumn(column, of: row)
+            return try RowCodec.decodeColumn(column, of: row, cursor: &cursor)
         } catch {
             damaged(error, table: table())
         }

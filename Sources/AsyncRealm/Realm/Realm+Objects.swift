@@ -162,7 +162,7 @@ extension Realm {
     func column(_ column: Int, of managed: ManagedObjectState) -> Value {
         checkThread()
         refreshRow(managed)
-        return RowBuffer.column(column, of: managed.row, table: managed.info.schema.className)
+        return RowBuffer.column(column, of: managed.row, cursor: &managed.rowCursor, table: managed.info.schema.className)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.

@@ -146,37 +146,57 @@ package enum RowCodec {
         // Queries read one column of every row: find it with plain pointer arithmetic, and take
         // the checked path below for anything unusual (including a damaged row, which it
         // reports).
-        if let (tag, offset) = locate(column, in: row) {
-            switch tag {
-            case Tag.null.rawValue: return .null
-            case Tag.false.rawValue: return .bool(false)
-            case Tag.true.rawValue: return .bool(true)
-            case Tag.zero.rawValue: return .int(0)
-            case Tag.positive.rawValue:
-                var position = offset
-                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
-            case Tag.negative.rawValue:
-                var position = offset
-                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(~Int64(magnitude)) }
-            case Tag.double.rawValue where offset + 8 <= row.count:
-                return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
-            case Tag.string.rawValue:
-                var position = offset
-                if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
-                    let bytes = UnsafeRawBufferPointer(rebasing: row[position..<(position + Int(length))])
-                    return .string(String(decoding: bytes, as: UTF8.self))
-                }
-            case Tag.timestamp.rawValue:
-                var position = offset
-                if let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
-                   nanoseconds < 1_000_000_000 {
-                    let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-                    return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
-                }
-            default: break
-            }
+        if let (tag, offset) = locate(column, in: row), let value = decodeLocated(tag: tag, offset: offset, in: row) {
+            return value
         }
         return try decodeColumnChecked(column, of: row, origin: origin)
+    }
+
+    /// Decodes column `column` alone, as `decodeColumn(_:of:)` does, starting the walk to it
+    /// from `cursor` when that is a column before it, and leaving `cursor` at `column`: an
+    /// accessor reading a row's columns in order walks each column's tag once.
+    @inline(__always)
+    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) throws -> Value {
+        if let (tag, offset) = locate(column, in: row, from: cursor) {
+            cursor = ColumnCursor(column: column, offset: offset)
+            if let value = decodeLocated(tag: tag, offset: offset, in: row) { return value }
+        }
+        return try decodeColumnChecked(column, of: row)
+    }
+
+    /// The value whose tag is `tag` and payload starts at `offset`, for the common types; nil
+    /// for anything else or anything that does not add up (the checked path decides).
+    @inline(__always)
+    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer) -> Value? {
+        switch tag {
+        case Tag.null.rawValue: return .null
+        case Tag.false.rawValue: return .bool(false)
+        case Tag.true.rawValue: return .bool(true)
+        case Tag.zero.rawValue: return .int(0)
+        case Tag.positive.rawValue:
+            var position = offset
+            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+        case Tag.negative.rawValue:
+            var position = offset
+            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(~Int64(magnitude)) }
+        case Tag.double.rawValue where offset + 8 <= row.count:
+            return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
+        case Tag.string.rawValue:
+            var position = offset
+            if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
+                let bytes = UnsafeRawBufferPointer(rebasing: row[position..<(position + Int(length))])
+                return .string(String(decoding: bytes, as: UTF8.self))
+            }
+        case Tag.timestamp.rawValue:
+            var position = offset
+            if let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
+               nanoseconds < 1_000_000_000 {
+                let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+                return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+            }
+        default: break
+        }
+        return nil
     }
 
     /// The varint at `position`, moving past it; nil if it runs past the row or past ten bytes
@@ -199,12 +219,14 @@ package enum RowCodec {
     /// or checks beyond staying inside the row; nil for a column past the row's end, a row with
     /// more than 127 columns, or anything that does not add up (the checked path decides).
     @inline(__always)
-    static func locate(_ column: Int, in row: UnsafeRawBufferPointer) -> (tag: UInt8, offset: Int)? {
+    static func locate(_ column: Int, in row: UnsafeRawBufferPointer, from cursor: ColumnCursor = ColumnCursor()) -> (tag: UInt8, offset: Int)? {
         let end = row.count
         guard end > 0 else { return nil }
         let count = Int(row[0])
         guard count < 0x80, column < count else { return nil }
-        var offset = 1 + (count + 1) / 2
+        // From the cursor's column when it is this one or one before; from the first otherwise.
+        let resume = cursor.offset > 0 && cursor.column <= column
+        var offset = resume ? cursor.offset : 1 + (count + 1) / 2
         guard offset <= end else { return nil }
         @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
             while offset < end {
@@ -214,7 +236,7 @@ package enum RowCodec {
             }
             return false
         }
-        for index in 0..<column {
+        for index in (resume ? cursor.column : 0)..<column {
             let byte = row[1 + index >> 1]
             switch index & 1 == 0 ? byte & 0x0f : byte >> 4 {
             case 0, 1, 2, 3: break
@@ -348,5 +370,20 @@ package enum RowCodec {
             let bytes = try reader.readBytes(try reader.readLength(limit: reader.remaining))
             return .list(try decode(bytes, origin: reader.origin))
         }
+    }
+}
+
+/// Where a column's payload starts in one encoded row, remembered so that reading a later
+/// column of the same row resumes the walk there (`RowCodec.decodeColumn(_:of:cursor:)`).
+/// The default cursor is at no column: walks start from the first.
+package struct ColumnCursor {
+    var column = 0
+    var offset = 0
+
+    package init() {}
+
+    init(column: Int, offset: Int) {
+        self.column = column
+        self.offset = offset
     }
 }
