@@ -81,6 +81,10 @@ final class QueryEvaluator {
         }
     }
 
+    /// Byte maps for ASCII string tests: each byte to itself, or upper-case letters to lower.
+    private static let identityFold: [UInt8] = (0...255).map { UInt8($0) }
+    private static let lowercaseFold: [UInt8] = (0...255).map { $0 >= 0x41 && $0 <= 0x5A ? UInt8($0) | 0x20 : UInt8($0) }
+
     /// An ASCII string test of a string column in place, falling back to `String` for a
     /// value that is not ASCII; nil unless the comparison is one with an ASCII constant.
     private static func asciiStringTest(_ comparison: BoundComparison) -> ((RowView) throws -> Bool)? {
@@ -90,9 +94,7 @@ final class QueryEvaluator {
               pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         // Byte by byte through a folding table (identity, or ASCII upper case to lower case),
         // in plain loops: a closure per position cost more than the comparisons.
-        let fold: [UInt8] = (0...255).map { byte in
-            comparison.caseInsensitive && byte >= 0x41 && byte <= 0x5A ? UInt8(byte) | 0x20 : UInt8(byte)
-        }
+        let fold = comparison.caseInsensitive ? Self.lowercaseFold : Self.identityFold
         let needle = pattern.utf8.map { fold[Int($0)] }
         let op = comparison.op
         let column = direct.column

@@ -32,11 +32,23 @@ struct QueryParser {
     private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
 
     private func isKeyword(_ word: String) -> Bool {
-        if case .identifier(let name) = current.kind { return name.uppercased() == word }
+        if case .identifier(let name) = current.kind { return Self.equalsIgnoringASCIICase(name, uppercase: word) }
         return false
     }
 
     private func isSymbol(_ symbol: String) -> Bool { current.kind == .symbol(symbol) }
+
+    /// Whether `name` is `word` (upper-case ASCII) in any case, without making a string: the
+    /// parser asks this of most identifiers for every keyword it may start.
+    private static func equalsIgnoringASCIICase(_ name: String, uppercase word: String) -> Bool {
+        var letters = name.utf8.makeIterator()
+        for expected in word.utf8 {
+            guard let byte = letters.next() else { return false }
+            let upper = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+            guard upper == expected else { return false }
+        }
+        return letters.next() == nil
+    }
 
     private mutating func expectSymbol(_ symbol: String, _ context: String) throws {
         guard isSymbol(symbol) else { throw QueryError.at(current.position, "expected '\(symbol)' \(context), found \(Self.describe(current))") }
