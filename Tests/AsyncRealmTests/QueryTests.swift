@@ -38,7 +38,19 @@ struct QueryTests {
         #expect(names(dogs.filter("age > %@ AND name BEGINSWITH[c] %@", 2, "r")) == ["Rex"])
         #expect(names(dogs.filter("name ==[cd] 'reglisse'")) == ["Réglisse"])
         #expect(names(dogs.filter("name LIKE '?ex'")) == ["Rex"])
-        // Keywords in any case; a property whose name is a keyword's prefix is no keyword.
+        // One predicate string with different arguments each time (parsed once, then filled
+        // in): plain values, values in lists and in subqueries, and %K, which changes the tree.
+        let ages = [("Fido", 1), ("Rex", 3), ("fidosaurus", 7), ("Réglisse", 2), ("Buddy", 1)]
+        for (age, owners) in [(1, ["Ana"]), (3, ["Ana"]), (4, [String]())] {
+            let equal = ages.filter { $0.1 == age }.map(\.0)
+            let either = ages.filter { ($0.1 == age || $0.1 == 7) && $0.0 != "Rex" }.map(\.0)
+            #expect(names(dogs.filter("age == %@", age)) == equal)
+            #expect(names(dogs.filter("age IN {%@, %@} AND name != %@", age, 7, "Rex")) == either)
+            #expect(names(dogs.filter("%K == %@", "age", age)) == equal)
+            #expect(names(dogs.filter("%K == %@", "name", "Rex")) == ["Rex"])
+            #expect(realm.objects(Person.self).filter("SUBQUERY(dogs, $d, $d.age == %@).@count > 0", age).map(\.name) == owners)
+        }
+        // Keywords in any case.
         #expect(names(dogs.filter("age = 1 and name beginswith 'B'")) == ["Buddy"])
         #expect(names(dogs.filter("age between {2, 3} Or not name Contains[c] 'i'")) == ["Rex", "Réglisse", "Buddy"])
         #expect(names(dogs.filter("age IN {1, 7} anD name endsWith 'o'")) == ["Fido"])

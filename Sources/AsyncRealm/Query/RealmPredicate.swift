@@ -30,7 +30,7 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
             values.append(value)
         }
         self.format = format
-        (node, modifiers) = try QueryParser.parse(format, arguments: values)
+        (node, modifiers) = try ParsedTemplates.parse(format, arguments: values)
     }
 
     public var description: String { format }

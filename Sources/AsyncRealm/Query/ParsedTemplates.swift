@@ -1,0 +1,78 @@
+import StorageEngine
+
+/// Predicate strings parsed once with placeholders for their arguments, then given each call's
+/// arguments: a query run many times with different values (`filter("name == %@", name)` in a
+/// loop) is parsed once, and each call only substitutes its values into the parsed tree.
+///
+/// The template is parsed with each argument replaced by a placeholder the parser treats like
+/// any constant (an object reference to a class name no model can have); substituting puts
+/// the real value where each placeholder ended up, inside lists and subqueries too. A string
+/// with `%K`, whose argument changes the tree itself, is parsed with its arguments each time.
+enum ParsedTemplates {
+    private struct Key: Hashable {
+        let format: String
+        let argumentCount: Int
+    }
+
+    private static let placeholderClass = "\u{0}argument"
+    private static let recent = Locked<[Key: (QueryNode, QueryModifiers)]>([:])
+    private static let recentLimit = 256
+
+    /// `format` parsed with `arguments`, as `QueryParser.parse` gives it.
+    static func parse(_ format: String, arguments: [QueryValue]) throws -> (QueryNode, QueryModifiers) {
+        guard !namesKeyPathArgument(format) else { return try QueryParser.parse(format, arguments: arguments) }
+        let key = Key(format: format, argumentCount: arguments.count)
+        let template: (QueryNode, QueryModifiers)
+        if let cached = recent.withLock({ $0[key] }) {
+            template = cached
+        } else {
+            let placeholders = arguments.indices.map { QueryValue.object(className: placeholderClass, key: UInt64($0)) }
+            template = try QueryParser.parse(format, arguments: placeholders)
+            recent.withLock { cache in
+                if cache.count >= recentLimit { cache.removeAll(keepingCapacity: true) }
+                cache[key] = template
+            }
+        }
+        return (substitute(arguments, into: template.0), template.1)
+    }
+
+    /// Whether `format` holds `%K` (byte by byte: Foundation's `contains` is many times slower).
+    private static func namesKeyPathArgument(_ format: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in format.utf8 {
+            if previous == UInt8(ascii: "%") && byte == UInt8(ascii: "K") { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    private static func substitute(_ arguments: [QueryValue], into node: QueryNode) -> QueryNode {
+        switch node {
+        case .constant: return node
+        case .not(let inner): return .not(substitute(arguments, into: inner))
+        case .and(let left, let right): return .and(substitute(arguments, into: left), substitute(arguments, into: right))
+        case .or(let left, let right): return .or(substitute(arguments, into: left), substitute(arguments, into: right))
+        case .comparison(var comparison):
+            comparison.left = substitute(arguments, into: comparison.left)
+            comparison.right = substitute(arguments, into: comparison.right)
+            return .comparison(comparison)
+        }
+    }
+
+    private static func substitute(_ arguments: [QueryValue], into operand: QueryOperand) -> QueryOperand {
+        switch operand {
+        case .keyPath: return operand
+        case .value(let value, let position): return .value(substitute(arguments, into: value), position: position)
+        case .subquery(let collection, let variable, let predicate, let position):
+            return .subquery(collection: collection, variable: variable, predicate: substitute(arguments, into: predicate), position: position)
+        }
+    }
+
+    private static func substitute(_ arguments: [QueryValue], into value: QueryValue) -> QueryValue {
+        switch value {
+        case .object(let className, let key) where className == placeholderClass: return arguments[Int(key)]
+        case .list(let items): return .list(items.map { substitute(arguments, into: $0) })
+        default: return value
+        }
+    }
+}
