@@ -20,7 +20,7 @@ struct SortKeysTests {
     ]
     static let integers: [Int64?] = [nil, .min, .min + 1, -1, 0, 1, 255, 256, .max - 1, .max]
 
-    @Test("random columns of integers, ASCII strings and any strings sort as the values do, both directions, one key and two")
+    @Test("random columns of integers, ASCII strings and any strings sort as the values do, both directions, one key, two and three")
     func randomColumns() {
         var random = SystemRandomNumberGenerator()
         for round in 0..<300 {
@@ -30,7 +30,7 @@ struct SortKeysTests {
             let strings: [QueryScalar] = (0..<count).map { _ in stringPool.randomElement()!.map(QueryScalar.string) ?? .null }
             let integers: [QueryScalar] = (0..<count).map { _ in Self.integers.randomElement()!.map(QueryScalar.int) ?? .null }
             let doubles: [QueryScalar] = (0..<count).map { _ in Bool.random() ? .double(Double(Int.random(in: -3...3)) / 2) : .null }
-            for columns in [[strings], [integers], [doubles], [integers, strings], [strings, integers], [doubles, strings]] {
+            for columns in [[strings], [integers], [doubles], [integers, strings], [strings, integers], [doubles, strings], [integers, strings, doubles], [strings, doubles, integers]] {
                 let ascending = columns.map { _ in Bool.random(using: &random) }
                 let sorted = SortKeys(columns: columns, ascending: ascending).sortedPositions()
                 #expect(sorted == Self.reference(columns, ascending: ascending), "\(columns) \(ascending)")

@@ -80,23 +80,52 @@ struct SortKeys {
     /// The positions of the values in sorted order; ties keep their order.
     func sortedPositions() -> [Int] {
         let count = columns.first?.count ?? 0
+        if columns.count <= 2 { return sortedByEntries(count: count) }
         var positions = Array(0..<count)
-        if columns.count == 1 {
-            let prefix = prefixes[0], complete = complete[0], column = columns[0], ascending = ascending[0]
-            positions.sort { a, b in
-                let order = Self.order(a, b, prefix, complete, column)
-                return order != 0 ? (ascending ? order < 0 : order > 0) : a < b
+        positions.sort { a, b in
+            for index in columns.indices {
+                let order = Self.order(a, b, prefixes[index], complete[index], columns[index])
+                if order != 0 { return ascending[index] ? order < 0 : order > 0 }
             }
-        } else {
-            positions.sort { a, b in
-                for index in columns.indices {
-                    let order = Self.order(a, b, prefixes[index], complete[index], columns[index])
-                    if order != 0 { return ascending[index] ? order < 0 : order > 0 }
-                }
-                return a < b
-            }
+            return a < b
         }
         return positions
+    }
+
+    /// One or two sort keys: the prefixes are copied next to their position, inverted for a
+    /// descending key, so that most comparisons read one small struct instead of following
+    /// positions into separate arrays.
+    private struct Entry {
+        var first: UInt64
+        var second: UInt64
+        var position: Int
+    }
+
+    private func sortedByEntries(count: Int) -> [Int] {
+        let two = columns.count == 2
+        var entries = (0..<count).map { position in
+            Entry(first: ascending[0] ? prefixes[0][position] : ~prefixes[0][position],
+                  second: two ? (ascending[1] ? prefixes[1][position] : ~prefixes[1][position]) : 0,
+                  position: position)
+        }
+        let complete0 = complete[0], column0 = columns[0], ascending0 = ascending[0]
+        let complete1 = two ? complete[1] : [], column1 = columns[two ? 1 : 0], ascending1 = two && ascending[1]
+        entries.sort { a, b in
+            if a.first != b.first { return a.first < b.first }
+            if !(complete0[a.position] && complete0[b.position]) {
+                let order = column0.order(a.position, b.position)
+                if order != 0 { return ascending0 ? order < 0 : order > 0 }
+            }
+            if two {
+                if a.second != b.second { return a.second < b.second }
+                if !(complete1[a.position] && complete1[b.position]) {
+                    let order = column1.order(a.position, b.position)
+                    if order != 0 { return ascending1 ? order < 0 : order > 0 }
+                }
+            }
+            return a.position < b.position
+        }
+        return entries.map(\.position)
     }
 
     @inline(__always)
