@@ -65,13 +65,15 @@ struct SortKeys {
             var count = 0
             var hasNul = false
             for byte in text.utf8 {
-                if count < 8 { prefix |= UInt64(byte) << (56 - 8 * count) }
+                // Past eight bytes the prefix is not the whole string, whatever follows.
+                guard count < 8 else { return (prefix, false) }
+                prefix |= UInt64(byte) << (56 - 8 * count)
                 hasNul = hasNul || byte == 0
                 count += 1
             }
             // A NUL byte pads like the end of the string: only short strings without one are
             // whole in their prefix.
-            return (prefix, count <= 8 && !hasNul)
+            return (prefix, !hasNul)
         default:
             return (0, false)
         }
