@@ -62,6 +62,11 @@ struct ValueRoundTripTests {
                     let checkedString = (try? RowCodec.stringBytesChecked(column, of: bytes)).map { $0.map(Array.init) }
                     let fastString = (try? RowCodec.stringBytes(column, of: bytes)).map { $0.map(Array.init) }
                     #expect(fastString == checkedString, "string bytes of column \(column) of a \(width)-column row (seed \(seed))")
+                    if case .int(let number)? = checked {
+                        #expect((try? RowCodec.integer(column, of: bytes)) == number, "integer column \(column) (seed \(seed))")
+                    } else if checked != nil {
+                        #expect((try? RowCodec.integer(column, of: bytes)) == Int64?.none, "column \(column) holds no integer (seed \(seed))")
+                    }
                 }
                 // Columns read in a random order through one cursor, as an accessor reads them.
                 var cursor = ColumnCursor()

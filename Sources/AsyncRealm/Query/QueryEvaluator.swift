@@ -73,7 +73,7 @@ final class QueryEvaluator {
                 let column = direct.column
                 let nilHolds = comparison.op == .notEqual
                 return { row in
-                    guard case .int(let value) = try row.column(column) else { return nilHolds }
+                    guard let value = try row.integer(column) else { return nilHolds }
                     return holds(value)
                 }
             }

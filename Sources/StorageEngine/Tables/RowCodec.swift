@@ -164,6 +164,30 @@ package enum RowCodec {
         return try decodeColumnChecked(column, of: row)
     }
 
+    /// Column `column` if it holds an integer, nil if it holds anything else (null, another
+    /// type, past the row's end): what a query comparing an integer column asks of every row,
+    /// answered without building a `Value`.
+    @inline(__always)
+    package static func integer(_ column: Int, of row: UnsafeRawBufferPointer) throws -> Int64? {
+        if let (tag, offset) = locate(column, in: row) {
+            switch tag {
+            case Tag.zero.rawValue: return 0
+            case Tag.positive.rawValue:
+                if row[offset] < 0x80 { return Int64(row[offset]) }
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return Int64(magnitude) }
+            case Tag.negative.rawValue:
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return ~Int64(magnitude) }
+            case ...Tag.list.rawValue:
+                return nil
+            default: break
+            }
+        }
+        if case .int(let number) = try decodeColumnChecked(column, of: row) { return number }
+        return nil
+    }
+
     /// The value whose tag is `tag` and payload starts at `offset`, for the common types; nil
     /// for anything else or anything that does not add up (the checked path decides).
     @inline(__always)
@@ -174,6 +198,8 @@ package enum RowCodec {
         case Tag.true.rawValue: return .bool(true)
         case Tag.zero.rawValue: return .int(0)
         case Tag.positive.rawValue:
+            // Most integers in rows are small: one byte, no loop.
+            if row[offset] < 0x80 { return .int(Int64(row[offset])) }
             var position = offset
             if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
         case Tag.negative.rawValue:

@@ -8,6 +8,12 @@ package struct RowView {
         try RowCodec.decodeColumn(column, of: bytes)
     }
 
+    /// Column `column` if it holds an integer; nil otherwise.
+    @inline(__always)
+    package func integer(_ column: Int) throws -> Int64? {
+        try RowCodec.integer(column, of: bytes)
+    }
+
     /// The UTF-8 bytes of string column `column` in place; nil if it holds no string.
     @inline(__always)
     package func stringBytes(_ column: Int) throws -> UnsafeRawBufferPointer? {
