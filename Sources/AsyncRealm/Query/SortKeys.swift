@@ -43,12 +43,22 @@ struct SortKeys {
             switch value {
             case .null: continue
             case .int: integers = true
-            case .string(let text) where text.utf8.allSatisfy({ $0 < 0x80 }): strings = true
+            case .string(let text) where Self.isASCII(text): strings = true
             default: return false
             }
             if integers && strings { return false }
         }
         return true
+    }
+
+    /// Whether `text` is all ASCII, read through its contiguous UTF-8 (iterating `utf8` goes
+    /// through the generic collection witnesses here, several times slower).
+    private static func isASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return false }
+            return true
+        }
     }
 
     /// The prefix of `value` (an integer, an ASCII string or nil), and whether it stands for
@@ -61,19 +71,18 @@ struct SortKeys {
             let prefix = UInt64(bitPattern: number) ^ (1 << 63)
             return (prefix, prefix != 0)
         case .string(let text):
-            var prefix: UInt64 = 0
-            var count = 0
-            var hasNul = false
-            for byte in text.utf8 {
-                // Past eight bytes the prefix is not the whole string, whatever follows.
-                guard count < 8 else { return (prefix, false) }
-                prefix |= UInt64(byte) << (56 - 8 * count)
-                hasNul = hasNul || byte == 0
-                count += 1
+            var text = text
+            return text.withUTF8 { bytes in
+                var prefix: UInt64 = 0
+                var hasNul = false
+                for index in 0..<min(bytes.count, 8) {
+                    prefix |= UInt64(bytes[index]) << (56 - 8 * index)
+                    hasNul = hasNul || bytes[index] == 0
+                }
+                // A NUL byte pads like the end of the string: only strings of eight bytes or
+                // fewer without one are whole in their prefix.
+                return (prefix, bytes.count <= 8 && !hasNul)
             }
-            // A NUL byte pads like the end of the string: only short strings without one are
-            // whole in their prefix.
-            return (prefix, !hasNul)
         default:
             return (0, false)
         }
