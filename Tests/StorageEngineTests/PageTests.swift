@@ -34,6 +34,55 @@ struct PageTests {
         }
     }
 
+    /// Counts the writes that reach an in-memory file.
+    final class CountingFile: FileIO, @unchecked Sendable {
+        let inner = InMemoryFile()
+        var writes: [(offset: UInt64, count: Int)] = []
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+            writes.append((offset, bytes.count))
+            try inner.write(bytes, at: offset)
+        }
+        func sync() throws { try inner.sync() }
+        func size() throws -> UInt64 { try inner.size() }
+        func truncate(to length: UInt64) throws { try inner.truncate(to: length) }
+        func prepareForWriting(_ range: Range<UInt64>) throws { try inner.prepareForWriting(range) }
+    }
+
+    @Test("pages written out of order but adjacent go out in one write; others land where they belong")
+    func pageWriterMerges() throws {
+        let file = CountingFile()
+        let writer = PageWriter(file: file)
+        // A run, then a page two slots on, then the page that fills the gap (a commit writes
+        // its free list before its commit record, which sits before it), then one far away.
+        try writer.write([1, 1], at: 100, paddedTo: 4)
+        try writer.write([3, 3, 3, 3], at: 108, paddedTo: 4)
+        try writer.write([2], at: 104, paddedTo: 4)
+        try writer.write([9], at: 400, paddedTo: 2)
+        try writer.write([0], at: 90, paddedTo: 2)
+        try writer.flush()
+        #expect(file.writes.map(\.offset) == [100, 90, 400])
+        #expect(file.writes.map(\.count) == [12, 2, 2])
+        var read = [UInt8](repeating: 0xEE, count: 12)
+        try read.withUnsafeMutableBytes { try file.read(into: $0, at: 100) }
+        #expect(read == [1, 1, 0, 0, 2, 0, 0, 0, 3, 3, 3, 3])
+        // Nothing is left behind for the next commit.
+        file.writes.removeAll()
+        try writer.flush()
+        #expect(file.writes.isEmpty)
+        // Writes kept aside are bounded: past 64 KiB of them the run is issued at once.
+        for index in 0..<40 {
+            try writer.write([UInt8](repeating: 7, count: 4096), at: 1_000_000 + UInt64(index) * 8192, paddedTo: 4096)
+        }
+        #expect(file.writes.count > 0, "the run and the writes kept aside do not grow without bound")
+        try writer.flush()
+        for index in 0..<40 {
+            var page = [UInt8](repeating: 0, count: 4096)
+            try page.withUnsafeMutableBytes { try file.read(into: $0, at: 1_000_000 + UInt64(index) * 8192) }
+            #expect(page == [UInt8](repeating: 7, count: 4096))
+        }
+    }
+
     @Test("the cache stays within its budget and keeps the pages in use")
     func cacheBound() throws {
         let cache = PageCache(capacityBytes: 64 * 1024)
