@@ -113,7 +113,13 @@ package struct FileHeader: Sendable, Equatable {
         // small commit.
         var slots: [(offset: UInt64, bytes: [UInt8])] = []
         do {
-            for offset in slotOffsets { slots.append((offset, try file.read(count: slotBytes, at: offset))) }
+            // Both slots in one read: they sit a block apart at the start of the file.
+            let first = slotOffsets.min()!
+            let span = try file.read(count: Int(slotOffsets.max()! - first) + slotBytes, at: first)
+            for offset in slotOffsets {
+                let start = Int(offset - first)
+                slots.append((offset, Array(span[start..<(start + slotBytes)])))
+            }
         } catch {
             let size = try file.size()
             guard size >= dataStart else {
