@@ -14,9 +14,10 @@ import StorageEngine
 ///
 /// The initialisers and the accessor are `@inlinable` so that they are specialised for each
 /// model in the module that declares it: a generic, unspecialised accessor would spend more
-/// time looking up type metadata than reading the value. The storage is the value and one byte
-/// of options (a `LinkingObjects` value carries its origin property itself), so models stay
-/// small and cheap to create and free.
+/// time looking up type metadata than reading the value. The storage is the value, one byte
+/// of options and, in a managed object, the property's two-byte slot (see `PropertySlots`; a
+/// `LinkingObjects` value carries its origin property itself), so models stay small and cheap
+/// to create and free.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     @usableFromInline var value: Value
