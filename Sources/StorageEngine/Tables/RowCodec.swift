@@ -104,20 +104,6 @@ package enum RowCodec {
         try forEachValue(in: row, origin: origin) { values.append($1) }
     }
 
-    /// Decodes every column and appends the values to `values`: how a batch of rows is decoded
-    /// into one buffer. Returns the number of columns.
-    @discardableResult
-    package static func decode(_ row: UnsafeRawBufferPointer, appendingTo values: inout [Value]) throws -> Int {
-        // Inside this module `forEachValue` is inlined, closure and all; callers in other
-        // modules would pay a closure call per value, which is why this function exists.
-        var count = 0
-        try forEachValue(in: row) { _, value in
-            values.append(value)
-            count += 1
-        }
-        return count
-    }
-
     /// Calls `body` with each column's index and value in order, without collecting them.
     @inline(__always)
     package static func forEachValue(

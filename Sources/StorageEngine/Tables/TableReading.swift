@@ -32,13 +32,6 @@ package struct RowView {
         try RowCodec.forEachValue(in: bytes, body)
     }
 
-    /// Decodes every column onto the end of `values`; returns the number of columns.
-    @inline(__always)
-    @discardableResult
-    package func decode(appendingTo values: inout [Value]) throws -> Int {
-        try RowCodec.decode(bytes, appendingTo: &values)
-    }
-
     package func decoded() throws -> [Value] {
         try RowCodec.decode(bytes)
     }
