@@ -80,6 +80,27 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("an integer whose varint runs to a tenth byte above 1 is damage on every path")
+    func oversizedVarint() throws {
+        // Int64.max is nine bytes of payload; make the ninth continue into a tenth holding 2,
+        // which would set bit 64: both decoders must refuse it, not drop the bit.
+        var encoded = RowCodec.encode([.int(Int64.max), .int(5)])
+        let payload = encoded.count - 1 - 9
+        #expect(encoded[payload + 8] == 0x7f)
+        encoded[payload + 8] = 0xf5
+        encoded.insert(0x02, at: payload + 9)
+        try encoded.withUnsafeBytes { (bytes) throws in
+            #expect(throws: StorageError.self) { try RowCodec.decodeColumnChecked(0, of: bytes) }
+            #expect(throws: StorageError.self) { try RowCodec.decodeColumn(0, of: bytes) }
+            #expect(throws: StorageError.self) { try RowCodec.integer(0, of: bytes) }
+            var cursor = ColumnCursor()
+            #expect(throws: StorageError.self) { try RowCodec.decodeColumn(0, of: bytes, cursor: &cursor) }
+            // The bytes after it still parse as the next column, so that column reads.
+            #expect(try RowCodec.decodeColumn(1, of: bytes) == .int(5))
+            #expect(try RowCodec.decodeColumnChecked(1, of: bytes) == .int(5))
+        }
+    }
+
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()

@@ -220,6 +220,9 @@ package enum RowCodec {
         while position < row.count, shift < 64 {
             let byte = row[position]
             position += 1
+            // The tenth byte holds bit 63 alone; more is an oversized varint, as the checked
+            // reader says.
+            if shift == 63 && byte > 1 { return nil }
             result |= UInt64(byte & 0x7f) << shift
             if byte < 0x80 { return result }
             shift += 7
