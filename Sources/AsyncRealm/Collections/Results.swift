@@ -131,6 +131,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     public struct Iterator: IteratorProtocol {
         private let results: Results
+        /// The realm and class of `results`, which keeps them alive, borrowed in `next()`
+        /// without counting a reference: tasks iterating one frozen `Results` share those
+        /// counts, and changing them per object makes two cores wait for each other.
+        private let realm: Unmanaged<Realm>
+        private let info: Unmanaged<ClassInfo>
         /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
         /// any more). An accessor is made only when `next()` reaches its key, so that an object
         /// the caller drops is freed before the next is made and its memory is reused at once.
@@ -153,6 +158,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
         init(results: Results) {
             self.results = results
+            realm = .passUnretained(results.handle)
+            info = .passUnretained(results.info)
         }
 
         public mutating func next() -> Element? {
@@ -163,12 +170,15 @@ public final class Results<Element: Object>: RandomAccessCollection {
             }
             let index = position
             position += 1
-            let realm = results.handle
-            // Rows read before the realm changed (a write inside the loop) are read again.
-            if let range = rows[index], let buffer, realm.stamp == batchStamp {
-                return realm.accessor(of: Element.self, key: keys[index], row: (buffer, range), info: results.info)
+            return realm._withUnsafeGuaranteedRef { realm in
+                info._withUnsafeGuaranteedRef { info in
+                    // Rows read before the realm changed (a write inside the loop) are read again.
+                    if let range = rows[index], let buffer, realm.stamp == batchStamp {
+                        return realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer, info: info)
+                    }
+                    return realm.accessor(of: Element.self, key: keys[index], info: info)
+                }
             }
-            return realm.accessor(of: Element.self, key: keys[index], info: results.info)
         }
 
         /// The buffer for the next batch's rows: the last one, emptied, if no accessor of the
@@ -178,7 +188,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 buffer!.removeAll()
                 return buffer!
             }
-            let fresh = RowBuffer(tableName: results.info.schema.className, capacity: count * Self.rowBytesEstimate)
+            let fresh = RowBuffer(realm: results.handle, tableName: results.info.schema.className, capacity: count * Self.rowBytesEstimate)
             buffer = fresh
             return fresh
         }

@@ -8,7 +8,16 @@ import StorageEngine
 /// non-generic functions it calls.
 @usableFromInline
 final class ManagedObjectState {
-    @usableFromInline let realm: Realm
+    /// The realm, unretained: kept alive by `rowBuffer` (every `RowBuffer` holds its realm) or,
+    /// for a state made without a row, by `realmOwner`. An accessor made with its row (what
+    /// iterating `Results` makes) then counts no reference to the realm, and a property read
+    /// borrows it (`_withUnsafeGuaranteedRef`) instead of retaining it. That count is shared by
+    /// every task reading a frozen realm: two cores changing one counter per object each wait
+    /// for the other's cache line.
+    @usableFromInline let unretainedRealm: Unmanaged<Realm>
+    @usableFromInline var realm: Realm { unretainedRealm.takeUnretainedValue() }
+    /// The realm, counted, when the state was made without a row to keep it alive.
+    private let realmOwner: Realm?
     let key: UInt64
     /// Unowned: the realm, which this state keeps alive, keeps every class info it made for as
     /// long as it lives; not counting the reference saves two atomic operations per accessor.
@@ -24,17 +33,31 @@ final class ManagedObjectState {
     /// Set when the object was deleted through this accessor or its write was cancelled.
     var isInvalidated = false
 
+    /// A state whose row is read when a property first needs it.
     init(realm: Realm, key: UInt64, info: ClassInfo) {
-        self.realm = realm
+        unretainedRealm = .passUnretained(realm)
+        realmOwner = realm
         self.key = key
         self.info = info
+    }
+
+    /// A state with its row, at `range` of `buffer`, as read at `stamp`; the buffer keeps the
+    /// realm alive.
+    init(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        unretainedRealm = .passUnretained(buffer.realm)
+        realmOwner = nil
+        self.key = key
+        self.info = info
+        setRow(range, of: buffer, stamp: stamp)
     }
 
     /// The property in slot `slot` (see `PropertySlots`), read from the realm.
     @inlinable
     func read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
         if let column = PropertySlots.column(of: slot) {
-            return V._fromStorage(storedValue(column: column), realm: realm)
+            return unretainedRealm._withUnsafeGuaranteedRef { realm in
+                V._fromStorage(storedValue(column: column, in: realm), realm: realm)
+            }
         }
         return realm.read(V.self, of: self, slot: slot)
     }
@@ -58,6 +81,8 @@ final class ManagedObjectState {
 
     /// Remembers the row at `range` of `buffer` as read at `stamp`.
     func setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        // A buffer of another realm would not keep this state's realm alive.
+        assert(buffer.realm === unretainedRealm.takeUnretainedValue(), "a row read through another realm")
         row = buffer.bytes(at: range)
         rowBuffer = buffer
         rowStamp = stamp
@@ -67,8 +92,9 @@ final class ManagedObjectState {
     /// Whether `row` is the row as the realm reads it now.
     var hasCurrentRow: Bool { rowStamp == realm.stamp && rowBuffer != nil }
 
+    /// Column `column` of the row, read through `realm`, which is this state's.
     @usableFromInline
-    func storedValue(column: Int) -> _StorageValue {
+    func storedValue(column: Int, in realm: Realm) -> _StorageValue {
         // The row is read through the pointer: no reference counting on the way to the bytes.
         if rowStamp == realm.stamp {
             realm.checkThread()

@@ -14,8 +14,13 @@ final class RowBuffer {
     private var count = 0
     /// The table the rows come from, named when a row turns out to be damaged.
     let tableName: String
+    /// The realm the rows were read through. The buffer keeps it alive, so that an accessor
+    /// holding a row of this buffer need not count a reference to the realm itself
+    /// (`ManagedObjectState.realm`).
+    let realm: Realm
 
-    init(tableName: String, capacity: Int = 64) {
+    init(realm: Realm, tableName: String, capacity: Int = 64) {
+        self.realm = realm
         self.tableName = tableName
         self.capacity = Swift.max(capacity, 16)
         storage = .allocate(byteCount: self.capacity, alignment: 8)

@@ -57,14 +57,20 @@ extension Realm {
 
     // MARK: Accessors
 
-    /// A managed accessor of row `key` of `type`, optionally with its row already read (at
-    /// `range` of `buffer`).
-    func accessor<T: Object>(of type: T.Type, key: UInt64, row: (buffer: RowBuffer, range: Range<Int>)? = nil, info: ClassInfo? = nil) -> T {
-        let info = info ?? classInfoOrStop(for: type)
+    /// A managed accessor of row `key` of `type`, whose row is read when a property needs it.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
+        guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
         let object = T()
-        let state = ManagedObjectState(realm: self, key: key, info: info)
-        if let row { state.setRow(row.range, of: row.buffer, stamp: stamp) }
-        object.managed = state
+        object.managed = ManagedObjectState(realm: self, key: key, info: info)
+        info.writeSlots(into: object)
+        return object
+    }
+
+    /// A managed accessor of row `key` of `type` with its row already read, at `range` of
+    /// `buffer` (a buffer of this realm): what iterating `Results` makes.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, info: ClassInfo) -> T {
+        let object = T()
+        object.managed = ManagedObjectState(key: key, info: info, row: range, of: buffer, stamp: stamp)
         info.writeSlots(into: object)
         return object
     }
@@ -78,7 +84,7 @@ extension Realm {
     private func refreshRow(_ managed: ManagedObjectState) {
         if managed.hasCurrentRow { return }
         precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
-        let buffer = RowBuffer(tableName: managed.info.schema.className, capacity: 64)
+        let buffer = RowBuffer(realm: self, tableName: managed.info.schema.className, capacity: 64)
         guard let range = (try? readTable(managed.info)?.withRow(managed.key, buffer.append)) ?? nil else {
             preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
