@@ -259,6 +259,42 @@ struct ObjectTests {
         }
         #expect(owner.dogs.map(\.name) == ["dog 5", "dog 3", "dog 5", "dog 8999"])
     }
+
+    @Test("an object keeps its realm alive, whichever way it was read, and lets it go when it goes", arguments: RealmKind.allCases)
+    func objectsKeepTheirRealm(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let configuration = kind.configuration(directory)
+        let setUp = try Realm(configuration: configuration)
+        try setUp.write { setUp.add(Self.makePerson(7, "Kept", dogs: [Self.makeDog("Rex", age: 3)])) }
+        // Read with its row (iteration), through a filter, and without a row (a key lookup).
+        let reads: [(String, (Realm) throws -> Object?)] = [
+            ("iterated", { realm in
+                var iterator = realm.objects(Dog.self).makeIterator()
+                return iterator.next()
+            }),
+            ("filtered", { realm in realm.objects(Dog.self).filter("age == 3").first }),
+            ("looked up", { realm in realm.object(ofType: Person.self, forPrimaryKey: 7) }),
+        ]
+        for (how, read) in reads {
+            weak var released: Realm?
+            var kept: Object?
+            do {
+                let realm = try Realm(configuration: configuration)
+                released = realm
+                kept = try read(realm)
+            }
+            // The handle and the Results are gone from here; only the object holds the realm.
+            #expect(released != nil && released !== setUp, "\(how)")
+            do {
+                let object = try #require(kept)
+                #expect(object.realm === released, "\(how)")
+                if let dog = object as? Dog { #expect(dog.name == "Rex" && dog.age == 3, "\(how)") }
+                if let person = object as? Person { #expect(person.name == "Kept" && person.dogs.map(\.name) == ["Rex"], "\(how)") }
+            }
+            kept = nil
+            #expect(released == nil, "\(how): nothing holds the realm once its object is gone")
+        }
+    }
 }
 
 @Suite("Lists of managed objects")
