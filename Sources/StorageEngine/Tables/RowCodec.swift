@@ -144,8 +144,11 @@ package enum RowCodec {
     @inline(__always)
     package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) throws -> Value {
         if let (tag, offset) = locate(column, in: row, from: cursor) {
-            cursor = ColumnCursor(column: column, offset: offset)
-            if let value = decodeLocated(tag: tag, offset: offset, in: row) { return value }
+            // Where the payload ends comes with decoding it: the next column's walk starts there.
+            var end = 0
+            let value = decodeLocated(tag: tag, offset: offset, in: row, end: &end)
+            cursor = ColumnCursor(column: column, offset: offset, end: end)
+            if let value { return value }
         }
         return try decodeColumnChecked(column, of: row)
     }
@@ -178,31 +181,47 @@ package enum RowCodec {
     /// for anything else or anything that does not add up (the checked path decides).
     @inline(__always)
     private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer) -> Value? {
+        var end = 0
+        return decodeLocated(tag: tag, offset: offset, in: row, end: &end)
+    }
+
+    /// `decodeLocated`, also setting `end` to where the payload ends when it returns a value.
+    @inline(__always)
+    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Value? {
         switch tag {
-        case Tag.null.rawValue: return .null
-        case Tag.false.rawValue: return .bool(false)
-        case Tag.true.rawValue: return .bool(true)
-        case Tag.zero.rawValue: return .int(0)
+        case Tag.null.rawValue: end = offset; return .null
+        case Tag.false.rawValue: end = offset; return .bool(false)
+        case Tag.true.rawValue: end = offset; return .bool(true)
+        case Tag.zero.rawValue: end = offset; return .int(0)
         case Tag.positive.rawValue:
             // Most integers in rows are small: one byte, no loop.
-            if row[offset] < 0x80 { return .int(Int64(row[offset])) }
+            if row[offset] < 0x80 { end = offset + 1; return .int(Int64(row[offset])) }
             var position = offset
-            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(Int64(magnitude)) }
+            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) {
+                end = position
+                return .int(Int64(magnitude))
+            }
         case Tag.negative.rawValue:
             var position = offset
-            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return .int(~Int64(magnitude)) }
+            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) {
+                end = position
+                return .int(~Int64(magnitude))
+            }
         case Tag.double.rawValue where offset + 8 <= row.count:
+            end = offset + 8
             return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
         case Tag.string.rawValue:
             var position = offset
             if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
-                let bytes = UnsafeRawBufferPointer(rebasing: row[position..<(position + Int(length))])
+                end = position + Int(length)
+                let bytes = UnsafeRawBufferPointer(rebasing: row[position..<end])
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
         case Tag.timestamp.rawValue:
             var position = offset
             if let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
                nanoseconds < 1_000_000_000 {
+                end = position
                 let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
                 return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
             }
@@ -239,9 +258,17 @@ package enum RowCodec {
         guard end > 0 else { return nil }
         let count = Int(row[0])
         guard count < 0x80, column < count else { return nil }
-        // From the cursor's column when it is this one or one before; from the first otherwise.
-        let resume = cursor.offset > 0 && cursor.column <= column
-        var offset = resume ? cursor.offset : 1 + (count + 1) / 2
+        // From the cursor's column when it is this one, from the column after it when it is one
+        // before and its payload's end is known, from the first otherwise.
+        var first = 0
+        var offset = 1 + (count + 1) / 2
+        if cursor.offset > 0 && cursor.column <= column {
+            if cursor.end > 0 && cursor.column < column {
+                (first, offset) = (cursor.column + 1, cursor.end)
+            } else {
+                (first, offset) = (cursor.column, cursor.offset)
+            }
+        }
         guard offset <= end else { return nil }
         @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
             while offset < end {
@@ -251,7 +278,7 @@ package enum RowCodec {
             }
             return false
         }
-        for index in (resume ? cursor.column : 0)..<column {
+        for index in first..<column {
             let byte = row[1 + index >> 1]
             switch index & 1 == 0 ? byte & 0x0f : byte >> 4 {
             case 0, 1, 2, 3: break
@@ -394,11 +421,14 @@ package enum RowCodec {
 package struct ColumnCursor {
     var column = 0
     var offset = 0
+    /// Where the column's payload ends, once it was decoded; 0 if not known.
+    var end = 0
 
     package init() {}
 
-    init(column: Int, offset: Int) {
+    init(column: Int, offset: Int, end: Int = 0) {
         self.column = column
         self.offset = offset
+        self.end = end
     }
 }
