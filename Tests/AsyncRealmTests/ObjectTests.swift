@@ -260,6 +260,47 @@ struct ObjectTests {
         #expect(owner.dogs.map(\.name) == ["dog 5", "dog 3", "dog 5", "dog 8999"])
     }
 
+    @Test("sorted results iterate from the rows their sort read, and read them again once the realm changes", arguments: RealmKind.allCases)
+    func sortedIterationKeepsRows(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let count = 5_000
+        try realm.write {
+            // Ages repeat, so the name decides within an age; keys and sorted order differ.
+            for index in 0..<count { realm.add(Self.makeDog("dog \(String(format: "%05d", (index * 7_919) % count))", age: index % 13)) }
+        }
+        let expected = realm.objects(Dog.self).map { ($0.age, $0.name) }
+            .sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
+        let sorted = realm.objects(Dog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])
+        #expect(sorted.map { ($0.age, $0.name) }.elementsEqual(expected, by: ==))
+        #expect(sorted.keysAndKeptRows.rows?.ranges.count == count, "the sort kept every row")
+        #expect(realm.objects(Dog.self).keysAndKeptRows.rows == nil, "an unsorted collection keeps none")
+        // Limited and made distinct after sorting: the kept rows follow the keys.
+        let limited = realm.objects(Dog.self).filter("TRUEPREDICATE SORT(age DESC, name ASC) LIMIT(20)")
+        #expect(limited.map(\.name) == expected.prefix(20).map(\.1))
+        #expect(limited.keysAndKeptRows.rows?.ranges.count == 20)
+        let distinct = realm.objects(Dog.self).filter("TRUEPREDICATE SORT(age DESC, name ASC) DISTINCT(age)")
+        #expect(distinct.map(\.age) == Array((0..<13).reversed()))
+        #expect(distinct.map(\.name) == (0..<13).reversed().map { age in expected.first { $0.0 == age }!.1 })
+        // A write inside the loop: objects after it read their rows again.
+        var seen: [Int] = []
+        for dog in sorted {
+            seen.append(dog.age)
+            if seen.count == 10 {
+                try realm.write { for later in realm.objects(Dog.self).filter("age == 0") { later.age = 100 } }
+            }
+        }
+        #expect(seen.prefix(10).allSatisfy { $0 == 12 })
+        #expect(seen.suffix(count / 13).allSatisfy { $0 == 100 }, "rows kept before the write are read again")
+        // After the write the kept rows are gone: the next iteration sees the new values.
+        #expect(sorted.first?.age == 100)
+        #expect(sorted.filter { $0.age == 0 }.isEmpty)
+        // An object made from kept rows outlives its results.
+        var kept: Dog?
+        do { kept = realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: true).first }
+        #expect(kept?.name == "dog 00000")
+    }
+
     @Test("an object keeps its realm alive, whichever way it was read, and lets it go when it goes", arguments: RealmKind.allCases)
     func objectsKeepTheirRealm(kind: RealmKind) throws {
         let directory = RealmDirectory()

@@ -14,12 +14,15 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// elements of a list or the linking objects of an object. Read again when the realm changes.
     let base: ResultsBase?
     private var cachedKeys: [UInt64] = []
+    /// The rows a sort read while evaluating `cachedKeys`, in their order, if it kept them.
+    private var cachedRows: QueryPlanner.KeptRows?
     private var cachedStamp = -1
 
     /// Makes `keys` the results' keys at the realm's current version, without evaluating the
     /// query (a change stream that knows they cannot have changed).
     func adopt(_ keys: [UInt64]) {
         cachedKeys = keys
+        cachedRows = nil
         cachedStamp = handle.stamp
     }
 
@@ -33,16 +36,22 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// The keys of the objects, reread when the realm has changed since the last read.
     var keys: [UInt64] {
-        handle.checkThread()
-        if cachedStamp != handle.stamp {
-            cachedKeys = evaluateKeys()
-            cachedStamp = handle.stamp
-        }
-        return cachedKeys
+        keysAndKeptRows.keys
     }
 
-    private func evaluateKeys() -> [UInt64] {
-        guard let table = handle.readTable(info) else { return [] }
+    /// The keys, and the rows kept in their order when evaluating them read every row (a sort;
+    /// see `QueryPlanner.KeptRows`), both as of the realm's current version.
+    var keysAndKeptRows: (keys: [UInt64], rows: QueryPlanner.KeptRows?) {
+        handle.checkThread()
+        if cachedStamp != handle.stamp {
+            (cachedKeys, cachedRows) = evaluateKeys()
+            cachedStamp = handle.stamp
+        }
+        return (cachedKeys, cachedRows)
+    }
+
+    private func evaluateKeys() -> ([UInt64], QueryPlanner.KeptRows?) {
+        guard let table = handle.readTable(info) else { return ([], nil) }
         let planner = QueryPlanner(realm: handle, info: info)
         let keys: [UInt64]
         if let base {
@@ -51,7 +60,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         } else {
             keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
         }
-        return steps.isEmpty ? keys : planner.apply(steps, to: keys)
+        return steps.isEmpty ? (keys, nil) : planner.apply(steps, to: keys)
     }
 
     /// Whether these are all the objects of the class, unfiltered.
@@ -202,7 +211,16 @@ public final class Results<Element: Object>: RandomAccessCollection {
             position = 0
             let realm = results.handle
             batchStamp = realm.stamp
-            let all = results.keys
+            let (all, kept) = results.keysAndKeptRows
+            if filteredPosition == 0, let kept, kept.ranges.count == all.count {
+                // The rows the sort read, already in this order: one batch of everything.
+                keys = all
+                rows = kept.ranges.map { $0 }
+                buffer = kept.buffer
+                filteredPosition = all.count
+                exhausted = true
+                return
+            }
             let end = Swift.min(filteredPosition + Self.keyBatchSize, all.count)
             guard filteredPosition < end, let table = realm.readTable(results.info) else {
                 exhausted = true

@@ -31,7 +31,17 @@ final class RowBuffer {
     /// Copies `row` after the rows already held and returns its offset range; `bytes(at:)`
     /// turns it into a pointer once every row is in.
     func append(_ row: RowView) -> Range<Int> {
-        let length = row.bytes.count
+        append(row.bytes)
+    }
+
+    /// Copies the row at `range` of `other` after the rows already held.
+    func append(_ range: Range<Int>, of other: RowBuffer) -> Range<Int> {
+        assert(other !== self, "a buffer growing would move the bytes it copies")
+        return append(other.bytes(at: range))
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        let length = bytes.count
         if count + length > capacity {
             let grown = Swift.max(capacity * 2, count + length)
             let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
@@ -40,10 +50,13 @@ final class RowBuffer {
             storage = moved
             capacity = grown
         }
-        if let base = row.bytes.baseAddress { (storage + count).copyMemory(from: base, byteCount: length) }
+        if let base = bytes.baseAddress { (storage + count).copyMemory(from: base, byteCount: length) }
         count += length
         return (count - length)..<count
     }
+
+    /// The bytes of the rows held.
+    var byteCount: Int { count }
 
     /// Forgets every row, keeping the memory; only when no accessor points into it.
     func removeAll() {

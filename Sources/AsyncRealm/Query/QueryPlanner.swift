@@ -118,50 +118,97 @@ struct QueryPlanner {
 
     /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`. Sorting is stable
     /// and puts nil first when ascending, as Realm does.
-    func apply(_ steps: [BoundStep], to keys: [UInt64]) -> [UInt64] {
+    /// `keys` after `steps`, with the rows a sort read on the way when it kept them (see
+    /// `KeptRows`).
+    func apply(_ steps: [BoundStep], to keys: [UInt64]) -> (keys: [UInt64], rows: KeptRows?) {
         let evaluator = QueryEvaluator(realm: realm)
         var keys = keys
+        var rows: KeptRows?
         for step in steps {
             switch step {
             case .limit(let count):
                 keys = Array(keys.prefix(count))
+                rows = rows.map { kept in KeptRows(buffer: kept.buffer, ranges: Array(kept.ranges.prefix(count))) }
             case .sort(let order):
-                let values = sortValues(order.map(\.path), of: keys, evaluator: evaluator)
+                let (values, read) = sortValues(order.map(\.path), of: keys, evaluator: evaluator, keepingRows: true)
                 let sortKeys = SortKeys(columns: values, ascending: order.map(\.ascending))
-                keys = sortKeys.sortedPositions().map { keys[$0] }
+                let positions = sortKeys.sortedPositions()
+                keys = positions.map { keys[$0] }
+                rows = read?.reordered(by: positions)
             case .distinct(let paths):
-                let columns = sortValues(paths, of: keys, evaluator: evaluator)
+                let (columns, _) = sortValues(paths, of: keys, evaluator: evaluator, keepingRows: false)
                 var seen = Set<[QueryScalar]>()
-                keys = keys.indices.filter { position in seen.insert(columns.map { $0[position] }).inserted }.map { keys[$0] }
+                let positions = keys.indices.filter { position in seen.insert(columns.map { $0[position] }).inserted }
+                keys = positions.map { keys[$0] }
+                rows = rows.map { kept in KeptRows(buffer: kept.buffer, ranges: positions.map { kept.ranges[$0] }) }
             }
         }
-        return keys
+        return (keys, rows)
+    }
+
+    /// The rows of a sorted collection, read for its sort values and kept in the order of its
+    /// keys: iterating it next (what usually follows a sort) makes each accessor from its kept
+    /// row instead of looking all the keys up again, in batches that visit most leaves for a
+    /// few rows each. Kept for collections up to `maximumKeptRows` objects and
+    /// `maximumKeptBytes` of rows; bigger ones are looked up as they are iterated.
+    struct KeptRows {
+        let buffer: RowBuffer
+        var ranges: [Range<Int>]
+
+        static let maximumKeptRows = 1 << 20
+        static let maximumKeptBytes = 64 << 20
+
+        /// The rows at `positions`, copied in that order into a buffer of their own. Iterating
+        /// then reads the buffer front to back; reading the sort's buffer in sorted order missed
+        /// the cache at every object, inside the accessor, where the misses cannot overlap as
+        /// they do in this copy loop.
+        func reordered(by positions: [Int]) -> KeptRows {
+            let sorted = RowBuffer(realm: buffer.realm, tableName: buffer.tableName, capacity: buffer.byteCount)
+            return KeptRows(buffer: sorted, ranges: positions.map { sorted.append(ranges[$0], of: buffer) })
+        }
     }
 
     /// The values of each of `paths` (one array per path, by position in `keys`). Paths to
     /// columns of the class itself are read by looking the keys up together, in key order,
     /// decoding those columns alone; others follow each object's links.
-    private func sortValues(_ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator) -> [[QueryScalar]] {
+    private func sortValues(
+        _ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator, keepingRows: Bool
+    ) -> (values: [[QueryScalar]], rows: KeptRows?) {
         let columns = paths.compactMap { path -> Int? in
             guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
             return column
         }
         guard columns.count == paths.count, let table = realm.readTable(info) else {
-            return paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }
+            return (paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }, nil)
         }
         // Positions in key order (a list's results may hold a key more than once).
         var order = Array(keys.indices)
         if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) { order.sort { keys[$0] < keys[$1] } }
         let sortedKeys = order.map { keys[$0] }
         var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
+        // The rows, by position in `keys`, while they fit the budget.
+        var buffer = keepingRows && keys.count <= KeptRows.maximumKeptRows
+            ? RowBuffer(realm: realm, tableName: info.schema.className, capacity: keys.count * 48) : nil
+        var ranges = [Range<Int>](repeating: 0..<0, count: buffer == nil ? 0 : keys.count)
+        var found = 0
         try? sortedKeys.withUnsafeBufferPointer { sorted in
             try table.withRows(sortedKeys: sorted) { index, row in
                 for (path, column) in columns.enumerated() {
                     values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
                 }
+                if let kept = buffer {
+                    if kept.byteCount + row.bytes.count > KeptRows.maximumKeptBytes {
+                        buffer = nil
+                    } else {
+                        ranges[order[index]] = kept.append(row)
+                        found += 1
+                    }
+                }
             }
         }
-        return values
+        // A key without a row (none should be missing) leaves nothing to keep.
+        guard let buffer, found == keys.count else { return (values, nil) }
+        return (values, KeptRows(buffer: buffer, ranges: ranges))
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.
