@@ -275,6 +275,13 @@ struct ObjectTests {
         #expect(sorted.map { ($0.age, $0.name) }.elementsEqual(expected, by: ==))
         #expect(sorted.keysAndKeptRows.rows?.ranges.count == count, "the sort kept every row")
         #expect(realm.objects(Dog.self).keysAndKeptRows.rows == nil, "an unsorted collection keeps none")
+        for position in [0, 1, count / 2, count - 1] {
+            #expect((sorted[position].age, sorted[position].name) == expected[position], "sorted[\(position)]")
+        }
+        // Frozen, each iteration reads from a copy of the kept rows.
+        let frozen = sorted.freeze()
+        #expect(frozen.map(\.name) == expected.map(\.1))
+        #expect(frozen.map(\.age) == expected.map(\.0))
         // Limited and made distinct after sorting: the kept rows follow the keys.
         let limited = realm.objects(Dog.self).filter("TRUEPREDICATE SORT(age DESC, name ASC) LIMIT(20)")
         #expect(limited.map(\.name) == expected.prefix(20).map(\.1))

@@ -125,7 +125,12 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     public subscript(position: Int) -> Element {
-        handle.accessor(of: Element.self, key: keys[position], info: info)
+        let (keys, kept) = keysAndKeptRows
+        if let kept, kept.ranges.count == keys.count {
+            // A sorted collection read by index (as a list view does) starts from the kept row.
+            return handle.accessor(of: Element.self, key: keys[position], row: kept.ranges[position], of: kept.buffer, info: info)
+        }
+        return handle.accessor(of: Element.self, key: keys[position], info: info)
     }
 
     /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
@@ -216,7 +221,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 // The rows the sort read, already in this order: one batch of everything.
                 keys = all
                 rows = kept.ranges.map { $0 }
-                buffer = kept.buffer
+                // Tasks iterating one frozen collection each get their own copy: sharing the
+                // buffer would have them all count references to it, once per object.
+                buffer = realm.isFrozen ? kept.buffer.copy() : kept.buffer
                 filteredPosition = all.count
                 exhausted = true
                 return
