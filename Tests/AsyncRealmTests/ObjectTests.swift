@@ -19,6 +19,18 @@ struct ObjectTests {
         return dog
     }
 
+    /// A realm of `kind` holding `count` dogs, the name and age of each from its index.
+    static func realmOfDogs(_ kind: RealmKind, in directory: RealmDirectory, count: Int, _ dog: (Int) -> (String, Int)) throws -> Realm {
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write {
+            for index in 0..<count {
+                let (name, age) = dog(index)
+                realm.add(makeDog(name, age: age))
+            }
+        }
+        return realm
+    }
+
     @Test("added objects, and the objects they link to, are stored, live, and survive reopening", arguments: RealmKind.allCases)
     func addAndRead(kind: RealmKind) throws {
         let directory = RealmDirectory()
@@ -226,11 +238,8 @@ struct ObjectTests {
     @Test("objects read in batches stay right: kept across batches, changed by a write inside the loop, sorted past one batch of keys", arguments: RealmKind.allCases)
     func iterationBatches(kind: RealmKind) throws {
         let directory = RealmDirectory()
-        let realm = try Realm(configuration: kind.configuration(directory))
         let count = 9_000
-        try realm.write {
-            for index in 0..<count { realm.add(Self.makeDog("dog \(index)", age: index)) }
-        }
+        let realm = try Self.realmOfDogs(kind, in: directory, count: count) { ("dog \($0)", $0) }
         // Every object kept: no batch's rows may be reused while its accessors live.
         let kept = Array(realm.objects(Dog.self))
         #expect(kept.map(\.age) == Array(0..<count))
@@ -263,11 +272,10 @@ struct ObjectTests {
     @Test("sorted results iterate from the rows their sort read, and read them again once the realm changes", arguments: RealmKind.allCases)
     func sortedIterationKeepsRows(kind: RealmKind) throws {
         let directory = RealmDirectory()
-        let realm = try Realm(configuration: kind.configuration(directory))
         let count = 5_000
-        try realm.write {
-            // Ages repeat, so the name decides within an age; keys and sorted order differ.
-            for index in 0..<count { realm.add(Self.makeDog("dog \(String(format: "%05d", (index * 7_919) % count))", age: index % 13)) }
+        // Ages repeat, so the name decides within an age; keys and sorted order differ.
+        let realm = try Self.realmOfDogs(kind, in: directory, count: count) { index in
+            ("dog \(String(format: "%05d", (index * 7_919) % count))", index % 13)
         }
         let expected = realm.objects(Dog.self).map { ($0.age, $0.name) }
             .sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
