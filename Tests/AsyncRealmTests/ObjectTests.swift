@@ -286,7 +286,7 @@ struct ObjectTests {
         for position in [0, 1, count / 2, count - 1] {
             #expect((sorted[position].age, sorted[position].name) == expected[position], "sorted[\(position)]")
         }
-        // Frozen, each iteration reads from a copy of the kept rows.
+        // Frozen: the version's rows, kept the same way.
         let frozen = sorted.freeze()
         #expect(frozen.map(\.name) == expected.map(\.1))
         #expect(frozen.map(\.age) == expected.map(\.0))

@@ -146,8 +146,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     public struct Iterator: IteratorProtocol {
         private let results: Results
         /// The realm and class of `results`, which keeps them alive, borrowed in `next()`
-        /// without counting a reference: tasks iterating one frozen `Results` share those
-        /// counts, and changing them per object makes two cores wait for each other.
+        /// without counting a reference (four atomic operations per object otherwise).
         private let realm: Unmanaged<Realm>
         private let info: Unmanaged<ClassInfo>
         /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
@@ -221,9 +220,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 // The rows the sort read, already in this order: one batch of everything.
                 keys = all
                 rows = kept.ranges.map { $0 }
-                // Tasks iterating one frozen collection each get their own copy: sharing the
-                // buffer would have them all count references to it, once per object.
-                buffer = realm.isFrozen ? kept.buffer.copy() : kept.buffer
+                buffer = kept.buffer
                 filteredPosition = all.count
                 exhausted = true
                 return

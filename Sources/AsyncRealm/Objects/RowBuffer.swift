@@ -58,13 +58,6 @@ final class RowBuffer {
     /// The bytes of the rows held.
     var byteCount: Int { count }
 
-    /// A buffer of its own holding the same rows at the same offsets.
-    func copy() -> RowBuffer {
-        let copy = RowBuffer(realm: realm, tableName: tableName, capacity: count)
-        copy.storage.copyMemory(from: storage, byteCount: count)
-        copy.count = count
-        return copy
-    }
 
     /// Forgets every row, keeping the memory; only when no accessor points into it.
     func removeAll() {
