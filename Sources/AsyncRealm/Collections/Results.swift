@@ -36,31 +36,42 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// The keys of the objects, reread when the realm has changed since the last read.
     var keys: [UInt64] {
-        keysAndKeptRows.keys
+        evaluated(keepingRows: false).keys
     }
 
-    /// The keys, and the rows kept in their order when evaluating them read every row (a sort;
-    /// see `QueryPlanner.KeptRows`), both as of the realm's current version.
+    /// The keys, and the rows kept in their order (see `QueryPlanner.KeptRows`), both as of the
+    /// realm's current version: what iterating reads.
     var keysAndKeptRows: (keys: [UInt64], rows: QueryPlanner.KeptRows?) {
+        evaluated(keepingRows: true)
+    }
+
+    /// The keys and kept rows, evaluated if the realm has changed since the last evaluation,
+    /// keeping the rows if `keepingRows` (a count or an index does not need them; iterating,
+    /// which reads them all, does). Keys evaluated without rows are not evaluated again for
+    /// them: iterating looks their rows up.
+    private func evaluated(keepingRows: Bool) -> (keys: [UInt64], rows: QueryPlanner.KeptRows?) {
         handle.checkThread()
         if cachedStamp != handle.stamp {
-            (cachedKeys, cachedRows) = evaluateKeys()
+            (cachedKeys, cachedRows) = evaluateKeys(keepingRows: keepingRows)
             cachedStamp = handle.stamp
         }
         return (cachedKeys, cachedRows)
     }
 
-    private func evaluateKeys() -> ([UInt64], QueryPlanner.KeptRows?) {
+    private func evaluateKeys(keepingRows: Bool) -> ([UInt64], QueryPlanner.KeptRows?) {
         guard let table = handle.readTable(info) else { return ([], nil) }
         let planner = QueryPlanner(realm: handle, info: info)
-        let keys: [UInt64]
+        var keys: [UInt64]
+        var rows: QueryPlanner.KeptRows?
         if let base {
             let baseKeys = base.keys(in: handle)
             keys = query.map { planner.keys(among: baseKeys, matching: $0, in: table) } ?? baseKeys
+        } else if let query {
+            (keys, rows) = planner.keys(matching: query, in: table, keepingRows: keepingRows)
         } else {
-            keys = query.map { planner.keys(matching: $0, in: table) } ?? ((try? table.keys()) ?? [])
+            keys = (try? table.keys()) ?? []
         }
-        return steps.isEmpty ? (keys, nil) : planner.apply(steps, to: keys)
+        return steps.isEmpty ? (keys, rows) : planner.apply(steps, to: keys, rows: rows, keepingRows: keepingRows)
     }
 
     /// Whether these are all the objects of the class, unfiltered.
@@ -125,9 +136,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     public subscript(position: Int) -> Element {
-        let (keys, kept) = keysAndKeptRows
+        let (keys, kept) = evaluated(keepingRows: false)
         if let kept, kept.ranges.count == keys.count {
-            // A sorted collection read by index (as a list view does) starts from the kept row.
+            // Read by index after an iteration kept the rows: each object starts from its row.
             return handle.accessor(of: Element.self, key: keys[position], row: kept.ranges[position], of: kept.buffer, info: info)
         }
         return handle.accessor(of: Element.self, key: keys[position], info: info)
@@ -159,6 +170,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private var nextKey: UInt64 = 0
         private var exhausted = false
         private var filteredPosition = 0
+        /// The collection's keys when the iteration started: a write inside the loop may change
+        /// which objects match and their order, but the loop goes on through the objects it
+        /// started with (as RealmSwift's enumeration of a snapshot does), reading each one's
+        /// current values.
+        private var iterationKeys: [UInt64]?
         /// The realm's stamp when the batch's rows were read.
         private var batchStamp = -1
         /// Rows read per batch when scanning the table, and keys per batch of a filtered,
@@ -215,15 +231,22 @@ public final class Results<Element: Object>: RandomAccessCollection {
             position = 0
             let realm = results.handle
             batchStamp = realm.stamp
-            let (all, kept) = results.keysAndKeptRows
-            if filteredPosition == 0, let kept, kept.ranges.count == all.count {
-                // The rows the sort read, already in this order: one batch of everything.
-                keys = all
-                rows = kept.ranges.map { $0 }
-                buffer = kept.buffer
-                filteredPosition = all.count
-                exhausted = true
-                return
+            let all: [UInt64]
+            if let iterationKeys {
+                all = iterationKeys
+            } else {
+                let (evaluated, kept) = results.keysAndKeptRows
+                iterationKeys = evaluated
+                if let kept, kept.ranges.count == evaluated.count {
+                    // The rows evaluating read, already in this order: one batch of everything.
+                    keys = evaluated
+                    rows = kept.ranges.map { $0 }
+                    buffer = kept.buffer
+                    filteredPosition = evaluated.count
+                    exhausted = true
+                    return
+                }
+                all = evaluated
             }
             let end = Swift.min(filteredPosition + Self.keyBatchSize, all.count)
             guard filteredPosition < end, let table = realm.readTable(results.info) else {

@@ -53,32 +53,44 @@ struct QueryPlanner {
         }
     }
 
-    /// The keys of the objects matching `query`, in key order.
-    func keys(matching query: BoundPredicate, in table: any TableReading) -> [UInt64] {
+    /// The keys of the objects matching `query`, in key order; with `keepingRows`, the rows of
+    /// the matches too, as read to test them (see `KeptRows`).
+    func keys(matching query: BoundPredicate, in table: any TableReading, keepingRows: Bool = false) -> (keys: [UInt64], rows: KeptRows?) {
         let evaluator = QueryEvaluator(realm: realm)
         let schema = info.schema
+        var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
+        var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
             if let matches = QueryEvaluator.compileOnRows(query) {
-                return lookup.candidates(in: table).filter { key in
-                    ((try? table.withRow(key, matches)) ?? nil) ?? false
+                for key in lookup.candidates(in: table) {
+                    let matched = (try? table.withRow(key) { row -> Bool in
+                        guard try matches(row) else { return false }
+                        kept.keep(row)
+                        return true
+                    }) ?? nil
+                    if matched == true { keys.append(key) }
                 }
+                return (keys, kept.rows(count: keys.count))
             }
-            return lookup.candidates(in: table).filter { key in
+            keys = lookup.candidates(in: table).filter { key in
                 guard let row = (try? table.row(key)) ?? nil else { return false }
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
             }
+            return (keys, nil)
         }
         // Decode only the columns the predicate starts from; the others read as nil.
         let columns = Self.columns(of: query).sorted()
         let width = (columns.last ?? -1) + 1
-        var keys: [UInt64] = []
         if let matches = QueryEvaluator.compileOnRows(query) {
             // Tested on the stored rows: nothing decoded but what is compared.
             try? table.scan { key, view in
-                if try matches(view) { keys.append(key) }
+                if try matches(view) {
+                    keys.append(key)
+                    kept.keep(view)
+                }
                 return true
             }
-            return keys
+            return (keys, kept.rows(count: keys.count))
         }
         var row = [Value](repeating: .null, count: width)
         let matches = evaluator.compile(query)
@@ -86,10 +98,11 @@ struct QueryPlanner {
             for column in columns { row[column] = try view.column(column) }
             if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
                 keys.append(key)
+                kept.keep(view)
             }
             return true
         }
-        return keys
+        return (keys, kept.rows(count: keys.count))
     }
 
     /// The columns of the queried class whose values `query` reads (the first hop of each of
@@ -118,19 +131,19 @@ struct QueryPlanner {
 
     /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`. Sorting is stable
     /// and puts nil first when ascending, as Realm does.
-    /// `keys` after `steps`, with the rows a sort read on the way when it kept them (see
-    /// `KeptRows`).
-    func apply(_ steps: [BoundStep], to keys: [UInt64]) -> (keys: [UInt64], rows: KeptRows?) {
+    /// `keys` (whose rows are `rows`, if kept) after `steps`; with `keepingRows`, the rows of
+    /// the result, kept by a sort or carried from `rows` (see `KeptRows`).
+    func apply(_ steps: [BoundStep], to keys: [UInt64], rows: KeptRows? = nil, keepingRows: Bool) -> (keys: [UInt64], rows: KeptRows?) {
         let evaluator = QueryEvaluator(realm: realm)
         var keys = keys
-        var rows: KeptRows?
+        var rows = rows
         for step in steps {
             switch step {
             case .limit(let count):
                 keys = Array(keys.prefix(count))
                 rows = rows.map { kept in KeptRows(buffer: kept.buffer, ranges: Array(kept.ranges.prefix(count))) }
             case .sort(let order):
-                let (values, read) = sortValues(order.map(\.path), of: keys, evaluator: evaluator, keepingRows: true)
+                let (values, read) = sortValues(order.map(\.path), of: keys, evaluator: evaluator, keepingRows: keepingRows)
                 let sortKeys = SortKeys(columns: values, ascending: order.map(\.ascending))
                 let positions = sortKeys.sortedPositions()
                 keys = positions.map { keys[$0] }
@@ -146,17 +159,43 @@ struct QueryPlanner {
         return (keys, rows)
     }
 
-    /// The rows of a sorted collection, read for its sort values and kept in the order of its
-    /// keys: iterating it next (what usually follows a sort) makes each accessor from its kept
-    /// row instead of looking all the keys up again, in batches that visit most leaves for a
-    /// few rows each. Kept for collections up to `maximumKeptRows` objects and
-    /// `maximumKeptBytes` of rows; bigger ones are looked up as they are iterated.
+    /// The rows of a collection as evaluating it read them (a filter testing them, a sort
+    /// reading its values), kept in the order of its keys when the evaluation is for iterating
+    /// it: the iteration makes each accessor from its kept row instead of looking the keys up
+    /// again. A sorted collection's keys fall all over the table, so those lookups visited
+    /// most leaves for a few rows each. Kept for collections up to `maximumKeptRows` objects
+    /// and `maximumKeptBytes` of rows; bigger ones are looked up as they are iterated.
     struct KeptRows {
         let buffer: RowBuffer
         var ranges: [Range<Int>]
 
         static let maximumKeptRows = 1 << 20
         static let maximumKeptBytes = 64 << 20
+
+        /// Gathers the rows a filter matches, in order, until they pass the budget.
+        struct Collector {
+            private var buffer: RowBuffer?
+            private var ranges: [Range<Int>] = []
+
+            init(realm: Realm, info: ClassInfo, enabled: Bool) {
+                buffer = enabled ? RowBuffer(realm: realm, tableName: info.schema.className) : nil
+            }
+
+            mutating func keep(_ row: RowView) {
+                guard let kept = buffer else { return }
+                guard ranges.count < maximumKeptRows, kept.byteCount + row.bytes.count <= maximumKeptBytes else {
+                    (buffer, ranges) = (nil, [])
+                    return
+                }
+                ranges.append(kept.append(row))
+            }
+
+            /// The rows kept, if there is one for each of the `count` keys.
+            func rows(count: Int) -> KeptRows? {
+                guard let buffer, ranges.count == count else { return nil }
+                return KeptRows(buffer: buffer, ranges: ranges)
+            }
+        }
 
         /// The rows at `positions`, copied in that order into a buffer of their own. Iterating
         /// then reads the buffer front to back; reading the sort's buffer in sorted order missed
