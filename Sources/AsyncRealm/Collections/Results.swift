@@ -14,7 +14,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// elements of a list or the linking objects of an object. Read again when the realm changes.
     let base: ResultsBase?
     private var cachedKeys: [UInt64] = []
-    /// The rows a sort read while evaluating `cachedKeys`, in their order, if it kept them.
+    /// The rows a filter or a sort read while evaluating `cachedKeys`, in their order, if the
+    /// evaluation kept them.
     private var cachedRows: QueryPlanner.KeptRows?
     private var cachedStamp = -1
 
