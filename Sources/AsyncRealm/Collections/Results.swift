@@ -16,7 +16,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     private var cachedKeys: [UInt64] = []
     /// The rows a filter or a sort read while evaluating `cachedKeys`, in their order, if the
     /// evaluation kept them.
-    private var cachedRows: QueryPlanner.KeptRows?
+    private var cachedRows: KeptRows?
     private var cachedStamp = -1
 
     /// Makes `keys` the results' keys at the realm's current version, without evaluating the
@@ -40,9 +40,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         evaluated(keepingRows: false).keys
     }
 
-    /// The keys, and the rows kept in their order (see `QueryPlanner.KeptRows`), both as of the
+    /// The keys, and the rows kept in their order (see `KeptRows`), both as of the
     /// realm's current version: what iterating reads.
-    var keysAndKeptRows: (keys: [UInt64], rows: QueryPlanner.KeptRows?) {
+    var keysAndKeptRows: (keys: [UInt64], rows: KeptRows?) {
         evaluated(keepingRows: true)
     }
 
@@ -50,7 +50,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// keeping the rows if `keepingRows` (a count or an index does not need them; iterating,
     /// which reads them all, does). Keys evaluated without rows are not evaluated again for
     /// them: iterating looks their rows up.
-    private func evaluated(keepingRows: Bool) -> (keys: [UInt64], rows: QueryPlanner.KeptRows?) {
+    private func evaluated(keepingRows: Bool) -> (keys: [UInt64], rows: KeptRows?) {
         handle.checkThread()
         if cachedStamp != handle.stamp {
             (cachedKeys, cachedRows) = evaluateKeys(keepingRows: keepingRows)
@@ -59,11 +59,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
         return (cachedKeys, cachedRows)
     }
 
-    private func evaluateKeys(keepingRows: Bool) -> ([UInt64], QueryPlanner.KeptRows?) {
+    private func evaluateKeys(keepingRows: Bool) -> ([UInt64], KeptRows?) {
         guard let table = handle.readTable(info) else { return ([], nil) }
         let planner = QueryPlanner(realm: handle, info: info)
         var keys: [UInt64]
-        var rows: QueryPlanner.KeptRows?
+        var rows: KeptRows?
         if let base {
             let baseKeys = base.keys(in: handle)
             keys = query.map { planner.keys(among: baseKeys, matching: $0, in: table) } ?? baseKeys

@@ -129,10 +129,10 @@ struct QueryPlanner {
         }
     }
 
-    /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`. Sorting is stable
-    /// and puts nil first when ascending, as Realm does.
-    /// `keys` (whose rows are `rows`, if kept) after `steps`; with `keepingRows`, the rows of
-    /// the result, kept by a sort or carried from `rows` (see `KeptRows`).
+    /// Applies `SORT`, `DISTINCT` and `LIMIT` steps, in order, to `keys`, whose rows are `rows`
+    /// if they were kept. Sorting is stable and puts nil first when ascending, as Realm does.
+    /// With `keepingRows`, the result's rows come back too: kept by a sort, or carried from
+    /// `rows` (see `KeptRows`).
     func apply(_ steps: [BoundStep], to keys: [UInt64], rows: KeptRows? = nil, keepingRows: Bool) -> (keys: [UInt64], rows: KeptRows?) {
         let evaluator = QueryEvaluator(realm: realm)
         var keys = keys
@@ -157,54 +157,6 @@ struct QueryPlanner {
             }
         }
         return (keys, rows)
-    }
-
-    /// The rows of a collection as evaluating it read them (a filter testing them, a sort
-    /// reading its values), kept in the order of its keys when the evaluation is for iterating
-    /// it: the iteration makes each accessor from its kept row instead of looking the keys up
-    /// again. A sorted collection's keys fall all over the table, so those lookups visited
-    /// most leaves for a few rows each. Kept for collections up to `maximumKeptRows` objects
-    /// and `maximumKeptBytes` of rows; bigger ones are looked up as they are iterated.
-    struct KeptRows {
-        let buffer: RowBuffer
-        var ranges: [Range<Int>]
-
-        static let maximumKeptRows = 1 << 20
-        static let maximumKeptBytes = 64 << 20
-
-        /// Gathers the rows a filter matches, in order, until they pass the budget.
-        struct Collector {
-            private var buffer: RowBuffer?
-            private var ranges: [Range<Int>] = []
-
-            init(realm: Realm, info: ClassInfo, enabled: Bool) {
-                buffer = enabled ? RowBuffer(realm: realm, tableName: info.schema.className) : nil
-            }
-
-            mutating func keep(_ row: RowView) {
-                guard let kept = buffer else { return }
-                guard ranges.count < maximumKeptRows, kept.byteCount + row.bytes.count <= maximumKeptBytes else {
-                    (buffer, ranges) = (nil, [])
-                    return
-                }
-                ranges.append(kept.append(row))
-            }
-
-            /// The rows kept, if there is one for each of the `count` keys.
-            func rows(count: Int) -> KeptRows? {
-                guard let buffer, ranges.count == count else { return nil }
-                return KeptRows(buffer: buffer, ranges: ranges)
-            }
-        }
-
-        /// The rows at `positions`, copied in that order into a buffer of their own. Iterating
-        /// then reads the buffer front to back; reading the sort's buffer in sorted order missed
-        /// the cache at every object, inside the accessor, where the misses cannot overlap as
-        /// they do in this copy loop.
-        func reordered(by positions: [Int]) -> KeptRows {
-            let sorted = RowBuffer(realm: buffer.realm, tableName: buffer.tableName, capacity: buffer.byteCount)
-            return KeptRows(buffer: sorted, ranges: positions.map { sorted.append(ranges[$0], of: buffer) })
-        }
     }
 
     /// The values of each of `paths` (one array per path, by position in `keys`). Paths to
