@@ -280,9 +280,9 @@ struct ObjectTests {
         let expected = realm.objects(Dog.self).map { ($0.age, $0.name) }
             .sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 < $1.1 }
         let sorted = realm.objects(Dog.self).sorted(by: [SortDescriptor(keyPath: "age", ascending: false), SortDescriptor(keyPath: "name")])
-        // Iterated first (`map` counts and subscripts, which keeps no rows).
-        var iterated: [(Int, String)] = []
-        for dog in sorted { iterated.append((dog.age, dog.name)) }
+        // `map` goes through the iterator, which keeps the rows (`Collection.map` would count
+        // and subscript, keeping none).
+        let iterated = sorted.map { ($0.age, $0.name) }
         #expect(iterated.elementsEqual(expected, by: ==))
         #expect(sorted.keysAndKeptRows.rows?.ranges.count == count, "the sort kept every row")
         #expect(realm.objects(Dog.self).keysAndKeptRows.rows == nil, "an unsorted collection keeps none")

@@ -145,6 +145,15 @@ public final class Results<Element: Object>: RandomAccessCollection {
         return handle.accessor(of: Element.self, key: keys[position], info: info)
     }
 
+    /// The transformed objects, in order, read through the iterator. `Collection.map` counts and
+    /// then subscripts each position, and an object made by index looks its row up when first
+    /// read; the iterator reads rows in batches, or from the rows evaluating kept.
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try transform(element)) }
+        return mapped
+    }
+
     /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
     /// of looking each object up: every accessor starts with its row already decoded.
     public func makeIterator() -> Iterator {
