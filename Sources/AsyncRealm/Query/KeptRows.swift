@@ -13,13 +13,16 @@ struct KeptRows {
     static let maximumKeptRows = 1 << 20
     static let maximumKeptBytes = 64 << 20
 
-    /// Gathers the rows a filter matches, in order, until they pass the budget.
+    /// Gathers rows as a query reads them, in order, until they pass the budget.
     struct Collector {
         private var buffer: RowBuffer?
         private var ranges: [Range<Int>] = []
 
-        init(realm: Realm, info: ClassInfo, enabled: Bool) {
-            buffer = enabled ? RowBuffer(realm: realm, tableName: info.schema.className) : nil
+        /// `expectedRows` sizes the buffer when the number of rows is known (a sort's keys).
+        init(realm: Realm, info: ClassInfo, enabled: Bool, expectedRows: Int = 0) {
+            let worthIt = enabled && expectedRows <= maximumKeptRows
+            buffer = worthIt ? RowBuffer(realm: realm, tableName: info.schema.className, capacity: expectedRows * 48) : nil
+            ranges.reserveCapacity(worthIt ? expectedRows : 0)
         }
 
         mutating func keep(_ row: RowView) {

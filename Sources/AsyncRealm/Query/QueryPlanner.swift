@@ -177,29 +177,21 @@ struct QueryPlanner {
         if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) { order.sort { keys[$0] < keys[$1] } }
         let sortedKeys = order.map { keys[$0] }
         var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
-        // The rows, by position in `keys`, while they fit the budget.
-        var buffer = keepingRows && keys.count <= KeptRows.maximumKeptRows
-            ? RowBuffer(realm: realm, tableName: info.schema.className, capacity: keys.count * 48) : nil
-        var ranges = [Range<Int>](repeating: 0..<0, count: buffer == nil ? 0 : keys.count)
-        var found = 0
+        var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows, expectedRows: keys.count)
         try? sortedKeys.withUnsafeBufferPointer { sorted in
             try table.withRows(sortedKeys: sorted) { index, row in
                 for (path, column) in columns.enumerated() {
                     values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
                 }
-                if let kept = buffer {
-                    if kept.byteCount + row.bytes.count > KeptRows.maximumKeptBytes {
-                        buffer = nil
-                    } else {
-                        ranges[order[index]] = kept.append(row)
-                        found += 1
-                    }
-                }
+                kept.keep(row)
             }
         }
-        // A key without a row (none should be missing) leaves nothing to keep.
-        guard let buffer, found == keys.count else { return (values, nil) }
-        return (values, KeptRows(buffer: buffer, ranges: ranges))
+        // Kept in key order; by position in `keys` like the values. (A key without a row,
+        // which should not happen, leaves nothing kept.)
+        guard let collected = kept.rows(count: keys.count) else { return (values, nil) }
+        var byPosition = collected.ranges
+        for (index, position) in order.enumerated() { byPosition[position] = collected.ranges[index] }
+        return (values, KeptRows(buffer: collected.buffer, ranges: byPosition))
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.
