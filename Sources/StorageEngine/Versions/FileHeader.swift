@@ -78,26 +78,24 @@ package struct FileHeader: Sendable, Equatable {
         case damaged(String)
     }
 
-    private static func decodeSlot(_ bytes: [UInt8], at offset: UInt64) -> SlotReading {
-        bytes.withUnsafeBytes { slot in
-            guard Array(slot[8..<16]) == magic else { return .foreign }
-            let recorded = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-            guard recorded == checksum(slot, at: offset) else { return .damaged("failed its checksum") }
-            var reader = ByteReader(slot, position: 16, origin: offset)
-            do {
-                let format = try reader.readUInt32()
-                guard format == formatVersion else { return .damaged("has format version \(format); this build reads \(formatVersion)") }
-                _ = try reader.readUInt32()
-                let version = try reader.readUInt64()
-                let catalog = try PageRef.read(from: &reader)
-                let freeList = try PageRef.read(from: &reader)
-                let record = try PageRef.read(from: &reader)
-                let end = try reader.readUInt64()
-                guard end >= dataStart else { return .damaged("records an impossible end \(end)") }
-                return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, commitRecord: record, end: end))
-            } catch {
-                return .damaged("is truncated")
-            }
+    private static func decodeSlot(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> SlotReading {
+        guard slot[8..<16].elementsEqual(magic) else { return .foreign }
+        let recorded = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        guard recorded == checksum(slot, at: offset) else { return .damaged("failed its checksum") }
+        var reader = ByteReader(slot, position: 16, origin: offset)
+        do {
+            let format = try reader.readUInt32()
+            guard format == formatVersion else { return .damaged("has format version \(format); this build reads \(formatVersion)") }
+            _ = try reader.readUInt32()
+            let version = try reader.readUInt64()
+            let catalog = try PageRef.read(from: &reader)
+            let freeList = try PageRef.read(from: &reader)
+            let record = try PageRef.read(from: &reader)
+            let end = try reader.readUInt64()
+            guard end >= dataStart else { return .damaged("records an impossible end \(end)") }
+            return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, commitRecord: record, end: end))
+        } catch {
+            return .damaged("is truncated")
         }
     }
 
@@ -110,28 +108,30 @@ package struct FileHeader: Sendable, Equatable {
     package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> (header: FileHeader, slot: Int) {
         // Read first, look at the size only to explain a failed read: this runs at the start
         // of every write transaction, where a system call more is a noticeable part of a
-        // small commit.
-        var slots: [(offset: UInt64, bytes: [UInt8])] = []
-        do {
-            // Both slots in one read: they sit a block apart at the start of the file.
-            let first = slotOffsets.min()!
-            let span = try file.read(count: Int(slotOffsets.max()! - first) + slotBytes, at: first)
-            for offset in slotOffsets {
+        // small commit. Both slots come in one read (they sit a block apart at the start of
+        // the file) into a stack buffer: a fresh 4 KiB array per transaction was a
+        // noticeable part too, large allocations being slow in glibc's malloc.
+        let first = slotOffsets[0], last = slotOffsets[slotOffsets.count - 1]
+        let readings = try withUnsafeTemporaryAllocation(byteCount: Int(last - first) + slotBytes, alignment: 8) { span in
+            do {
+                try file.read(into: span, at: first)
+            } catch {
+                let size = try file.size()
+                guard size >= dataStart else {
+                    throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+                }
+                throw error
+            }
+            return slotOffsets.map { offset in
                 let start = Int(offset - first)
-                slots.append((offset, Array(span[start..<(start + slotBytes)])))
+                return decodeSlot(UnsafeRawBufferPointer(rebasing: span[start..<(start + slotBytes)]), at: offset)
             }
-        } catch {
-            let size = try file.size()
-            guard size >= dataStart else {
-                throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
-            }
-            throw error
         }
         var candidates: [(header: FileHeader, slot: Int)] = []
         var problems: [String] = []
         var foreign = 0
-        for (slot, (offset, bytes)) in slots.enumerated() {
-            switch decodeSlot(bytes, at: offset) {
+        for (slot, (offset, reading)) in zip(slotOffsets, readings).enumerated() {
+            switch reading {
             case .valid(let header):
                 candidates.append((header, slot))
             case .foreign:
