@@ -1,116 +1,124 @@
 import StorageEngine
 
-/// What makes an object managed: its realm, its row, and the row as last read.
+/// What makes an object managed: its realm, its row, and the row as last read, seen through
+/// the object that holds them (`Object`'s underscored fields).
 ///
-/// `@Persisted`'s accessor, inlined into each model, calls `read` and `write` here: the plain
-/// value case runs specialised for the property's type, and everything that does not depend on
-/// the type (finding the column, reading the row, checking the transaction) runs in the
-/// non-generic functions it calls.
+/// A value that holds its object: code that works with the managed side of an object (lists
+/// and their owners, observers, deleting, reading by name) takes one of these, and holding one
+/// keeps the object and its row alive. `@Persisted`'s accessor, inlined into each model, skips
+/// it and calls the object's `_read` and `_write` below: the plain value case runs specialised
+/// for the property's type, and everything that does not depend on the type (finding the
+/// column, reading the row, checking the transaction) runs in the non-generic functions it
+/// calls.
 @usableFromInline
-final class ManagedObjectState {
-    /// The realm, unretained: kept alive by `rowBuffer` (every `RowBuffer` holds its realm) or,
-    /// for a state made without a row, by `realmOwner`. An accessor made with its row (what
-    /// iterating `Results` makes) then counts no reference to the realm, and a property read
-    /// borrows it (`_withUnsafeGuaranteedRef`) instead of retaining it: two atomic operations
-    /// fewer per object made, and none per property read.
-    @usableFromInline let unretainedRealm: Unmanaged<Realm>
-    @usableFromInline var realm: Realm { unretainedRealm.takeUnretainedValue() }
-    /// The realm, counted, when the state was made without a row to keep it alive.
-    private let realmOwner: Realm?
-    let key: UInt64
-    /// Unowned: the realm, which this state keeps alive, keeps every class info it made for as
-    /// long as it lives; not counting the reference saves two atomic operations per accessor.
-    unowned(unsafe) let info: ClassInfo
-    /// The encoded row as read at `rowStamp` of the realm: `row` points into `rowBuffer`, which
-    /// this state keeps alive. Read again when the realm has changed since. (Exclusivity is
-    /// unchecked: only this realm's thread touches them, and never re-entrantly.)
-    @exclusivity(unchecked) private(set) var rowBuffer: RowBuffer?
-    @exclusivity(unchecked) private(set) var row = UnsafeRawBufferPointer(start: nil, count: 0)
-    @exclusivity(unchecked) private(set) var rowStamp = -1
-    /// Where in `row` the last column read starts, so that reading the next one resumes there.
-    @exclusivity(unchecked) var rowCursor = ColumnCursor()
+struct ManagedObjectState {
+    @usableFromInline let object: Object
+
+    @usableFromInline
+    init(_ object: Object) {
+        assert(object._managedRealm != nil, "an unmanaged object has no managed state")
+        self.object = object
+    }
+
+    /// The realm managing the object.
+    var realm: Realm { object._managedRealm.unsafelyUnwrapped.takeUnretainedValue() }
+    var key: UInt64 { object._key }
+    var info: ClassInfo { object._info.unsafelyUnwrapped }
+    var row: UnsafeRawBufferPointer { object._row }
     /// Set when the object was deleted through this accessor or its write was cancelled.
-    var isInvalidated = false
-
-    /// A state whose row is read when a property first needs it.
-    init(realm: Realm, key: UInt64, info: ClassInfo) {
-        unretainedRealm = .passUnretained(realm)
-        realmOwner = realm
-        self.key = key
-        self.info = info
+    var isInvalidated: Bool {
+        get { object._wasInvalidated }
+        nonmutating set { object._wasInvalidated = newValue }
     }
-
-    /// A state with its row, at `range` of `buffer`, as read at `stamp`; the buffer keeps the
-    /// realm alive.
-    init(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
-        unretainedRealm = .passUnretained(buffer.realm)
-        realmOwner = nil
-        self.key = key
-        self.info = info
-        setRow(range, of: buffer, stamp: stamp)
-    }
-
-    /// The property in slot `slot` (see `PropertySlots`), read from the realm.
-    @inlinable
-    func read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
-        if let column = PropertySlots.column(of: slot) {
-            return unretainedRealm._withUnsafeGuaranteedRef { realm in
-                V._fromStorage(storedValue(column: column, in: realm), realm: realm)
-            }
-        }
-        return realm.read(V.self, of: self, slot: slot)
-    }
-
-    /// Sets the property in slot `slot`; needs a write transaction.
-    @inlinable
-    func write<V: _Persistable>(_ value: V, slot: UInt16) {
-        if let column = PropertySlots.column(of: slot) {
-            checkWritable()
-            setStoredValue(value._toStorage(realm: realm), column: column)
-            return
-        }
-        realm.write(value, of: self, slot: slot)
-    }
-
-    /// Set on the state of a *recorder*, an instance used to learn which property a key path
-    /// names (`Query`'s key paths): reading a property through it records the property's name
-    /// in `recordedProperty` instead of reading a row.
-    @exclusivity(unchecked) var isRecorder = false
-    var recordedProperty = ""
+    var isRecorder: Bool { object._isRecorder }
 
     /// Remembers the row at `range` of `buffer` as read at `stamp`.
     func setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
-        // A buffer of another realm would not keep this state's realm alive.
-        assert(buffer.realm === unretainedRealm.takeUnretainedValue(), "a row read through another realm")
-        row = buffer.bytes(at: range)
-        rowBuffer = buffer
-        rowStamp = stamp
-        rowCursor = ColumnCursor()
+        object._setRow(range, of: buffer, stamp: stamp)
     }
 
     /// Whether `row` is the row as the realm reads it now.
-    var hasCurrentRow: Bool { rowStamp == realm.stamp && rowBuffer != nil }
+    var hasCurrentRow: Bool { object._rowStamp == realm.stamp && object._rowBuffer != nil }
 
-    /// Column `column` of the row, read through `realm`, which is this state's.
-    @usableFromInline
-    func storedValue(column: Int, in realm: Realm) -> _StorageValue {
-        // The row is read through the pointer: no reference counting on the way to the bytes.
-        if rowStamp == realm.stamp {
-            realm.checkThread()
-            return _StorageValue(RowBuffer.column(column, of: row, cursor: &rowCursor, table: info.schema.className))
-        }
-        return _StorageValue(realm.column(column, of: self))
-    }
-
-    @usableFromInline
     func checkWritable() {
         realm.checkThread()
         precondition(!realm.isFrozen, "a frozen object cannot be changed; change its live version (thaw() gives it) in a write transaction")
         precondition(realm.transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
     }
+}
+
+extension Object {
+    /// Makes this unmanaged object the accessor of row `key` of `realm`; the row is read when a
+    /// property first needs it.
+    func _manage(realm: Realm, key: UInt64, info: ClassInfo) {
+        _managedRealm = .passUnretained(realm)
+        _realmOwner = realm
+        _key = key
+        _info = info
+    }
+
+    /// Makes this unmanaged object the accessor of row `key`, with its row at `range` of
+    /// `buffer` as read at `stamp`; the buffer keeps the realm alive.
+    func _manage(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        _managedRealm = .passUnretained(buffer.realm)
+        _key = key
+        _info = info
+        _setRow(range, of: buffer, stamp: stamp)
+    }
+
+    func _setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        // A buffer of another realm would not keep this object's realm alive.
+        assert(buffer.realm === _managedRealm?.takeUnretainedValue(), "a row read through another realm")
+        _row = buffer.bytes(at: range)
+        _rowBuffer = buffer
+        _rowStamp = stamp
+        _rowCursor = ColumnCursor()
+    }
+
+    /// The property in slot `slot` (see `PropertySlots`) of this managed object, read from the
+    /// realm.
+    @inlinable
+    final func _read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
+        let realm = _managedRealm.unsafelyUnwrapped
+        if let column = PropertySlots.column(of: slot) {
+            return realm._withUnsafeGuaranteedRef { realm in
+                V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
+            }
+        }
+        return realm.takeUnretainedValue().read(V.self, of: ManagedObjectState(self), slot: slot)
+    }
+
+    /// Sets the property in slot `slot` of this managed object; needs a write transaction.
+    @inlinable
+    final func _write<V: _Persistable>(_ value: V, slot: UInt16) {
+        let realm = _managedRealm.unsafelyUnwrapped.takeUnretainedValue()
+        if let column = PropertySlots.column(of: slot) {
+            _checkWritable()
+            _setStoredValue(value._toStorage(realm: realm), column: column)
+            return
+        }
+        realm.write(value, of: ManagedObjectState(self), slot: slot)
+    }
+
+    /// Column `column` of the row, read through `realm`, which is this object's.
+    @usableFromInline
+    final func _storedValue(column: Int, in realm: Realm) -> _StorageValue {
+        // The row is read through the pointer: no reference counting on the way to the bytes.
+        if _rowStamp == realm.stamp {
+            realm.checkThread()
+            return _StorageValue(RowBuffer.column(column, of: _row, cursor: &_rowCursor, table: _info.unsafelyUnwrapped.schema.className))
+        }
+        return _StorageValue(realm.column(column, of: ManagedObjectState(self)))
+    }
 
     @usableFromInline
-    func setStoredValue(_ value: _StorageValue, column: Int) {
-        realm.write(stored: value.value, column: column, of: self)
+    final func _checkWritable() {
+        ManagedObjectState(self).checkWritable()
+    }
+
+    @usableFromInline
+    final func _setStoredValue(_ value: _StorageValue, column: Int) {
+        let managed = ManagedObjectState(self)
+        managed.realm.write(stored: value.value, column: column, of: managed)
     }
 }

@@ -16,14 +16,40 @@ import StorageEngine
 /// added, or when read from a realm, it is *managed*: its properties read and write the realm,
 /// so every accessor of the same object sees a change at once.
 open class Object {
-    /// Set once the object is managed by a realm. (Exclusivity is unchecked: every property
-    /// access reads it, and it is set once, never during an access.)
-    @exclusivity(unchecked) @usableFromInline var managed: ManagedObjectState? {
-        didSet { unretainedManaged = managed.map { Unmanaged.passUnretained($0) } }
+    // What makes the object managed (its realm, its row, the row as last read) lives in the
+    // object itself, so that an accessor is one allocation, not an object and a state beside
+    // it; `ManagedObjectState` is the view of these fields the rest of the module works with.
+    // The names start with an underscore so that they cannot meet a model's property names.
+    // (Exclusivity is unchecked: only the realm's thread touches them, never re-entrantly.)
+
+    /// The realm, unretained; nil while the object is unmanaged. Kept alive by `_rowBuffer`
+    /// (every `RowBuffer` holds its realm) or, for an object made without its row, by
+    /// `_realmOwner`: an accessor made with its row (what iterating `Results` makes) counts no
+    /// reference to the realm, and a property read borrows it instead of retaining it.
+    @exclusivity(unchecked) @usableFromInline final var _managedRealm: Unmanaged<Realm>?
+    /// The realm, counted, when the object was made managed without a row to keep it alive.
+    @exclusivity(unchecked) final var _realmOwner: Realm?
+    @exclusivity(unchecked) final var _key: UInt64 = 0
+    /// Unowned: the realm, which the object keeps alive, keeps every class info it made for as
+    /// long as it lives.
+    @exclusivity(unchecked) final unowned(unsafe) var _info: ClassInfo?
+    /// The encoded row as read at `_rowStamp` of the realm: `_row` points into `_rowBuffer`,
+    /// which the object keeps alive. Read again when the realm has changed since.
+    @exclusivity(unchecked) final var _rowBuffer: RowBuffer?
+    @exclusivity(unchecked) final var _row = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) final var _rowStamp = -1
+    /// Where in `_row` the last column read starts, so that reading the next one resumes there.
+    @exclusivity(unchecked) final var _rowCursor = ColumnCursor()
+    /// Set when the object was deleted through this accessor or its write was cancelled.
+    @exclusivity(unchecked) final var _wasInvalidated = false
+    /// Set on a *recorder*, an instance used to learn which property a key path names
+    /// (`Realm.propertyName(of:in:)`).
+    @exclusivity(unchecked) final var _isRecorder = false
+
+    /// The managed state of the object, or nil while it is unmanaged.
+    var managed: ManagedObjectState? {
+        _managedRealm == nil ? nil : ManagedObjectState(self)
     }
-    /// `managed`, unretained: what property accessors use, so that reading a property counts
-    /// no references for it. Valid as long as `managed` holds the same state.
-    @exclusivity(unchecked) @usableFromInline private(set) var unretainedManaged: Unmanaged<ManagedObjectState>?
 
     public required init() {}
 

@@ -88,17 +88,17 @@ public struct Persisted<Value: _Persistable> {
         // optimiser turns into direct field access; left as a call, the unmanaged case would go
         // through the runtime's key-path machinery on every access.
         @inline(__always) get {
-            guard let managed = object.unretainedManaged else { return object[keyPath: storageKeyPath].value }
+            guard object._managedRealm != nil else { return object[keyPath: storageKeyPath].value }
             let slot = object[keyPath: storageKeyPath].managedSlot
-            return managed._withUnsafeGuaranteedRef { $0.read(Value.self, slot: slot) }
+            return object._read(Value.self, slot: slot)
         }
         @inline(__always) set {
-            guard let managed = object.unretainedManaged else {
+            guard object._managedRealm != nil else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
             let slot = object[keyPath: storageKeyPath].managedSlot
-            managed._withUnsafeGuaranteedRef { $0.write(newValue, slot: slot) }
+            object._write(newValue, slot: slot)
         }
     }
 }

@@ -61,7 +61,7 @@ extension Realm {
     func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
         guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
         let object = T()
-        object.managed = ManagedObjectState(realm: self, key: key, info: info)
+        object._manage(realm: self, key: key, info: info)
         info.writeSlots(into: object)
         return object
     }
@@ -70,7 +70,7 @@ extension Realm {
     /// `buffer` (a buffer of this realm): what iterating `Results` makes.
     func accessor<T: Object>(of type: T.Type, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, info: ClassInfo) -> T {
         let object = T()
-        object.managed = ManagedObjectState(key: key, info: info, row: range, of: buffer, stamp: stamp)
+        object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
         info.writeSlots(into: object)
         return object
     }
@@ -104,7 +104,7 @@ extension Realm {
         checkThread()
         let property = managed.info.property(forSlot: slot)
         if managed.isRecorder {
-            managed.recordedProperty = property.name
+            recordedProperty = property.name
             return V._persistedDefault()
         }
         return read(V.self, of: managed, access: managed.info.access[property.name]!)
@@ -114,12 +114,13 @@ extension Realm {
     /// through a recorder (see `ManagedObjectState.recordedProperty`).
     func propertyName<T: Object, V>(of keyPath: KeyPath<T, V>, in type: T.Type) -> String {
         let recorder = T()
-        let state = ManagedObjectState(realm: self, key: 0, info: classInfoOrStop(for: type))
-        state.isRecorder = true
-        recorder.managed = state
-        state.info.writeSlots(into: recorder, recorder: true)
+        let info = classInfoOrStop(for: type)
+        recorder._manage(realm: self, key: 0, info: info)
+        recorder._isRecorder = true
+        info.writeSlots(into: recorder, recorder: true)
+        recordedProperty = ""
         _ = recorder[keyPath: keyPath]
-        let name = state.recordedProperty
+        let name = recordedProperty
         guard !name.isEmpty else {
             preconditionFailure("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
         }
@@ -168,7 +169,7 @@ extension Realm {
     func column(_ column: Int, of managed: ManagedObjectState) -> Value {
         checkThread()
         refreshRow(managed)
-        return RowBuffer.column(column, of: managed.row, cursor: &managed.rowCursor, table: managed.info.schema.className)
+        return RowBuffer.column(column, of: managed.row, cursor: &managed.object._rowCursor, table: managed.info.schema.className)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.
@@ -274,7 +275,7 @@ extension Realm {
                 let primaryKey = field.type.storageValue(at: base + field.offset, realm: self)
                 if let existing = try table.firstKey(where: column, equals: primaryKey) {
                     // Managed before its links are converted, so a cycle back to it ends here.
-                    object.managed = ManagedObjectState(realm: self, key: existing, info: info)
+                    object._manage(realm: self, key: existing, info: info)
                     info.writeSlots(into: object)
                     var values = unmanagedValues(of: object, info: info)
                     let oldRow = try table.row(existing)
@@ -287,10 +288,9 @@ extension Realm {
             // another object of this class added on the way) finds its key.
             let key = max(table.nextKey, info.nextPendingKey)
             info.nextPendingKey = key + 1
-            let state = ManagedObjectState(realm: self, key: key, info: info)
-            object.managed = state
+            object._manage(realm: self, key: key, info: info)
             info.writeSlots(into: object)
-            objectsAddedInTransaction.append(state)
+            objectsAddedInTransaction.append(ManagedObjectState(object))
             var values = unmanagedValues(of: object, info: info)
             try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
             changed()

@@ -43,6 +43,8 @@ public final class Realm {
     var transactionFailure: RealmError?
     /// The accessors of objects added in the current write, invalidated if it is cancelled.
     @exclusivity(unchecked) var objectsAddedInTransaction: [ManagedObjectState] = []
+    /// The property a recorder read last (see `propertyName(of:in:)`).
+    var recordedProperty = ""
     /// Counts the write transactions begun, so that what is cached for one is not used in another.
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).

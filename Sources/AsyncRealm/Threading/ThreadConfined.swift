@@ -83,8 +83,10 @@ extension List: ThreadConfined {
         guard case .list(let ownerClass, let owner, let column) = description.kind else { return nil }
         let info = realm.dynamicClassInfo(ownerClass)
         guard (try? realm.readTable(info)?.contains(owner)) == true else { return nil }
-        let state = ManagedObjectState(realm: realm, key: owner, info: info)
-        return List(location: ManagedListLocation(owner: state, column: column))
+        // The owner's accessor, read by class name: the list needs its realm and row, not its model.
+        let ownerObject = DynamicObject()
+        ownerObject._manage(realm: realm, key: owner, info: info)
+        return List(location: ManagedListLocation(owner: ManagedObjectState(ownerObject), column: column))
     }
 }
 
