@@ -15,6 +15,12 @@ public final class Realm {
     let coordinator: RealmCoordinator
     /// Where this handle may be used.
     let confinement: Confinement
+    /// What `checkThread` compares with the current thread, read on every property access:
+    /// the owning thread of a thread-confined realm, `anyThread` for a frozen one, and
+    /// `checkConfinement` for one confined to an actor or a task (`Confinement.check` decides).
+    private let fastThreadCheck: pthread_t
+    private static let anyThread: pthread_t = 0
+    private static let checkConfinement: pthread_t = .max
     /// Whether the realm advances to the newest version whenever one of its change streams
     /// computes an element (the default). Off, it advances only on `refresh()` and at the start
     /// of a write, and its streams report changes then. Writes always start at the newest version.
@@ -76,6 +82,7 @@ public final class Realm {
         try configuration.checkSupported()
         self.configuration = configuration
         self.confinement = confinement
+        fastThreadCheck = Self.fastThreadCheck(for: confinement)
         database = try RealmError.translating {
             if let identifier = configuration.inMemoryIdentifier {
                 guard !configuration.readOnly else {
@@ -105,6 +112,7 @@ public final class Realm {
         database = state.database
         coordinator = state.coordinator
         confinement = .frozen
+        fastThreadCheck = Self.anyThread
         readSnapshot = state.snapshot
         objectSchemas = state.schemas
     }
@@ -342,7 +350,19 @@ public final class Realm {
     /// Stops unless called where this realm may be used (see `Confinement`).
     @inline(__always)
     func checkThread() {
-        if case .thread(let owner) = confinement, pthread_equal(owner, pthread_self()) != 0 { return }
+        // Two comparisons of a stored integer: no copy of the confinement (an enum that may
+        // hold an actor) and no call for the realms most reads go through. pthread_self() is
+        // never 0, and glibc's pthread_equal is ==.
+        let owner = fastThreadCheck
+        if owner == Self.anyThread || owner == pthread_self() { return }
         confinement.check()
+    }
+
+    private static func fastThreadCheck(for confinement: Confinement) -> pthread_t {
+        switch confinement {
+        case .thread(let owner): owner
+        case .frozen: anyThread
+        case .actor, .task: checkConfinement
+        }
     }
 }
