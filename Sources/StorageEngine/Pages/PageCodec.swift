@@ -68,6 +68,23 @@ package enum PageCodec {
         raw.withUnsafeBytes { encode(kind: kind, raw: $0, compress: compress) }
     }
 
+    /// An uncompressed page whose body `body` writes straight after the header: what
+    /// `encode(kind:raw:compress: false)` gives, built in one buffer instead of a body and a
+    /// copy of it (a small commit writes several such pages, and large allocations are slow
+    /// in glibc's malloc). `capacity` is the body's expected size.
+    package static func encodeUncompressed(kind: PageKind, capacity: Int, body: (inout ByteWriter) -> Void) -> [UInt8] {
+        var writer = ByteWriter(capacity: headerSize + capacity)
+        writer.append(contentsOf: repeatElement(0, count: headerSize))
+        body(&writer)
+        let rawCount = UInt32(writer.count - headerSize)
+        writer.bytes.withUnsafeMutableBytes { page in
+            page[8] = kind.rawValue
+            page.storeBytes(of: rawCount.littleEndian, toByteOffset: 12, as: UInt32.self)
+            page.storeBytes(of: rawCount.littleEndian, toByteOffset: 16, as: UInt32.self)
+        }
+        return writer.bytes
+    }
+
     /// Writes the checksum for a page about to be stored at `offset` and returns its reference.
     package static func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
         let checksum = stored.withUnsafeBytes { checksumOf($0, at: offset) }

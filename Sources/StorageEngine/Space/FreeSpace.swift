@@ -176,6 +176,13 @@ package struct FreeSpace: Sendable, Equatable {
     /// Trailing zero bytes are padding.
     package func encoded(paddedTo size: Int) -> [UInt8] {
         var writer = ByteWriter(capacity: max(size, encodedSize))
+        encode(paddedTo: size, into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the encoding, padded with zeros to `size` bytes.
+    package func encode(paddedTo size: Int, into writer: inout ByteWriter) {
+        let start = writer.count
         writer.appendUInt64(end)
         writer.appendUInt32(UInt32(free.count))
         writer.appendUInt32(UInt32(pending.count))
@@ -192,8 +199,8 @@ package struct FreeSpace: Sendable, Equatable {
                 writer.appendUInt64(extent.length)
             }
         }
-        if writer.count < size { writer.append(contentsOf: repeatElement(0, count: size - writer.count)) }
-        return writer.bytes
+        let written = writer.count - start
+        if written < size { writer.append(contentsOf: repeatElement(0, count: size - written)) }
     }
 
     package static func decode(_ raw: [UInt8], origin: UInt64) throws -> FreeSpace {

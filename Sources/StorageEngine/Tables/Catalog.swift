@@ -35,6 +35,11 @@ package struct Catalog: Sendable, Equatable {
 
     package func encoded() -> [UInt8] {
         var writer = ByteWriter()
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    package func encode(into writer: inout ByteWriter) {
         writer.appendVarint(UInt64(tables.count))
         for name in tables.keys.sorted() {
             let roots = tables[name]!
@@ -51,7 +56,6 @@ package struct Catalog: Sendable, Equatable {
                 index.root.write(to: &writer)
             }
         }
-        return writer.bytes
     }
 
     package static func decode(_ raw: [UInt8], origin: UInt64) throws -> Catalog {

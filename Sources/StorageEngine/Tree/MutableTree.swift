@@ -202,7 +202,9 @@ package final class MutableTree: TreeReading {
         case .stored(let ref):
             return ref
         case .dirtyLeaf(let index):
-            var stored = encodedLeaves[index] ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            // Taken out of `encodedLeaves`, so that sealing it (which writes its checksum in)
+            // changes the only reference instead of copying the page.
+            var stored = encodedLeaves.removeValue(forKey: index) ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
             let ref = try space.writeStored(&stored)
             store.cache.insert(.leaf(leaves[index]), for: ref, cost: leaves[index].encodedSize + 64)
             return ref
@@ -213,10 +215,11 @@ package final class MutableTree: TreeReading {
             }
             // Branches are stored raw: they are mostly child checksums, which do not compress,
             // and a raw page's size is known before its children's places are.
-            let raw = NodeCodec.encode(branches[index])
-            var stored = PageCodec.encode(kind: .branch, raw: raw, compress: false)
+            var stored = PageCodec.encodeUncompressed(kind: .branch, capacity: NodeCodec.encodedSize(of: branches[index])) {
+                NodeCodec.encode(branches[index], into: &$0)
+            }
             let ref = try space.writeStored(&stored)
-            store.cache.insert(.branch(branches[index]), for: ref, cost: raw.count + 64)
+            store.cache.insert(.branch(branches[index]), for: ref, cost: stored.count - PageCodec.headerSize + 64)
             return ref
         }
     }

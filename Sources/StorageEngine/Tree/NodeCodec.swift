@@ -24,7 +24,12 @@ package enum NodeCodec {
     }
 
     package static func encode(_ branch: Branch) -> [UInt8] {
-        var writer = ByteWriter(capacity: branch.children.count * (PageRef.encodedSize + 4) + 8)
+        var writer = ByteWriter(capacity: encodedSize(of: branch))
+        encode(branch, into: &writer)
+        return writer.bytes
+    }
+
+    package static func encode(_ branch: Branch, into writer: inout ByteWriter) {
         writer.appendVarint(UInt64(branch.children.count))
         var previous: UInt64 = 0
         for key in branch.keys {
@@ -37,7 +42,6 @@ package enum NodeCodec {
             }
             ref.write(to: &writer)
         }
-        return writer.bytes
     }
 
     /// The exact length of `encode(branch)`.

@@ -14,9 +14,13 @@ package enum CommitRecord {
 
     package static func encode(_ pages: [PageRef]) -> [UInt8] {
         var writer = ByteWriter(capacity: encodedSize(pageCount: pages.count))
+        encode(pages, into: &writer)
+        return writer.bytes
+    }
+
+    package static func encode(_ pages: [PageRef], into writer: inout ByteWriter) {
         writer.appendUInt32(UInt32(pages.count))
         for page in pages { page.write(to: &writer) }
-        return writer.bytes
     }
 
     /// Whether every page of `header`'s commit is on disk with the bytes it was written with.

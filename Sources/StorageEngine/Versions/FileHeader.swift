@@ -108,23 +108,21 @@ package struct FileHeader: Sendable, Equatable {
     package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> (header: FileHeader, slot: Int) {
         // Read first, look at the size only to explain a failed read: this runs at the start
         // of every write transaction, where a system call more is a noticeable part of a
-        // small commit. Both slots come in one read (they sit a block apart at the start of
-        // the file) into a stack buffer: a fresh 4 KiB array per transaction was a
-        // noticeable part too, large allocations being slow in glibc's malloc.
-        let first = slotOffsets[0], last = slotOffsets[slotOffsets.count - 1]
-        let readings = try withUnsafeTemporaryAllocation(byteCount: Int(last - first) + slotBytes, alignment: 8) { span in
-            do {
-                try file.read(into: span, at: first)
-            } catch {
-                let size = try file.size()
-                guard size >= dataStart else {
-                    throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+        // small commit. Each slot is read on its own into a buffer on the stack: one read
+        // spanning both would need a 4 KiB buffer, which Swift takes from the heap, and large
+        // allocations cost more than a read in glibc's malloc.
+        let readings = try withUnsafeTemporaryAllocation(byteCount: slotBytes, alignment: 8) { slot in
+            try slotOffsets.map { offset in
+                do {
+                    try file.read(into: slot, at: offset)
+                } catch {
+                    let size = try file.size()
+                    guard size >= dataStart else {
+                        throw StorageError.corrupted("file is \(size) bytes, shorter than the \(dataStart)-byte header of an AsyncRealm file", at: 0)
+                    }
+                    throw error
                 }
-                throw error
-            }
-            return slotOffsets.map { offset in
-                let start = Int(offset - first)
-                return decodeSlot(UnsafeRawBufferPointer(rebasing: span[start..<(start + slotBytes)]), at: offset)
+                return decodeSlot(UnsafeRawBufferPointer(slot), at: offset)
             }
         }
         var candidates: [(header: FileHeader, slot: Int)] = []

@@ -57,18 +57,26 @@ package final class ReaderTable: Sendable {
     /// The oldest version any other live process has published.
     package func oldestOfOtherProcesses() -> UInt64? {
         // On the stack: every write transaction asks, and a heap array of the table costs
-        // more than reading it.
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ReaderTable.capacity) { values in
-            let read = pread(descriptor, values.baseAddress, values.count * 8, off_t(ReaderTable.slotsStart))
-            guard read > 0 else { return nil }
+        // more than reading it. In chunks of 1 KiB, the most Swift keeps on the stack; the
+        // file ends after the highest slot ever taken, so one read usually sees all of it.
+        let chunkSlots = 128
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: chunkSlots) { values in
             var oldest: UInt64?
-            for index in 0..<(read / 8) where index != slot {
-                let value = UInt64(littleEndian: values[index])
-                guard value != 0 else { continue }
-                let version = value - 1
-                if let current = oldest, current <= version { continue }
-                guard FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.slotsStart + index * 8, length: 8) else { continue }
-                oldest = version
+            var first = 0
+            while first < ReaderTable.capacity {
+                let read = pread(descriptor, values.baseAddress, values.count * 8, off_t(ReaderTable.slotsStart + first * 8))
+                guard read > 0 else { break }
+                for position in 0..<(read / 8) where first + position != slot {
+                    let index = first + position
+                    let value = UInt64(littleEndian: values[position])
+                    guard value != 0 else { continue }
+                    let version = value - 1
+                    if let current = oldest, current <= version { continue }
+                    guard FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.slotsStart + index * 8, length: 8) else { continue }
+                    oldest = version
+                }
+                guard read == values.count * 8 else { break }
+                first += chunkSlots
             }
             return oldest
         }

@@ -137,7 +137,11 @@ package final class WriteTransaction {
             let part = table.prepareFlush()
             return (total.bytes + part.bytes, total.pages + part.pages)
         }
-        let catalogBound = PageCodec.headerSize + catalog.encoded().count + 4 * catalog.tables.count
+        // The catalog as it is now, before the flush sets its tables' roots: roots are
+        // fixed-width, so only the row counts and next keys (varints) can grow it, by at most
+        // a few bytes per table.
+        var catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: 256) { catalog.encode(into: &$0) }
+        let catalogBound = catalogPage.count + 4 * catalog.tables.count
         let recordBound = PageCodec.headerSize + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
         let listBound = PageCodec.headerSize + space.freeSpace.encodedSize + 12 + 16 * (space.freed.count + 4)
         space.reserve(Int(prepared.bytes) + [catalogBound, recordBound, listBound].reduce(0) { $0 + Int(FreeSpace.rounded(UInt64($1))) })
@@ -156,7 +160,8 @@ package final class WriteTransaction {
         }
 
         let version = base.version + 1
-        let catalogRef = try space.writePage(kind: .catalog, raw: catalog.encoded(), compress: false)
+        catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: catalogPage.count) { catalog.encode(into: &$0) }
+        let catalogRef = try space.writeStored(&catalogPage)
         space.free(baseHeader.catalog)
         space.free(baseHeader.freeList)
         space.free(baseHeader.commitRecord)
@@ -189,11 +194,13 @@ package final class WriteTransaction {
             (listOffset, listSize) = (space.allocate(PageCodec.headerSize + listNeeds), listNeeds)
         }
         let freeSpace = space.freeSpace
-        var listPage = PageCodec.encode(kind: .freeList, raw: freeSpace.encoded(paddedTo: listSize), compress: false)
+        var listPage = PageCodec.encodeUncompressed(kind: .freeList, capacity: listSize) { freeSpace.encode(paddedTo: listSize, into: &$0) }
         let listRef = try space.writePage(&listPage, at: listOffset)
         var recordRef = PageRef.null
         if !syncPagesFirst {
-            var recordPage = PageCodec.encode(kind: .commitRecord, raw: CommitRecord.encode(pages + [listRef]), compress: false)
+            var recordPage = PageCodec.encodeUncompressed(kind: .commitRecord, capacity: CommitRecord.encodedSize(pageCount: pages.count + 1)) {
+                CommitRecord.encode(pages + [listRef], into: &$0)
+            }
             recordRef = try space.writePage(&recordPage, at: recordOffset)
         }
         let file = base.store.file
