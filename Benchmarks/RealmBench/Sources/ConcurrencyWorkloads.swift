@@ -264,8 +264,7 @@ func contendedSQLite(directory: String, rows: [BenchRow], writers: Int, writes: 
         Thread {
             defer { done.leave() }
             do {
-                let db = try SQLiteObjects(path: path, cacheBytes: 64 << 20)
-                try db.execute("PRAGMA busy_timeout=10000")
+                let db = try SQLiteObjects(path: path, cacheBytes: 64 << 20, busyTimeoutMilliseconds: 10_000)
                 try db.insert(slice, oneTransaction: false)
             } catch {
                 failures.withLock { $0.append("\(error)") }

@@ -140,8 +140,12 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
 final class SQLiteObjects {
     private var db: OpaquePointer?
 
-    init(path: String, cacheBytes: Int) throws {
+    /// Opens `path`; with `busyTimeoutMilliseconds`, a connection that meets another's lock
+    /// waits that long, from its first statement on (switching to WAL and creating the table
+    /// take locks too, so a timeout set after them leaves concurrent opens failing at once).
+    init(path: String, cacheBytes: Int, busyTimeoutMilliseconds: Int32 = 0) throws {
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw SQLitePeer.Failure(description: "open \(path)") }
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
         for sql in ["PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA cache_size=-\(cacheBytes / 1024)",
                     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER NOT NULL, score REAL NOT NULL, active INTEGER NOT NULL, created REAL NOT NULL)"] {
             try execute(sql)
