@@ -137,9 +137,8 @@ package final class WriteTransaction {
             let part = table.prepareFlush()
             return (total.bytes + part.bytes, total.pages + part.pages)
         }
-        // The catalog as it is now, before the flush sets its tables' roots: roots are
-        // fixed-width, so only the row counts and next keys (varints) can grow it, by at most
-        // a few bytes per table.
+        // The catalog before the flush sets its tables' new roots, with 4 bytes per table of
+        // room for counts that grow (a page past the reservation is placed on its own).
         var catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: 256) { catalog.encode(into: &$0) }
         let catalogBound = catalogPage.count + 4 * catalog.tables.count
         let recordBound = PageCodec.headerSize + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
