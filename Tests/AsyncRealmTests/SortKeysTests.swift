@@ -38,6 +38,38 @@ struct SortKeysTests {
         }
     }
 
+    /// `values` (ASCII or nil) as the bytes `QueryPlanner` reads from rows.
+    static func asciiColumn(_ values: [String?]) -> ASCIIStrings {
+        var column = ASCIIStrings(count: values.count)
+        for (position, value) in values.enumerated() {
+            guard var value else { continue }
+            let isASCII = value.withUTF8 { column.set(UnsafeRawBufferPointer($0), at: position) }
+            #expect(isASCII, "\(value) is ASCII")
+        }
+        return column
+    }
+
+    @Test("ASCII strings read as bytes sort as the same strings do, alone and beside integers")
+    func asciiBytes() {
+        var random = SystemRandomNumberGenerator()
+        let pool = Self.strings.filter { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true } + ["abcdefghZ", "abcdefgh", "abcdefghA", "ab\u{0}\u{0}"]
+        for _ in 0..<300 {
+            let count = Int.random(in: 0...60, using: &random)
+            let texts = (0..<count).map { _ in pool.randomElement(using: &random)! }
+            let strings = texts.map { $0.map(QueryScalar.string) ?? .null }
+            let integers: [QueryScalar] = (0..<count).map { _ in Self.integers.randomElement(using: &random)!.map(QueryScalar.int) ?? .null }
+            let bytes = SortKeys.Values.asciiStrings(Self.asciiColumn(texts))
+            for (values, columns) in [([bytes], [strings]), ([.scalars(integers), bytes], [integers, strings]), ([bytes, .scalars(integers)], [strings, integers])] {
+                let ascending = columns.map { _ in Bool.random(using: &random) }
+                let sorted = SortKeys(values, ascending: ascending).sortedPositions()
+                #expect(sorted == Self.reference(columns, ascending: ascending), "\(columns) \(ascending)")
+            }
+        }
+        var column = ASCIIStrings(count: 1)
+        var text = "é"
+        #expect(!text.withUTF8 { column.set(UnsafeRawBufferPointer($0), at: 0) }, "bytes beyond ASCII are refused")
+    }
+
     @Test("a prefix stands for its value only when nothing is cut off")
     func prefixes() {
         #expect(SortKeys.prefix(of: .string("abc")) == (0x6162_6300_0000_0000, true))

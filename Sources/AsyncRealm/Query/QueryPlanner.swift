@@ -143,13 +143,16 @@ struct QueryPlanner {
                 keys = Array(keys.prefix(count))
                 rows = rows.map { kept in KeptRows(buffer: kept.buffer, ranges: Array(kept.ranges.prefix(count))) }
             case .sort(let order):
-                let (values, read) = sortValues(order.map(\.path), of: keys, evaluator: evaluator, keepingRows: keepingRows)
-                let sortKeys = SortKeys(columns: values, ascending: order.map(\.ascending))
+                let (values, read) = sortValues(order.map(\.path), of: keys, evaluator: evaluator, keepingRows: keepingRows, asciiStrings: true)
+                let sortKeys = SortKeys(values, ascending: order.map(\.ascending))
                 let positions = sortKeys.sortedPositions()
                 keys = positions.map { keys[$0] }
                 rows = read?.reordered(by: positions)
             case .distinct(let paths):
-                let (columns, _) = sortValues(paths, of: keys, evaluator: evaluator, keepingRows: false)
+                let columns = sortValues(paths, of: keys, evaluator: evaluator, keepingRows: false, asciiStrings: false).values.map { column in
+                    guard case .scalars(let scalars) = column else { preconditionFailure("values read without ASCII string columns") }
+                    return scalars
+                }
                 var seen = Set<[QueryScalar]>()
                 let positions = keys.indices.filter { position in seen.insert(columns.map { $0[position] }).inserted }
                 keys = positions.map { keys[$0] }
@@ -159,39 +162,58 @@ struct QueryPlanner {
         return (keys, rows)
     }
 
-    /// The values of each of `paths` (one array per path, by position in `keys`). Paths to
+    /// The values of each of `paths` (one column per path, by position in `keys`). Paths to
     /// columns of the class itself are read by looking the keys up together, in key order,
-    /// decoding those columns alone; others follow each object's links.
+    /// decoding those columns alone; others follow each object's links. With `asciiStrings`,
+    /// a string column whose values turn out all ASCII comes back as their bytes
+    /// (`ASCIIStrings`), with no `String` made for each.
     private func sortValues(
-        _ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator, keepingRows: Bool
-    ) -> (values: [[QueryScalar]], rows: KeptRows?) {
+        _ paths: [BoundKeyPath], of keys: [UInt64], evaluator: QueryEvaluator, keepingRows: Bool, asciiStrings: Bool
+    ) -> (values: [SortKeys.Values], rows: KeptRows?) {
         let columns = paths.compactMap { path -> Int? in
             guard path.hops.count == 1, case .value(let column) = path.hops[0] else { return nil }
             return column
         }
         guard columns.count == paths.count, let table = realm.readTable(info) else {
-            return (paths.map { path in keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null } }, nil)
+            return (paths.map { path in .scalars(keys.map { evaluator.value(of: path, key: $0, schema: info.schema) ?? .null }) }, nil)
         }
+        // A string column read as bytes while its values are ASCII; one that is not (or holds
+        // something else) makes the whole read start again with strings.
+        let asBytes = paths.map { asciiStrings && $0.property.type == .string }
+        var strings = asBytes.map { $0 ? ASCIIStrings(count: keys.count) : ASCIIStrings(count: 0) }
+        var allASCII = true
         // Positions in key order (a list's results may hold a key more than once).
         var order = Array(keys.indices)
         if zip(keys, keys.dropFirst()).contains(where: { $0 > $1 }) { order.sort { keys[$0] < keys[$1] } }
         let sortedKeys = order.map { keys[$0] }
-        var values = paths.map { _ in [QueryScalar](repeating: .null, count: keys.count) }
+        var values = asBytes.map { $0 ? [] : [QueryScalar](repeating: .null, count: keys.count) }
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows, expectedRows: keys.count)
         try? sortedKeys.withUnsafeBufferPointer { sorted in
             try table.withRows(sortedKeys: sorted) { index, row in
                 for (path, column) in columns.enumerated() {
-                    values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
+                    if asBytes[path] {
+                        if let utf8 = try row.stringBytes(column) {
+                            allASCII = strings[path].set(utf8, at: order[index]) && allASCII
+                        } else if try row.column(column) != .null {
+                            allASCII = false
+                        }
+                    } else {
+                        values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
+                    }
                 }
                 kept.keep(row)
             }
         }
+        if !allASCII {
+            return sortValues(paths, of: keys, evaluator: evaluator, keepingRows: keepingRows, asciiStrings: false)
+        }
+        let read = paths.indices.map { path in asBytes[path] ? SortKeys.Values.asciiStrings(strings[path]) : .scalars(values[path]) }
         // Kept in key order; by position in `keys` like the values. (A key without a row,
         // which should not happen, leaves nothing kept.)
-        guard let collected = kept.rows(count: keys.count) else { return (values, nil) }
+        guard let collected = kept.rows(count: keys.count) else { return (read, nil) }
         var byPosition = collected.ranges
         for (index, position) in order.enumerated() { byPosition[position] = collected.ranges[index] }
-        return (values, KeptRows(buffer: collected.buffer, ranges: byPosition))
+        return (read, KeptRows(buffer: collected.buffer, ranges: byPosition))
     }
 
     /// The order of two sort values: nil before everything, then `QueryScalar.order`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The values a `SORT` orders by, one column per sort key, in the form that compares fastest.
 ///
 /// In a column of integers, or of ASCII strings (nil allowed in both), each value gets a 64-bit
@@ -9,6 +11,14 @@
 /// normalised Unicode scalars and not bytes) give every value the prefix zero, so that the
 /// values always decide.
 struct SortKeys {
+    /// One sort key's values, as `QueryPlanner` reads them.
+    enum Values {
+        case scalars([QueryScalar])
+        /// A string column whose values are all ASCII or nil, read as bytes: no `String` is
+        /// made for values that are only compared.
+        case asciiStrings(ASCIIStrings)
+    }
+
     private let prefixes: [[UInt64]]
     /// Whether each value's prefix stands for the whole value: two equal complete prefixes
     /// are equal values.
@@ -17,22 +27,36 @@ struct SortKeys {
     private let ascending: [Bool]
 
     init(columns values: [[QueryScalar]], ascending: [Bool]) {
+        self.init(values.map(Values.scalars), ascending: ascending)
+    }
+
+    init(_ values: [Values], ascending: [Bool]) {
         var prefixes: [[UInt64]] = []
         var complete: [[Bool]] = []
+        var columns: [SortColumn] = []
         for column in values {
-            var columnPrefixes = [UInt64](repeating: 0, count: column.count)
-            var columnComplete = [Bool](repeating: false, count: column.count)
-            if Self.hasPrefixes(column) {
-                for (position, value) in column.enumerated() {
-                    (columnPrefixes[position], columnComplete[position]) = Self.prefix(of: value)
+            switch column {
+            case .scalars(let scalars):
+                var columnPrefixes = [UInt64](repeating: 0, count: scalars.count)
+                var columnComplete = [Bool](repeating: false, count: scalars.count)
+                if Self.hasPrefixes(scalars) {
+                    for (position, value) in scalars.enumerated() {
+                        (columnPrefixes[position], columnComplete[position]) = Self.prefix(of: value)
+                    }
                 }
+                prefixes.append(columnPrefixes)
+                complete.append(columnComplete)
+                columns.append(SortColumn(scalars))
+            case .asciiStrings(let strings):
+                let (columnPrefixes, columnComplete) = strings.prefixes()
+                prefixes.append(columnPrefixes)
+                complete.append(columnComplete)
+                columns.append(.ascii(strings))
             }
-            prefixes.append(columnPrefixes)
-            complete.append(columnComplete)
         }
         self.prefixes = prefixes
         self.complete = complete
-        self.columns = values.map(SortColumn.init)
+        self.columns = columns
         self.ascending = ascending
     }
 
@@ -72,20 +96,24 @@ struct SortKeys {
             return (prefix, prefix != 0)
         case .string(let text):
             var text = text
-            return text.withUTF8 { bytes in
-                var prefix: UInt64 = 0
-                var hasNul = false
-                for index in 0..<min(bytes.count, 8) {
-                    prefix |= UInt64(bytes[index]) << (56 - 8 * index)
-                    hasNul = hasNul || bytes[index] == 0
-                }
-                // A NUL byte pads like the end of the string: only strings of eight bytes or
-                // fewer without one are whole in their prefix.
-                return (prefix, bytes.count <= 8 && !hasNul)
-            }
+            return text.withUTF8 { prefix(ofString: UnsafeRawBufferPointer($0)) }
         default:
             return (0, false)
         }
+    }
+
+    /// The prefix of the string of UTF-8 `bytes`, and whether it stands for the whole string.
+    @inline(__always)
+    static func prefix(ofString bytes: UnsafeRawBufferPointer) -> (UInt64, Bool) {
+        var prefix: UInt64 = 0
+        var hasNul = false
+        for index in 0..<min(bytes.count, 8) {
+            prefix |= UInt64(bytes[index]) << (56 - 8 * index)
+            hasNul = hasNul || bytes[index] == 0
+        }
+        // A NUL byte pads like the end of the string: only strings of eight bytes or fewer
+        // without one are whole in their prefix.
+        return (prefix, bytes.count <= 8 && !hasNul)
     }
 
     /// The positions of the values in sorted order; ties keep their order.
@@ -148,10 +176,59 @@ struct SortKeys {
     }
 }
 
+/// The values of a string column that are all ASCII (or nil), kept as their bytes side by
+/// side: ASCII strings order as their bytes do, so sorting them needs no `String`.
+struct ASCIIStrings {
+    private(set) var bytes: [UInt8] = []
+    /// By position: where the value's bytes start, and how many there are (-1 for nil).
+    private(set) var spans: [(start: Int, count: Int)]
+
+    init(count: Int) {
+        spans = Array(repeating: (0, -1), count: count)
+    }
+
+    /// Sets the value at `position` to the string of `utf8`; false if it is not all ASCII.
+    mutating func set(_ utf8: UnsafeRawBufferPointer, at position: Int) -> Bool {
+        for byte in utf8 where byte >= 0x80 { return false }
+        spans[position] = (bytes.count, utf8.count)
+        bytes.append(contentsOf: utf8)
+        return true
+    }
+
+    var count: Int { spans.count }
+
+    /// Each value's prefix and whether it is whole in it (see `SortKeys.prefix(of:)`).
+    func prefixes() -> ([UInt64], [Bool]) {
+        var prefixes = [UInt64](repeating: 0, count: spans.count)
+        var complete = [Bool](repeating: false, count: spans.count)
+        bytes.withUnsafeBytes { all in
+            for (position, span) in spans.enumerated() where span.count >= 0 {
+                (prefixes[position], complete[position]) = SortKeys.prefix(ofString: UnsafeRawBufferPointer(rebasing: all[span.start..<(span.start + span.count)]))
+            }
+        }
+        return (prefixes, complete)
+    }
+
+    /// The order of the values at positions `a` and `b`, nil first, then by bytes.
+    func order(_ a: Int, _ b: Int) -> Int {
+        let left = spans[a], right = spans[b]
+        if left.count < 0 || right.count < 0 { return left.count < 0 ? (right.count < 0 ? 0 : -1) : 1 }
+        return bytes.withUnsafeBytes { all in
+            let common = min(left.count, right.count)
+            if common > 0 {
+                let compared = memcmp(all.baseAddress! + left.start, all.baseAddress! + right.start, common)
+                if compared != 0 { return compared < 0 ? -1 : 1 }
+            }
+            return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+        }
+    }
+}
+
 /// One sort key's values, unboxed where they are all integers or all strings.
 private enum SortColumn {
     case integers([Int64?])
     case strings([String?])
+    case ascii(ASCIIStrings)
     case scalars([QueryScalar])
 
     init(_ values: [QueryScalar]) {
@@ -168,6 +245,7 @@ private enum SortColumn {
         switch self {
         case .integers(let values): values.count
         case .strings(let values): values.count
+        case .ascii(let values): values.count
         case .scalars(let values): values.count
         }
     }
@@ -177,6 +255,7 @@ private enum SortColumn {
         switch self {
         case .integers(let values): return Self.order(values[a], values[b])
         case .strings(let values): return Self.order(values[a], values[b])
+        case .ascii(let values): return values.order(a, b)
         case .scalars(let values): return QueryPlanner.sortOrder(values[a], values[b])
         }
     }
