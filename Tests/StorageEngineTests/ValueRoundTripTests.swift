@@ -101,6 +101,30 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("columns after integers of every varint length are found, with the row ending anywhere after them")
+    func columnsAfterEveryVarintLength() throws {
+        // Varints of 1 to 10 bytes (skipped eight bytes at a time where the row has eight
+        // more), in rows that end right after them or a little later.
+        var magnitudes: [Int64] = [1, 127, 128, Int64.max]
+        for bits in stride(from: 7, through: 56, by: 7) {
+            magnitudes += [(1 << bits) - 1, 1 << bits]
+        }
+        for magnitude in magnitudes {
+            for number in [magnitude, -magnitude - 1] {
+                for tail in [[Value](), [.string("x")], [.int(3), .string("after")]] {
+                    // An object key takes all 64 bits: up to ten bytes.
+                    let values: [Value] = [.int(number), .objectKey(UInt64(bitPattern: number)), .int(number)] + tail
+                    try RowCodec.encode(values).withUnsafeBytes { (bytes) throws in
+                        for column in values.indices {
+                            #expect(try RowCodec.decodeColumn(column, of: bytes) == values[column], "\(values), column \(column)")
+                            #expect(try RowCodec.decodeColumnChecked(column, of: bytes) == values[column])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()

@@ -271,6 +271,16 @@ package enum RowCodec {
         }
         guard offset <= end else { return nil }
         @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
+            // Eight bytes at once where the row has them: a varint ends at its first byte with
+            // the high bit clear. (Longer varints, and the row's last bytes, go byte by byte.)
+            if offset + 8 <= end {
+                let word = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                let lastBytes = ~word & 0x8080_8080_8080_8080
+                if lastBytes != 0 {
+                    offset += lastBytes.trailingZeroBitCount / 8 + 1
+                    return true
+                }
+            }
             while offset < end {
                 let byte = row[offset]
                 offset += 1
