@@ -165,7 +165,7 @@ package struct FreeSpace: Sendable, Equatable {
 
     // MARK: Encoding
 
-    /// The stored size of `encoded()`: fixed-width fields, so allocating the page that holds the
+    /// The stored size of `encode(paddedTo:into:)` unpadded: fixed-width fields, so allocating the page that holds the
     /// list (which can only shrink or remove one extent) never makes the encoding longer.
     package var encodedSize: Int {
         24 + free.count * 16 + pending.reduce(0) { $0 + 12 + $1.extents.count * 16 }
@@ -174,12 +174,6 @@ package struct FreeSpace: Sendable, Equatable {
     /// Layout: end u64, free count u32, pending count u32, reserved u64; the free extents
     /// (offset u64, length u64); then per pending group version u64, count u32, its extents.
     /// Trailing zero bytes are padding.
-    package func encoded(paddedTo size: Int) -> [UInt8] {
-        var writer = ByteWriter(capacity: max(size, encodedSize))
-        encode(paddedTo: size, into: &writer)
-        return writer.bytes
-    }
-
     /// Appends the encoding, padded with zeros to `size` bytes.
     package func encode(paddedTo size: Int, into writer: inout ByteWriter) {
         let start = writer.count

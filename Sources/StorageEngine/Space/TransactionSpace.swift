@@ -26,12 +26,6 @@ package final class TransactionSpace {
         freed.append(Extent(ref))
     }
 
-    /// Encodes, places and writes (buffered until `flush()`) a page.
-    package func writePage(kind: PageKind, raw: [UInt8], compress: Bool = true) throws -> PageRef {
-        var stored = PageCodec.encode(kind: kind, raw: raw, compress: compress)
-        return try writeStored(&stored)
-    }
-
     /// Places, seals and writes (buffered until `flush()`) an encoded page.
     package func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
         let ref = try writePage(&stored, at: allocate(stored.count))

@@ -33,12 +33,6 @@ package struct Catalog: Sendable, Equatable {
 
     package init() {}
 
-    package func encoded() -> [UInt8] {
-        var writer = ByteWriter()
-        encode(into: &writer)
-        return writer.bytes
-    }
-
     package func encode(into writer: inout ByteWriter) {
         writer.appendVarint(UInt64(tables.count))
         for name in tables.keys.sorted() {

@@ -23,12 +23,6 @@ package enum NodeCodec {
         return writer.bytes
     }
 
-    package static func encode(_ branch: Branch) -> [UInt8] {
-        var writer = ByteWriter(capacity: encodedSize(of: branch))
-        encode(branch, into: &writer)
-        return writer.bytes
-    }
-
     package static func encode(_ branch: Branch, into writer: inout ByteWriter) {
         writer.appendVarint(UInt64(branch.children.count))
         var previous: UInt64 = 0
@@ -38,13 +32,13 @@ package enum NodeCodec {
         }
         for child in branch.children {
             guard case .stored(let ref) = child else {
-                preconditionFailure("NodeCodec.encode(branch:) needs every child written first")
+                preconditionFailure("NodeCodec.encode(_:into:) needs every child written first")
             }
             ref.write(to: &writer)
         }
     }
 
-    /// The exact length of `encode(branch)`.
+    /// The exact length of `encode(branch, into:)`.
     package static func encodedSize(of branch: Branch) -> Int {
         var size = ByteWriter.varintSize(UInt64(branch.children.count)) + branch.children.count * PageRef.encodedSize
         var previous: UInt64 = 0

@@ -12,12 +12,6 @@
 package enum CommitRecord {
     package static func encodedSize(pageCount: Int) -> Int { 4 + pageCount * PageRef.encodedSize }
 
-    package static func encode(_ pages: [PageRef]) -> [UInt8] {
-        var writer = ByteWriter(capacity: encodedSize(pageCount: pages.count))
-        encode(pages, into: &writer)
-        return writer.bytes
-    }
-
     package static func encode(_ pages: [PageRef], into writer: inout ByteWriter) {
         writer.appendUInt32(UInt32(pages.count))
         for page in pages { page.write(to: &writer) }
