@@ -45,7 +45,8 @@ struct ValueRoundTripTests {
             let width = round % 50 == 0 ? 130 : Int.random(in: 1...30, using: &random)
             let row = (0..<width).map { _ in Self.samples[Int.random(in: 0..<Self.samples.count, using: &random)] }
             var encoded = RowCodec.encode(row)
-            if Bool.random(using: &random) {
+            let damaged = Bool.random(using: &random)
+            if damaged {
                 // Damage: flip a byte or cut the row short.
                 if Bool.random(using: &random), !encoded.isEmpty {
                     encoded[Int.random(in: 0..<encoded.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
@@ -75,8 +76,46 @@ struct ValueRoundTripTests {
                     let checked = try? RowCodec.decodeColumnChecked(column, of: bytes)
                     let resumed = try? RowCodec.decodeColumn(column, of: bytes, cursor: &cursor)
                     #expect(String(describing: resumed) == String(describing: checked), "column \(column) after a cursor at \(cursor) (seed \(seed))")
+                    // A typed read through the same cursor gives the checked value when it is of
+                    // its type (always, in an intact row the fast path can walk), nil otherwise,
+                    // and leaves the cursor where the next read still finds its column.
+                    let typedColumn = Int.random(in: 0..<(width + 2), using: &random)
+                    let expected = try? RowCodec.decodeColumnChecked(typedColumn, of: bytes)
+                    let kind = Int.random(in: 0..<6, using: &random)
+                    let typed = Self.typedRead(kind, typedColumn, of: bytes, cursor: &cursor)
+                    if let typed {
+                        #expect(String(describing: Optional(typed)) == String(describing: expected), "typed read \(kind) of column \(typedColumn) (seed \(seed))")
+                    } else if !damaged && width < 128 && typedColumn < width, let expected {
+                        #expect(Self.typedReadKind(of: expected) != kind, "typed read \(kind) of column \(typedColumn) gave nothing for \(expected) (seed \(seed))")
+                    }
                 }
             }
+        }
+    }
+
+    /// Typed read `kind` (integer, bool, double, string, timestamp, null) of `column`, as the
+    /// value it read; nil when it read nothing.
+    static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Value? {
+        switch kind {
+        case 0: return RowCodec.integer(column, of: row, cursor: &cursor).map(Value.int)
+        case 1: return RowCodec.bool(column, of: row, cursor: &cursor).map(Value.bool)
+        case 2: return RowCodec.double(column, of: row, cursor: &cursor).map(Value.double)
+        case 3: return RowCodec.stringBytes(column, of: row, cursor: &cursor).map { .string(String(decoding: $0, as: UTF8.self)) }
+        case 4: return RowCodec.timestamp(column, of: row, cursor: &cursor).map { .timestamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
+        default: return RowCodec.isNull(column, of: row, cursor: &cursor) ? .null : nil
+        }
+    }
+
+    /// The typed read that reads `value`, or -1.
+    static func typedReadKind(of value: Value) -> Int {
+        switch value {
+        case .int: return 0
+        case .bool: return 1
+        case .double: return 2
+        case .string: return 3
+        case .timestamp: return 4
+        case .null: return 5
+        default: return -1
         }
     }
 
@@ -118,6 +157,10 @@ struct ValueRoundTripTests {
                         for column in values.indices {
                             #expect(try RowCodec.decodeColumn(column, of: bytes) == values[column], "\(values), column \(column)")
                             #expect(try RowCodec.decodeColumnChecked(column, of: bytes) == values[column])
+                            var cursor = ColumnCursor()
+                            if case .int(let expected) = values[column] {
+                                #expect(RowCodec.integer(column, of: bytes, cursor: &cursor) == expected, "\(values), typed column \(column)")
+                            }
                         }
                     }
                 }

@@ -82,7 +82,8 @@ extension Object {
         let realm = _managedRealm.unsafelyUnwrapped
         if let column = PropertySlots.column(of: slot) {
             return realm._withUnsafeGuaranteedRef { realm in
-                V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
+                if let value = V._fromCurrentRow(of: self, column: column, realm: realm) { return value }
+                return V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
             }
         }
         return realm.takeUnretainedValue().read(V.self, of: ManagedObjectState(self), slot: slot)
@@ -109,6 +110,15 @@ extension Object {
             return _StorageValue(RowBuffer.column(column, of: _row, cursor: &_rowCursor, table: _info.unsafelyUnwrapped.schema.className))
         }
         return _StorageValue(realm.column(column, of: ManagedObjectState(self)))
+    }
+
+    /// The row as last read, if it is the row `realm` (this object's) reads now; what the
+    /// typed reads of `_Persistable._fromCurrentRow` decode.
+    @inline(__always)
+    final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
+        guard _rowStamp == realm.stamp else { return nil }
+        realm.checkThread()
+        return _row
     }
 
     @usableFromInline

@@ -65,7 +65,7 @@ enum QueryScalar: Hashable, Sendable {
         case .decimal(let number): return number
         case .string(let text): return text
         case .data(let bytes): return Data(bytes)
-        case .date(let seconds, let nanoseconds): return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        case .date(let seconds, let nanoseconds): return Date(storedSeconds: seconds, nanoseconds: nanoseconds)
         case .uuid(let bits):
             let bytes = (0..<16).map { UInt8(truncatingIfNeeded: bits >> UInt128(8 * (15 - $0))) }
             return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

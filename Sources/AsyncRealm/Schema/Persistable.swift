@@ -37,6 +37,10 @@ public protocol _Persistable {
     /// The value read from storage; `realm` resolves links. Stored values always have the
     /// property's type, so a mismatch is a corrupted file and stops.
     static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self
+    /// Column `column` of `object`'s row, decoded straight from the row's bytes when the row is
+    /// current in `realm` (the object's realm); nil when it is not, when the type has no such
+    /// read, or when the column holds anything unexpected: `_fromStorage` then decides.
+    static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self?
     /// The value to store; `realm` adds linked unmanaged objects.
     func _toStorage(realm: Realm) -> _StorageValue
     /// `value` as this type, as `Object(value:)` and `setValue(_:forKey:)` accept it: the type
@@ -47,6 +51,7 @@ public protocol _Persistable {
 
 extension _Persistable {
     public static func _fromAny(_ value: Any?) -> Self? { value as? Self }
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? { nil }
 }
 
 func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {
@@ -270,9 +275,14 @@ extension Data {
 extension Date {
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Date {
         guard case .timestamp(let seconds, let nanoseconds) = stored.value else { storageMismatch(stored, Self.self) }
-        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        return Date(storedSeconds: seconds, nanoseconds: nanoseconds)
     }
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(storedTimestamp) }
+
+    /// The date stored as whole seconds since 1970 and nanoseconds.
+    init(storedSeconds seconds: Int64, nanoseconds: Int32) {
+        self.init(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
 
     /// The date as stored: whole seconds since 1970 and nanoseconds.
     var storedTimestamp: Value {

@@ -160,14 +160,9 @@ package enum RowCodec {
     package static func integer(_ column: Int, of row: UnsafeRawBufferPointer) throws -> Int64? {
         if let (tag, offset) = locate(column, in: row) {
             switch tag {
-            case Tag.zero.rawValue: return 0
-            case Tag.positive.rawValue:
-                if row[offset] < 0x80 { return Int64(row[offset]) }
-                var position = offset
-                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return Int64(magnitude) }
-            case Tag.negative.rawValue:
-                var position = offset
-                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return ~Int64(magnitude) }
+            case Tag.zero.rawValue, Tag.positive.rawValue, Tag.negative.rawValue:
+                var end = 0
+                if let number = integerPayload(tag: tag, offset: offset, in: row, end: &end) { return number }
             case ...Tag.list.rawValue:
                 return nil
             default: break
@@ -192,48 +187,84 @@ package enum RowCodec {
         case Tag.null.rawValue: end = offset; return .null
         case Tag.false.rawValue: end = offset; return .bool(false)
         case Tag.true.rawValue: end = offset; return .bool(true)
-        case Tag.zero.rawValue: end = offset; return .int(0)
-        case Tag.positive.rawValue:
-            // Most integers in rows are small: one byte, no loop.
-            if row[offset] < 0x80 { end = offset + 1; return .int(Int64(row[offset])) }
-            var position = offset
-            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) {
-                end = position
-                return .int(Int64(magnitude))
-            }
-        case Tag.negative.rawValue:
-            var position = offset
-            if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) {
-                end = position
-                return .int(~Int64(magnitude))
-            }
-        case Tag.double.rawValue where offset + 8 <= row.count:
-            end = offset + 8
-            return .double(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
+        case Tag.zero.rawValue, Tag.positive.rawValue, Tag.negative.rawValue:
+            if let number = integerPayload(tag: tag, offset: offset, in: row, end: &end) { return .int(number) }
+        case Tag.double.rawValue:
+            if let number = doublePayload(offset: offset, in: row, end: &end) { return .double(number) }
         case Tag.string.rawValue:
-            var position = offset
-            if let length = varint(in: row, at: &position), length <= UInt64(row.count - position) {
-                end = position + Int(length)
-                let bytes = UnsafeRawBufferPointer(rebasing: row[position..<end])
+            if let bytes = stringPayload(offset: offset, in: row, end: &end) {
                 return .string(String(decoding: bytes, as: UTF8.self))
             }
         case Tag.timestamp.rawValue:
-            var position = offset
-            if let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
-               nanoseconds < 1_000_000_000 {
-                end = position
-                let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-                return .timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds))
+            if let (seconds, nanoseconds) = timestampPayload(offset: offset, in: row, end: &end) {
+                return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
             }
         default: break
         }
         return nil
     }
 
+    // The payloads `decodeLocated` and the typed reads (`RowCodec+TypedReads.swift`) decode:
+    // each sets `end` to where the payload ends, or returns nil if it does not add up.
+
+    /// An integer whose tag (`zero`, `positive` or `negative`) is `tag`.
+    @inline(__always)
+    static func integerPayload(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Int64? {
+        if tag == Tag.zero.rawValue { end = offset; return 0 }
+        // Most integers in rows are small: one byte, no loop.
+        if tag == Tag.positive.rawValue && row[offset] < 0x80 { end = offset + 1; return Int64(row[offset]) }
+        var position = offset
+        guard let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) else { return nil }
+        end = position
+        return tag == Tag.negative.rawValue ? ~Int64(magnitude) : Int64(magnitude)
+    }
+
+    @inline(__always)
+    static func doublePayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Double? {
+        guard offset + 8 <= row.count else { return nil }
+        end = offset + 8
+        return Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+    }
+
+    /// A string's UTF-8 bytes, in place.
+    @inline(__always)
+    static func stringPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> UnsafeRawBufferPointer? {
+        var position = offset
+        guard let length = varint(in: row, at: &position), length <= UInt64(row.count - position) else { return nil }
+        end = position + Int(length)
+        return UnsafeRawBufferPointer(rebasing: row[position..<end])
+    }
+
+    @inline(__always)
+    static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> (seconds: Int64, nanoseconds: Int32)? {
+        var position = offset
+        guard let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
+              nanoseconds < 1_000_000_000 else { return nil }
+        end = position
+        return (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1), Int32(nanoseconds))
+    }
+
     /// The varint at `position`, moving past it; nil if it runs past the row or past ten bytes
     /// (the checked path then reports it).
     @inline(__always)
-    private static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+    static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+        // Up to eight bytes at once where the row has them: the varint ends at the first byte
+        // with the high bit clear, and its 7-bit groups are packed together in three steps.
+        // (Longer varints, and the row's last bytes, go byte by byte.)
+        if position + 8 <= row.count {
+            let word = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            let lastBytes = ~word & 0x8080_8080_8080_8080
+            if lastBytes != 0 {
+                let length = lastBytes.trailingZeroBitCount / 8 + 1
+                let mask: UInt64 = length == 8 ? ~0 : (1 << (8 * UInt64(length))) - 1
+                var groups = word & mask & 0x7f7f_7f7f_7f7f_7f7f
+                groups = (groups & 0x007f_007f_007f_007f) | (groups & 0x7f00_7f00_7f00_7f00) >> 1
+                groups = (groups & 0x0000_3fff_0000_3fff) | (groups & 0x3fff_0000_3fff_0000) >> 2
+                groups = (groups & 0x0000_0000_0fff_ffff) | (groups & 0x0fff_ffff_0000_0000) >> 4
+                position += length
+                return groups
+            }
+        }
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while position < row.count, shift < 64 {

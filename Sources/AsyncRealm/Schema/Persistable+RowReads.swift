@@ -1,0 +1,52 @@
+import Foundation
+import StorageEngine
+
+// The typed reads behind `@Persisted` getters (`_Persistable._fromCurrentRow`): a property of
+// the common types is decoded straight from the object's row bytes, without a `Value` and the
+// switch over it in `_fromStorage`. Anything these reads do not expect (a row read at an
+// older version, a null, a column added after the row was written, damage) returns nil, and
+// the general path reads it.
+
+extension BinaryInteger where Self: _Persistable {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
+        guard let row = object._currentRow(in: realm),
+              let number = RowCodec.integer(column, of: row, cursor: &object._rowCursor) else { return nil }
+        return Self(exactly: number)
+    }
+}
+
+extension Bool {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Bool? {
+        guard let row = object._currentRow(in: realm) else { return nil }
+        return RowCodec.bool(column, of: row, cursor: &object._rowCursor)
+    }
+}
+
+extension Double {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Double? {
+        guard let row = object._currentRow(in: realm) else { return nil }
+        return RowCodec.double(column, of: row, cursor: &object._rowCursor)
+    }
+}
+
+extension Date {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Date? {
+        guard let row = object._currentRow(in: realm),
+              let (seconds, nanoseconds) = RowCodec.timestamp(column, of: row, cursor: &object._rowCursor) else { return nil }
+        return Date(storedSeconds: seconds, nanoseconds: nanoseconds)
+    }
+}
+
+extension Optional where Wrapped: _PersistableInsideOptional {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
+        guard let row = object._currentRow(in: realm) else { return nil }
+        if RowCodec.isNull(column, of: row, cursor: &object._rowCursor) { return .some(nil) }
+        return Wrapped._fromCurrentRow(of: object, column: column, realm: realm).map { .some($0) }
+    }
+}
+
+extension PersistableEnum {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
+        RawValue._fromCurrentRow(of: object, column: column, realm: realm).flatMap(Self.init(rawValue:))
+    }
+}

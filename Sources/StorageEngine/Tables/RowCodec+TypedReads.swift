@@ -1,0 +1,67 @@
+/// Reads of one column by a caller that knows the type it expects (an accessor's property):
+/// the payload decoded straight to that type, without building a `Value`.
+///
+/// Each read starts its walk from `cursor` and leaves it at the column read, as
+/// `decodeColumn(_:of:cursor:)` does. Each returns nil for anything but a payload of its
+/// type: null, a column past the row's end, another type, or bytes that do not add up. The
+/// caller then takes the general path, which reads nulls and reports damage.
+extension RowCodec {
+    package static func integer(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Int64? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            guard tag == Tag.zero.rawValue || tag == Tag.positive.rawValue || tag == Tag.negative.rawValue else { return nil }
+            return integerPayload(tag: tag, offset: offset, in: row, end: &end)
+        }
+    }
+
+    package static func bool(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Bool? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            guard tag == Tag.false.rawValue || tag == Tag.true.rawValue else { return nil }
+            end = offset
+            return tag == Tag.true.rawValue
+        }
+    }
+
+    package static func double(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Double? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            tag == Tag.double.rawValue ? doublePayload(offset: offset, in: row, end: &end) : nil
+        }
+    }
+
+    /// A string column's UTF-8 bytes, in place.
+    package static func stringBytes(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> UnsafeRawBufferPointer? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            tag == Tag.string.rawValue ? stringPayload(offset: offset, in: row, end: &end) : nil
+        }
+    }
+
+    package static func timestamp(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> (seconds: Int64, nanoseconds: Int32)? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            tag == Tag.timestamp.rawValue ? timestampPayload(offset: offset, in: row, end: &end) : nil
+        }
+    }
+
+    /// Whether column `column` holds null; false for a column past the row's end (the general
+    /// path reads it as null) and for anything that does not add up.
+    package static func isNull(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Bool {
+        guard let (tag, offset) = locate(column, in: row, from: cursor) else { return false }
+        // Not null: the cursor still moves to the column, so the typed read after this one
+        // finds it without a walk.
+        cursor = ColumnCursor(column: column, offset: offset, end: tag == Tag.null.rawValue ? offset : 0)
+        return tag == Tag.null.rawValue
+    }
+
+    /// Locates column `column` from `cursor` and decodes it with `decode`, which gets the tag
+    /// and the payload's offset and sets where the payload ends; moves `cursor` to the column
+    /// when `decode` returns a value.
+    @inline(__always)
+    private static func read<T>(
+        _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor,
+        _ decode: (_ tag: UInt8, _ offset: Int, _ end: inout Int) -> T?
+    ) -> T? {
+        guard let (tag, offset) = locate(column, in: row, from: cursor) else { return nil }
+        var end = 0
+        guard let value = decode(tag, offset, &end) else { return nil }
+        cursor = ColumnCursor(column: column, offset: offset, end: end)
+        return value
+    }
+}
