@@ -77,62 +77,64 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
     let workloads = ObjectWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }
 
-    // AsyncRealm
+    // The engines take turns, run by run, so that a slow spell of the machine (a virtual
+    // machine's neighbours) falls on both rather than on whichever ran then.
     let realmURL = URL(fileURLWithPath: directory + "/objects.realm")
     func freshRealm() throws -> Realm {
         for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: realmURL.path + suffix) }
         return try Realm(configuration: Realm.Configuration(fileURL: realmURL, objectTypes: [BenchObject.self]))
     }
-    var samples: [ObjectWorkload: [Double]] = [:]
-    for run in 0...runs {
+    var samples: [String: [ObjectWorkload: [Double]]] = [:]
+    func asyncRealmRun(_ run: Int) throws {
         var realm: Realm? = try freshRealm()
         let batch = try measure { try realm!.write { for row in rows { realm!.add(row.object()) } } }
-        if run > 0 { samples[.batchWrite, default: []].append(batch) }
+        if run > 0 { samples["asyncrealm", default: [:]][.batchWrite, default: []].append(batch) }
         let simple = try measure {
             for row in extra[(run * 1000)..<(run * 1000 + 1000)] { try realm!.write { realm!.add(row.object()) } }
         }
-        if run > 0 { samples[.simpleWrite, default: []].append(simple) }
+        if run > 0 { samples["asyncrealm", default: [:]][.simpleWrite, default: []].append(simple) }
         var checksum = 0
         let scan = measure {
             for object in realm!.objects(BenchObject.self) {
                 checksum &+= object.id &+ object.name.utf8.count &+ object.age &+ Int(object.score) &+ (object.active ? 1 : 0) &+ Int(object.created.timeIntervalSince1970)
             }
         }
-        if run > 0 { samples[.fullScan, default: []].append(scan) }
+        if run > 0 { samples["asyncrealm", default: [:]][.fullScan, default: []].append(scan) }
         let count = measure { for _ in 0..<1000 { checksum &+= realm!.objects(BenchObject.self).count } }
-        if run > 0 { samples[.count, default: []].append(count) }
+        if run > 0 { samples["asyncrealm", default: [:]][.count, default: []].append(count) }
         let lookup = measure {
             for id in lookupIDs { checksum &+= realm!.object(ofType: BenchObject.self, forPrimaryKey: id)?.name.utf8.count ?? 0 }
         }
-        if run > 0 { samples[.primaryKeyLookup, default: []].append(lookup) }
+        if run > 0 { samples["asyncrealm", default: [:]][.primaryKeyLookup, default: []].append(lookup) }
         let delete = try measure { try realm!.write { realm!.delete(realm!.objects(BenchObject.self)) } }
-        if run > 0 { samples[.delete, default: []].append(delete) }
+        if run > 0 { samples["asyncrealm", default: [:]][.delete, default: []].append(delete) }
         realm = nil
         if checksum == 42 { print("") }  // keeps the reads from being optimised away
     }
-    for (workload, values) in samples { results[workload, default: [:]]["asyncrealm"] = median(values) }
-    guard peers else { return results.filter { workloads.contains($0.key) } }
-
-    // SQLite
-    samples = [:]
     let sqlitePath = directory + "/objects.sqlite"
-    for run in 0...runs {
+    func sqliteRun(_ run: Int) throws {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sqlitePath + suffix) }
         let db = try SQLiteObjects(path: sqlitePath, cacheBytes: 64 << 20)
         let batch = try measure { try db.insert(rows, oneTransaction: true) }
-        if run > 0 { samples[.batchWrite, default: []].append(batch) }
+        if run > 0 { samples["sqlite", default: [:]][.batchWrite, default: []].append(batch) }
         let simple = try measure { try db.insert(Array(extra[(run * 1000)..<(run * 1000 + 1000)]), oneTransaction: false) }
-        if run > 0 { samples[.simpleWrite, default: []].append(simple) }
+        if run > 0 { samples["sqlite", default: [:]][.simpleWrite, default: []].append(simple) }
         let scan = try measure { _ = try db.scan() }
-        if run > 0 { samples[.fullScan, default: []].append(scan) }
+        if run > 0 { samples["sqlite", default: [:]][.fullScan, default: []].append(scan) }
         let count = try measure { for _ in 0..<1000 { _ = try db.count() } }
-        if run > 0 { samples[.count, default: []].append(count) }
+        if run > 0 { samples["sqlite", default: [:]][.count, default: []].append(count) }
         let lookup = try measure { _ = try db.lookup(lookupIDs) }
-        if run > 0 { samples[.primaryKeyLookup, default: []].append(lookup) }
+        if run > 0 { samples["sqlite", default: [:]][.primaryKeyLookup, default: []].append(lookup) }
         let delete = try measure { try db.deleteAll() }
-        if run > 0 { samples[.delete, default: []].append(delete) }
+        if run > 0 { samples["sqlite", default: [:]][.delete, default: []].append(delete) }
     }
-    for (workload, values) in samples { results[workload, default: [:]]["sqlite"] = median(values) }
+    for run in 0...runs {
+        try asyncRealmRun(run)
+        if peers { try sqliteRun(run) }
+    }
+    for (engine, byWorkload) in samples {
+        for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
+    }
     return results.filter { workloads.contains($0.key) }
 }
 

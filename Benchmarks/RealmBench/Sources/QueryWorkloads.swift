@@ -60,34 +60,30 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
         }
     }
     let objects = realm.objects(QueryBenchObject.self)
-    var samples: [QueryWorkload: [Double]] = [:]
-    for run in 0...runs {
-        for workload in workloads {
-            var checksum = 0
-            let elapsed = measure {
-                switch workload {
-                case .simpleQuery:
-                    for name in probes {
-                        for object in objects.filter("name == %@ AND age > 30", name) { checksum &+= object.checksum() }
-                    }
-                case .rangeCount:
-                    for _ in 0..<100 { checksum &+= objects.filter("age BETWEEN {20, 40}").count }
-                case .stringContains:
-                    for object in objects.filter("name CONTAINS[c] 'ab'") { checksum &+= object.name.utf8.count }
-                case .sortTwoKeys:
-                    for object in objects.sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")]) {
-                        checksum &+= object.age &+ object.name.utf8.count
-                    }
-                case .sum:
-                    for _ in 0..<100 { checksum &+= Int(objects.sum(ofProperty: "score") as Double) }
+    var samples: [String: [QueryWorkload: [Double]]] = [:]
+    func asyncRealmRun(_ workload: QueryWorkload, _ run: Int) {
+        var checksum = 0
+        let elapsed = measure {
+            switch workload {
+            case .simpleQuery:
+                for name in probes {
+                    for object in objects.filter("name == %@ AND age > 30", name) { checksum &+= object.checksum() }
                 }
+            case .rangeCount:
+                for _ in 0..<100 { checksum &+= objects.filter("age BETWEEN {20, 40}").count }
+            case .stringContains:
+                for object in objects.filter("name CONTAINS[c] 'ab'") { checksum &+= object.name.utf8.count }
+            case .sortTwoKeys:
+                for object in objects.sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name")]) {
+                    checksum &+= object.age &+ object.name.utf8.count
+                }
+            case .sum:
+                for _ in 0..<100 { checksum &+= Int(objects.sum(ofProperty: "score") as Double) }
             }
-            if run > 0 { samples[workload, default: []].append(elapsed) }
-            checksums[workload, default: [:]]["asyncrealm"] = checksum
         }
+        if run > 0 { samples["asyncrealm", default: [:]][workload, default: []].append(elapsed) }
+        checksums[workload, default: [:]]["asyncrealm"] = checksum
     }
-    for (workload, values) in samples { results[workload, default: [:]]["asyncrealm"] = median(values) }
-    guard peers else { return results }
 
     // SQLite
     let sqlitePath = directory + "/queries.sqlite"
@@ -95,52 +91,60 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
     let db = try SQLiteObjects(path: sqlitePath, cacheBytes: 64 << 20)
     try db.execute("CREATE INDEX objects_name ON objects(name)")
     try db.insert(rows, oneTransaction: true)
-    samples = [:]
-    for run in 0...runs {
-        for workload in workloads {
-            var checksum = 0
-            let elapsed = try measure {
-                switch workload {
-                case .simpleQuery:
-                    let select = try db.prepare("SELECT id, name, age, score, active, created FROM objects WHERE name = ? AND age > 30")
-                    defer { sqlite3_finalize(select) }
-                    for name in probes {
-                        _ = name.withCString { sqlite3_bind_text(select, 1, $0, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
-                        while sqlite3_step(select) == SQLITE_ROW { checksum &+= db.readRow(select) }
-                        sqlite3_reset(select)
-                    }
-                case .rangeCount:
-                    let select = try db.prepare("SELECT COUNT(*) FROM objects WHERE age BETWEEN 20 AND 40")
-                    defer { sqlite3_finalize(select) }
-                    for _ in 0..<100 {
-                        if sqlite3_step(select) == SQLITE_ROW { checksum &+= Int(sqlite3_column_int64(select, 0)) }
-                        sqlite3_reset(select)
-                    }
-                case .stringContains:
-                    // LIKE is case-insensitive for ASCII, as CONTAINS[c] is.
-                    let select = try db.prepare("SELECT name FROM objects WHERE name LIKE '%ab%'")
-                    defer { sqlite3_finalize(select) }
-                    while sqlite3_step(select) == SQLITE_ROW { checksum &+= String(cString: sqlite3_column_text(select, 0)).utf8.count }
-                case .sortTwoKeys:
-                    let select = try db.prepare("SELECT age, name FROM objects ORDER BY age, name")
-                    defer { sqlite3_finalize(select) }
-                    while sqlite3_step(select) == SQLITE_ROW {
-                        checksum &+= Int(sqlite3_column_int64(select, 0)) &+ String(cString: sqlite3_column_text(select, 1)).utf8.count
-                    }
-                case .sum:
-                    let select = try db.prepare("SELECT SUM(score) FROM objects")
-                    defer { sqlite3_finalize(select) }
-                    for _ in 0..<100 {
-                        if sqlite3_step(select) == SQLITE_ROW { checksum &+= Int(sqlite3_column_double(select, 0)) }
-                        sqlite3_reset(select)
-                    }
+    func sqliteRun(_ workload: QueryWorkload, _ run: Int) throws {
+        var checksum = 0
+        let elapsed = try measure {
+            switch workload {
+            case .simpleQuery:
+                let select = try db.prepare("SELECT id, name, age, score, active, created FROM objects WHERE name = ? AND age > 30")
+                defer { sqlite3_finalize(select) }
+                for name in probes {
+                    _ = name.withCString { sqlite3_bind_text(select, 1, $0, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+                    while sqlite3_step(select) == SQLITE_ROW { checksum &+= db.readRow(select) }
+                    sqlite3_reset(select)
+                }
+            case .rangeCount:
+                let select = try db.prepare("SELECT COUNT(*) FROM objects WHERE age BETWEEN 20 AND 40")
+                defer { sqlite3_finalize(select) }
+                for _ in 0..<100 {
+                    if sqlite3_step(select) == SQLITE_ROW { checksum &+= Int(sqlite3_column_int64(select, 0)) }
+                    sqlite3_reset(select)
+                }
+            case .stringContains:
+                // LIKE is case-insensitive for ASCII, as CONTAINS[c] is.
+                let select = try db.prepare("SELECT name FROM objects WHERE name LIKE '%ab%'")
+                defer { sqlite3_finalize(select) }
+                while sqlite3_step(select) == SQLITE_ROW { checksum &+= String(cString: sqlite3_column_text(select, 0)).utf8.count }
+            case .sortTwoKeys:
+                let select = try db.prepare("SELECT age, name FROM objects ORDER BY age, name")
+                defer { sqlite3_finalize(select) }
+                while sqlite3_step(select) == SQLITE_ROW {
+                    checksum &+= Int(sqlite3_column_int64(select, 0)) &+ String(cString: sqlite3_column_text(select, 1)).utf8.count
+                }
+            case .sum:
+                let select = try db.prepare("SELECT SUM(score) FROM objects")
+                defer { sqlite3_finalize(select) }
+                for _ in 0..<100 {
+                    if sqlite3_step(select) == SQLITE_ROW { checksum &+= Int(sqlite3_column_double(select, 0)) }
+                    sqlite3_reset(select)
                 }
             }
-            if run > 0 { samples[workload, default: []].append(elapsed) }
-            checksums[workload, default: [:]]["sqlite"] = checksum
+        }
+        if run > 0 { samples["sqlite", default: [:]][workload, default: []].append(elapsed) }
+        checksums[workload, default: [:]]["sqlite"] = checksum
+    }
+
+    // The engines take turns, workload by workload, so that a slow spell of the machine (a
+    // virtual machine's neighbours) falls on both rather than on whichever ran then.
+    for run in 0...runs {
+        for workload in workloads {
+            asyncRealmRun(workload, run)
+            if peers { try sqliteRun(workload, run) }
         }
     }
-    for (workload, values) in samples { results[workload, default: [:]]["sqlite"] = median(values) }
+    for (engine, byWorkload) in samples {
+        for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
+    }
     for (workload, sums) in checksums where Set(sums.values).count > 1 {
         print("warning: \(workload.rawValue) checksums differ between engines: \(sums)")
     }

@@ -69,36 +69,44 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-for engine in engines where !workloads.isEmpty {
-    var nextCommitKey = UInt64(rowCount) + 1
-    // The bulk load runs first: every other workload reads the database it leaves.
-    var samples: [Workload: [Double]] = [:]
+// The engines take turns, run by run, so that a slow spell of the machine (a virtual machine's
+// neighbours) falls on all of them rather than on whichever ran then. The bulk load runs first:
+// every other workload reads the database it leaves.
+if !workloads.isEmpty {
+    var samples: [String: [Workload: [Double]]] = [:]
     for run in 0...options.runs {
-        let elapsed = try measure { try engine.bulkInsert(data) }
-        if run > 0 { samples[.bulkInsert, default: []].append(elapsed) }
-    }
-    fileBytes[engine.name] = try engine.fileBytes()
-    for workload in workloads where workload != .bulkInsert {
-        for run in 0...options.runs {
-            var checksum: Int64 = 0
-            let elapsed = try measure {
-                switch workload {
-                case .scan: checksum = try engine.scan()
-                case .randomGet: checksum = try engine.randomGet(readKeys, column: 3)
-                case .commit:
-                    let keys = nextCommitKey...(nextCommitKey + UInt64(commits) - 1)
-                    nextCommitKey += UInt64(commits)
-                    try engine.commitEach(keys, from: data)
-                case .bulkInsert: break
-                }
-            }
-            if run > 0 { samples[workload, default: []].append(elapsed) }
-            checksums[workload, default: [:]][engine.name] = checksum
+        for engine in engines {
+            let elapsed = try measure { try engine.bulkInsert(data) }
+            if run > 0 { samples[engine.name, default: [:]][.bulkInsert, default: []].append(elapsed) }
         }
     }
-    for (workload, values) in samples { seconds[workload, default: [:]][engine.name] = median(values) }
-    engine.close()
-    print("  \(engine.name): done")
+    for engine in engines { fileBytes[engine.name] = try engine.fileBytes() }
+    var nextCommitKey: [String: UInt64] = [:]
+    for workload in workloads where workload != .bulkInsert {
+        for run in 0...options.runs {
+            for engine in engines {
+                var checksum: Int64 = 0
+                let elapsed = try measure {
+                    switch workload {
+                    case .scan: checksum = try engine.scan()
+                    case .randomGet: checksum = try engine.randomGet(readKeys, column: 3)
+                    case .commit:
+                        let first = nextCommitKey[engine.name] ?? UInt64(rowCount) + 1
+                        nextCommitKey[engine.name] = first + UInt64(commits)
+                        try engine.commitEach(first...(first + UInt64(commits) - 1), from: data)
+                    case .bulkInsert: break
+                    }
+                }
+                if run > 0 { samples[engine.name, default: [:]][workload, default: []].append(elapsed) }
+                checksums[workload, default: [:]][engine.name] = checksum
+            }
+        }
+    }
+    for engine in engines {
+        for (workload, values) in samples[engine.name] ?? [:] { seconds[workload, default: [:]][engine.name] = median(values) }
+        engine.close()
+        print("  \(engine.name): done")
+    }
 }
 
 // The engines must have read the same data.
