@@ -133,5 +133,19 @@ struct TreeTests {
             #expect(found.map(\.0) == expected.map(\.0), "\(batchSize) keys")
             #expect(found.map(\.1) == expected.map(\.1))
         }
+        // Dense batches, which a leaf walks entry by entry: every key, every key with a few
+        // repeated and absent ones among them, every other key.
+        let everyKey = sortedKeys
+        let withRepeatsAndGaps = sortedKeys.flatMap { key in key % 7 == 0 ? [key, key, key + 1] : [key] }
+        let everyOther = sortedKeys.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        for batch in [everyKey, withRepeatsAndGaps, everyOther] {
+            var found: [(Int, [UInt8])] = []
+            try batch.withUnsafeBufferPointer { keys in
+                try tree.withValues(forSortedKeys: keys) { index, value in found.append((index, Array(value))) }
+            }
+            let expected = batch.indices.compactMap { index in model[batch[index]].map { (index, $0) } }
+            #expect(found.map(\.0) == expected.map(\.0), "a dense batch of \(batch.count) keys")
+            #expect(found.map(\.1) == expected.map(\.1))
+        }
     }
 }

@@ -160,9 +160,14 @@ package enum RowCodec {
     package static func integer(_ column: Int, of row: UnsafeRawBufferPointer) throws -> Int64? {
         if let (tag, offset) = locate(column, in: row) {
             switch tag {
-            case Tag.zero.rawValue, Tag.positive.rawValue, Tag.negative.rawValue:
-                var end = 0
-                if let number = integerPayload(tag: tag, offset: offset, in: row, end: &end) { return number }
+            case Tag.zero.rawValue: return 0
+            case Tag.positive.rawValue:
+                if row[offset] < 0x80 { return Int64(row[offset]) }
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return Int64(magnitude) }
+            case Tag.negative.rawValue:
+                var position = offset
+                if let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) { return ~Int64(magnitude) }
             case ...Tag.list.rawValue:
                 return nil
             default: break
@@ -248,6 +253,11 @@ package enum RowCodec {
     /// (the checked path then reports it).
     @inline(__always)
     static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+        // One byte, the most common length (string lengths, small numbers), costs one test.
+        if position < row.count && row[position] < 0x80 {
+            position += 1
+            return UInt64(row[position - 1])
+        }
         // Up to eight bytes at once where the row has them: the varint ends at the first byte
         // with the high bit clear, and its 7-bit groups are packed together in three steps.
         // (Longer varints, and the row's last bytes, go byte by byte.)

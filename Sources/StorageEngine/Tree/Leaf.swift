@@ -32,10 +32,11 @@ package struct Leaf: Sendable {
     @inline(__always)
     package func isOverflow(at index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
 
-    /// The index of the first key not less than `key`, and whether it equals `key`.
+    /// The index of the first key not less than `key` (at `start` or after: the keys before it
+    /// must be less), and whether it equals `key`.
     @inline(__always)
-    package func search(_ key: UInt64) -> (index: Int, found: Bool) {
-        var low = 0
+    package func search(_ key: UInt64, from start: Int = 0) -> (index: Int, found: Bool) {
+        var low = start
         var high = keys.count
         while low < high {
             let middle = (low + high) >> 1

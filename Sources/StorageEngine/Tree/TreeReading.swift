@@ -109,10 +109,17 @@ extension TreeReading {
                 start = end
             }
         case .leaf(let leaf):
+            // The keys ascend, so each is at or after the one before; in a dense run (every
+            // row of a table, sorted) it is the very next entry, found without a search.
+            var next = 0
             for index in range {
-                let (found, exists) = leaf.search(keys[index])
-                guard exists else { continue }
-                try leaf.withValue(at: found, store: store) { try body(index, $0) }
+                let key = keys[index]
+                if next < leaf.count && leaf.keys[next] < key {
+                    next += 1
+                    if next < leaf.count && leaf.keys[next] < key { next = leaf.search(key, from: next + 1).index }
+                }
+                guard next < leaf.count, leaf.keys[next] == key else { continue }
+                try leaf.withValue(at: next, store: store) { try body(index, $0) }
             }
         }
     }
