@@ -118,33 +118,26 @@ struct TreeTests {
         #expect(try tree.lastKey() == sortedKeys.last)
 
         // Looking up sorted batches of keys (present, absent, repeated, overflowing) finds what
-        // one lookup per key finds, in the same order.
-        for batchSize in [1, 7, 300, 5_000] {
+        // one lookup per key finds, in the same order: random batches, and dense ones, which a
+        // leaf walks entry by entry (every key; every key with a few repeated and absent ones
+        // among them; every other key).
+        var batches = [1, 7, 300, 5_000].map { batchSize in
             var batch = (0..<batchSize).map { _ in
                 Bool.random(using: &random) ? sortedKeys.randomElement(using: &random)! : UInt64.random(in: 0...1_000_100, using: &random)
             }
             batch += batch.prefix(batchSize / 10)
-            batch.sort()
-            var found: [(Int, [UInt8])] = []
-            try batch.withUnsafeBufferPointer { keys in
-                try tree.withValues(forSortedKeys: keys) { index, value in found.append((index, Array(value))) }
-            }
-            let expected = batch.indices.compactMap { index in model[batch[index]].map { (index, $0) } }
-            #expect(found.map(\.0) == expected.map(\.0), "\(batchSize) keys")
-            #expect(found.map(\.1) == expected.map(\.1))
+            return batch.sorted()
         }
-        // Dense batches, which a leaf walks entry by entry: every key, every key with a few
-        // repeated and absent ones among them, every other key.
-        let everyKey = sortedKeys
-        let withRepeatsAndGaps = sortedKeys.flatMap { key in key % 7 == 0 ? [key, key, key + 1] : [key] }
-        let everyOther = sortedKeys.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-        for batch in [everyKey, withRepeatsAndGaps, everyOther] {
+        batches.append(sortedKeys)
+        batches.append(sortedKeys.flatMap { key in key % 7 == 0 ? [key, key, key + 1] : [key] })
+        batches.append(sortedKeys.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        for batch in batches {
             var found: [(Int, [UInt8])] = []
             try batch.withUnsafeBufferPointer { keys in
                 try tree.withValues(forSortedKeys: keys) { index, value in found.append((index, Array(value))) }
             }
             let expected = batch.indices.compactMap { index in model[batch[index]].map { (index, $0) } }
-            #expect(found.map(\.0) == expected.map(\.0), "a dense batch of \(batch.count) keys")
+            #expect(found.map(\.0) == expected.map(\.0), "a batch of \(batch.count) keys")
             #expect(found.map(\.1) == expected.map(\.1))
         }
     }
