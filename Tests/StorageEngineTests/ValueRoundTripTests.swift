@@ -81,7 +81,7 @@ struct ValueRoundTripTests {
                     // and leaves the cursor where the next read still finds its column.
                     let typedColumn = Int.random(in: 0..<(width + 2), using: &random)
                     let expected = try? RowCodec.decodeColumnChecked(typedColumn, of: bytes)
-                    let kind = Int.random(in: 0..<6, using: &random)
+                    let kind = Int.random(in: 0..<5, using: &random)
                     let typed = Self.typedRead(kind, typedColumn, of: bytes, cursor: &cursor)
                     if let typed {
                         #expect(String(describing: Optional(typed)) == String(describing: expected), "typed read \(kind) of column \(typedColumn) (seed \(seed))")
@@ -93,15 +93,14 @@ struct ValueRoundTripTests {
         }
     }
 
-    /// Typed read `kind` (integer, bool, double, string, timestamp, null) of `column`, as the
-    /// value it read; nil when it read nothing.
+    /// Typed read `kind` (integer, bool, double, timestamp, null) of `column`, as the value it
+    /// read; nil when it read nothing.
     static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Value? {
         switch kind {
         case 0: return RowCodec.integer(column, of: row, cursor: &cursor).map(Value.int)
         case 1: return RowCodec.bool(column, of: row, cursor: &cursor).map(Value.bool)
         case 2: return RowCodec.double(column, of: row, cursor: &cursor).map(Value.double)
-        case 3: return RowCodec.stringBytes(column, of: row, cursor: &cursor).map { .string(String(decoding: $0, as: UTF8.self)) }
-        case 4: return RowCodec.timestamp(column, of: row, cursor: &cursor).map { .timestamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
+        case 3: return RowCodec.timestamp(column, of: row, cursor: &cursor).map { .timestamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
         default: return RowCodec.isNull(column, of: row, cursor: &cursor) ? .null : nil
         }
     }
@@ -112,9 +111,8 @@ struct ValueRoundTripTests {
         case .int: return 0
         case .bool: return 1
         case .double: return 2
-        case .string: return 3
-        case .timestamp: return 4
-        case .null: return 5
+        case .timestamp: return 3
+        case .null: return 4
         default: return -1
         }
     }

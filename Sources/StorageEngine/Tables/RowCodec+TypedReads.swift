@@ -27,13 +27,6 @@ extension RowCodec {
         }
     }
 
-    /// A string column's UTF-8 bytes, in place.
-    package static func stringBytes(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> UnsafeRawBufferPointer? {
-        read(column, of: row, cursor: &cursor) { tag, offset, end in
-            tag == Tag.string.rawValue ? stringPayload(offset: offset, in: row, end: &end) : nil
-        }
-    }
-
     package static func timestamp(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> (seconds: Int64, nanoseconds: Int32)? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             tag == Tag.timestamp.rawValue ? timestampPayload(offset: offset, in: row, end: &end) : nil
