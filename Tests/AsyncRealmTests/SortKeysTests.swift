@@ -70,6 +70,33 @@ struct SortKeysTests {
         #expect(!text.withUTF8 { column.set(UnsafeRawBufferPointer($0), at: 0) }, "bytes beyond ASCII are refused")
     }
 
+    @Test("columns long enough for the radix sort order as the values do: ties on prefixes, nil, long strings, both directions")
+    func radixSortedColumns() {
+        var random = SystemRandomNumberGenerator()
+        // Few distinct first bytes and many strings sharing an eight-byte prefix, so that the
+        // runs the prefixes leave undecided are common.
+        let pool = Self.strings.filter { $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }
+            + ["abcdefghZ", "abcdefgh", "abcdefghA", "ab\u{0}\u{0}", "abcdefghAB", "abcdefghAA"]
+        for round in 0..<40 {
+            let count = SortKeys.radixSortThreshold + Int.random(in: 0...2_000, using: &random)
+            let texts = (0..<count).map { _ in pool.randomElement(using: &random)! }
+            let strings = texts.map { $0.map(QueryScalar.string) ?? .null }
+            // Small integers (one byte differs), or any from the pool (every byte may differ,
+            // past the radix sort's limit with a string key beside them).
+            let integers: [QueryScalar] = (0..<count).map { _ in
+                if round % 2 == 0 { return Bool.random(using: &random) ? .int(Int64.random(in: 0...99, using: &random)) : .null }
+                return Self.integers.randomElement(using: &random)!.map(QueryScalar.int) ?? .null
+            }
+            let bytes = SortKeys.Values.asciiStrings(Self.asciiColumn(texts))
+            for (values, columns) in [([bytes], [strings]), ([.scalars(integers)], [integers]),
+                                      ([.scalars(integers), bytes], [integers, strings]), ([bytes, .scalars(integers)], [strings, integers])] {
+                let ascending = columns.map { _ in Bool.random(using: &random) }
+                let sorted = SortKeys(values, ascending: ascending).sortedPositions()
+                #expect(sorted == Self.reference(columns, ascending: ascending), "\(count) values, \(ascending)")
+            }
+        }
+    }
+
     @Test("a prefix stands for its value only when nothing is cut off")
     func prefixes() {
         #expect(SortKeys.prefix(of: .string("abc")) == (0x6162_6300_0000_0000, true))

@@ -149,7 +149,7 @@ struct SortKeys {
         }
         let complete0 = complete[0], column0 = columns[0], ascending0 = ascending[0]
         let complete1 = two ? complete[1] : [], column1 = columns[two ? 1 : 0], ascending1 = two && ascending[1]
-        entries.sort { a, b in
+        let inOrder = { (a: Entry, b: Entry) -> Bool in
             if a.first != b.first { return a.first < b.first }
             if !(complete0[a.position] && complete0[b.position]) {
                 let order = column0.order(a.position, b.position)
@@ -164,7 +164,90 @@ struct SortKeys {
             }
             return a.position < b.position
         }
+        guard count >= Self.radixSortThreshold, Self.radixSortByPrefixes(&entries) else {
+            entries.sort(by: inOrder)
+            return entries.map(\.position)
+        }
+        // The prefixes are in order and ties in position order; where prefixes are equal and one
+        // of them does not stand for its whole value, the values decide: those runs are sorted
+        // again with the full comparison (runs of one first prefix, or of one first and second).
+        var start = 0
+        while start < count {
+            var end = start + 1
+            var whole = complete0[entries[start].position]
+            while end < count && entries[end].first == entries[start].first {
+                whole = whole && complete0[entries[end].position]
+                end += 1
+            }
+            if !whole {
+                entries[start..<end].sort(by: inOrder)
+            } else if two {
+                var inner = start
+                while inner < end {
+                    var innerEnd = inner + 1
+                    var innerWhole = complete1[entries[inner].position]
+                    while innerEnd < end && entries[innerEnd].second == entries[inner].second {
+                        innerWhole = innerWhole && complete1[entries[innerEnd].position]
+                        innerEnd += 1
+                    }
+                    if !innerWhole && innerEnd - inner > 1 { entries[inner..<innerEnd].sort(by: inOrder) }
+                    inner = innerEnd
+                }
+            }
+            start = end
+        }
         return entries.map(\.position)
+    }
+
+    /// Below this many values a comparison sort is as fast as the radix passes.
+    static var radixSortThreshold: Int { 512 }
+
+    /// Sorts `entries` by first prefix, then second, ties in the order given (a least
+    /// significant digit radix sort, one pass per byte that differs between entries); false,
+    /// leaving them as they were, when so many bytes differ that a comparison sort is faster.
+    /// A stable merge sort of 100,000 entries moves each one some seventeen times; sorting by
+    /// age then name, nine bytes differ.
+    private static func radixSortByPrefixes(_ entries: inout [Entry]) -> Bool {
+        var firstOr: UInt64 = 0, firstAnd: UInt64 = ~0, secondOr: UInt64 = 0, secondAnd: UInt64 = ~0
+        for entry in entries {
+            firstOr |= entry.first; firstAnd &= entry.first
+            secondOr |= entry.second; secondAnd &= entry.second
+        }
+        // The bytes to sort by, least significant first: the second prefix's, then the first's.
+        var digits: [(first: Bool, shift: UInt64)] = []
+        for (isFirst, varying) in [(false, secondOr ^ secondAnd), (true, firstOr ^ firstAnd)] {
+            for byte in 0..<8 where (varying >> UInt64(8 * byte)) & 0xff != 0 {
+                digits.append((isFirst, UInt64(8 * byte)))
+            }
+        }
+        guard digits.count <= 12 else { return false }
+        // Every digit's histogram in one read, then one scatter per digit between two buffers.
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 256 * digits.count)
+        defer { counts.deallocate() }
+        counts.initialize(repeating: 0, count: 256 * digits.count)
+        @inline(__always) func bucket(_ entry: Entry, _ digit: (first: Bool, shift: UInt64)) -> Int {
+            Int(truncatingIfNeeded: ((digit.first ? entry.first : entry.second) >> digit.shift) & 0xff)
+        }
+        for entry in entries {
+            for (index, digit) in digits.enumerated() { counts[256 * index + bucket(entry, digit)] += 1 }
+        }
+        var buffer = [Entry](repeating: Entry(first: 0, second: 0, position: 0), count: entries.count)
+        for (index, digit) in digits.enumerated() {
+            let slots = counts + 256 * index
+            var offset = 0
+            for value in 0..<256 { (slots[value], offset) = (offset, offset + slots[value]) }
+            entries.withUnsafeBufferPointer { source in
+                buffer.withUnsafeMutableBufferPointer { target in
+                    for entry in source {
+                        let slot = bucket(entry, digit)
+                        target[slots[slot]] = entry
+                        slots[slot] += 1
+                    }
+                }
+            }
+            swap(&entries, &buffer)
+        }
+        return true
     }
 
     @inline(__always)
