@@ -94,15 +94,14 @@ final class QueryEvaluator {
               pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         // Byte by byte through a folding table (identity, or ASCII upper case to lower case),
         // in plain loops: a closure per position cost more than the comparisons.
-        let fold = comparison.caseInsensitive ? Self.lowercaseFold : Self.identityFold
+        let lowercase = comparison.caseInsensitive
+        let fold = lowercase ? Self.lowercaseFold : Self.identityFold
         let needle = pattern.utf8.map { fold[Int($0)] }
         let op = comparison.op
         let column = direct.column
         return { row in
             guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
-            var ascii = true
-            for byte in bytes where byte >= 0x80 { ascii = false; break }
-            guard ascii else {
+            guard ASCIIBytes.isASCII(bytes) else {
                 // Not ASCII: compare as strings, the way the general path does.
                 let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
                 return QueryEvaluator.single(value, comparison, .string(pattern))
@@ -127,15 +126,7 @@ final class QueryEvaluator {
                         case .beginsWith: return matches(at: 0)
                         case .endsWith: return matches(at: bytes.count - length)
                         default:
-                            guard length > 0 else { return true }
-                            let first = needle[0]
-                            var start = 0
-                            let last = bytes.count - length
-                            while start <= last {
-                                if fold[Int(bytes[start])] == first && matches(at: start) { return true }
-                                start &+= 1
-                            }
-                            return false
+                            return ASCIIBytes.contains(needle, in: bytes, fold: fold, lowercase: lowercase)
                         }
                     }
                 }
