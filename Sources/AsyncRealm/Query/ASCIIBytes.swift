@@ -36,6 +36,18 @@ enum ASCIIBytes {
         return word | (atLeastA & ~pastZ & highBits) >> 2
     }
 
+    /// Whether `bytes` hold `needle` (folded already) at `start`, comparing each byte through
+    /// `fold`; the needle must fit.
+    @inline(__always)
+    static func matches(_ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeRawBufferPointer, at start: Int, fold: UnsafeBufferPointer<UInt8>) -> Bool {
+        var offset = 0
+        while offset < needle.count {
+            if fold[Int(bytes[start &+ offset])] != needle[offset] { return false }
+            offset &+= 1
+        }
+        return true
+    }
+
     /// Whether the ASCII `bytes` contain `needle` (folded already, through `fold`), comparing
     /// each byte of `bytes` through `fold` (`lowercase` says whether it lowercases).
     /// Candidate positions come eight at a time: the lanes of a word equal to the needle's
@@ -49,14 +61,6 @@ enum ASCIIBytes {
         guard length > 0 else { return true }
         guard length <= bytes.count else { return false }
         let last = bytes.count - length
-        @inline(__always) func matches(at start: Int) -> Bool {
-            var offset = 1
-            while offset < length {
-                if fold[Int(bytes[start &+ offset])] != needle[offset] { return false }
-                offset &+= 1
-            }
-            return true
-        }
         let first = UInt64(needle[0]) &* ones
         var start = 0
         while start + 8 <= bytes.count {
@@ -69,13 +73,13 @@ enum ASCIIBytes {
             while candidates != 0 {
                 let position = start + candidates.trailingZeroBitCount / 8
                 if position > last { return false }
-                if fold[Int(bytes[position])] == needle[0] && matches(at: position) { return true }
+                if matches(needle, in: bytes, at: position, fold: fold) { return true }
                 candidates &= candidates &- 1
             }
             start += 8
         }
         while start <= last {
-            if fold[Int(bytes[start])] == needle[0] && matches(at: start) { return true }
+            if matches(needle, in: bytes, at: start, fold: fold) { return true }
             start &+= 1
         }
         return false

@@ -110,12 +110,7 @@ final class QueryEvaluator {
                 needle.withUnsafeBufferPointer { needle in
                     let length = needle.count
                     @inline(__always) func matches(at start: Int) -> Bool {
-                        var offset = 0
-                        while offset < length {
-                            if fold[Int(bytes[start &+ offset])] != needle[offset] { return false }
-                            offset &+= 1
-                        }
-                        return true
+                        ASCIIBytes.matches(needle, in: bytes, at: start, fold: fold)
                     }
                     switch op {
                     case .equal: return bytes.count == length && matches(at: 0)
