@@ -126,6 +126,31 @@ struct QueryTests {
         #expect(dogs.max(ofProperty: "age") == 20, "aggregates read the realm as it is now")
     }
 
+    @Test("a filter's count is the number of objects it iterates, sorted or limited, before and after writes", arguments: RealmKind.allCases)
+    func filteredCounts(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self)
+        let young = dogs.filter("age < 3")          // scanned on the stored rows
+        let sorted = young.sorted(byKeyPath: "name") // a sort does not change the count
+        let named = dogs.filter("name == 'Rex'")     // through the index on name
+        let limited = dogs.filter("age < 3 LIMIT(2)")
+        for _ in 0..<2 {
+            #expect(young.count == 3 && sorted.count == 3 && named.count == 1 && limited.count == 2)
+        }
+        #expect(young.count == young.map(\.name).count && Array(sorted.map(\.name)) == ["Buddy", "Fido", "Réglisse"])
+        // Counted before the write, the same results count what the realm holds after it.
+        try realm.write {
+            realm.add(ObjectTests.makeDog("Pip", age: 0))
+            realm.delete(realm.objects(Dog.self).filter("name == 'Fido'"))
+        }
+        #expect(young.count == 3 && sorted.count == 3 && limited.count == 2)
+        #expect(Array(sorted.map(\.name)) == ["Buddy", "Pip", "Réglisse"])
+        try realm.write { dogs.filter("name == 'Buddy'").first!.age = 9 }
+        #expect(young.count == 2, "a modified object leaves the filter")
+        #expect(young.count == Array(young).count)
+    }
+
     @Test("sums and averages over a whole class read every kind of stored number", arguments: RealmKind.allCases)
     func wholeClassTotals(kind: RealmKind) throws {
         let directory = RealmDirectory()
