@@ -370,6 +370,60 @@ struct QueryTests {
         #expect(error?.message.contains(message) == true, "\(text): \(error?.message ?? "")")
     }
 
+    /// What filtering gave: the names of the dogs found, in order, or the error's code,
+    /// position and message.
+    private enum Outcome: Equatable {
+        case found([String])
+        case failed(RealmError.Code, Int?, String)
+
+        init(_ filter: () throws -> Results<Dog>) {
+            do {
+                self = .found(Array(try filter()).map(\.name))
+            } catch let error as RealmError {
+                self = .failed(error.code, error.position, error.message)
+            } catch {
+                self = .failed(.invalidQuery, nil, "\(error)")
+            }
+        }
+    }
+
+    @Test("a predicate string bound once per class gives, with each call's arguments, what binding it afresh gives", arguments: RealmKind.allCases)
+    func boundTemplates(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        let bo = try #require(realm.object(ofType: Person.self, forPrimaryKey: 2))
+        let rex = try #require(realm.objects(Dog.self).filter("name == 'Rex'").first)
+        let none: Int? = nil
+        let calls: [(String, [[Any]])] = [
+            ("name == %@ AND age > %@", [["Rex", 1], ["Fido", 0], ["Rex", 5], ["Rex", "three"], ["Buddy", 0.5]]),
+            ("age IN %@", [[[1, 3]], [[7]], [[Int]()], [["a"]]]),
+            ("age BETWEEN {%@, %@}", [[1, 3], [5, 1], [2, "x"]]),
+            ("%@ < age OR name BEGINSWITH[c] %@", [[2, "f"], [6, "r"], [none as Any, "b"], [1, 2]]),
+            ("owner == %@", [[ana], [bo], [none as Any], [rex]]),
+            ("NOT name CONTAINS %@ AND age >= 2", [["o"], ["x"], [3]]),
+            ("ANY owners.name == %@ OR owner.age > %@", [["Ana", 20], ["Bo", 40], ["Cy", "old"]]),
+            ("SUBQUERY(owners, $p, $p.name == %@).@count > 0", [["Ana"], ["Cy"]]),
+            ("%K == %@", [["name", "Rex"], ["age", 1], ["age", "Rex"]]),
+            ("name == %@ SORT(age DESC)", [["Rex"], ["Fido"]]),
+            ("age > 1 LIMIT(2)", [[]]),
+            ("name == %@", [["Rex"], ["Rex", "extra"]]),
+        ]
+        var found = 0
+        var failed = 0
+        for (text, argumentLists) in calls {
+            // Twice over, so that every call after the first finds the string's template.
+            for arguments in argumentLists + argumentLists {
+                let fresh = Outcome { try realm.objects(Dog.self).filter(RealmPredicate(text, arguments: arguments)) }
+                let templated = Outcome { try realm.objects(Dog.self).filter(text, values: RealmPredicate.values(of: arguments)) }
+                #expect(templated == fresh, "\(text) with \(arguments)")
+                if case .found(let names) = fresh, !names.isEmpty { found += 1 } else if case .failed = fresh { failed += 1 }
+            }
+        }
+        // The calls find objects and meet errors, both.
+        #expect(found > 20 && failed > 10, "found \(found), failed \(failed)")
+    }
+
     @Test("filter with a string stops with the error's message")
     func filterStops() async {
         await #expect(processExitsWith: .failure) {

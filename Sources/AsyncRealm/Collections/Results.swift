@@ -99,10 +99,21 @@ public final class Results<Element: Object>: RandomAccessCollection {
     ///   `filter(_ predicate: RealmPredicate)` would throw; use that form to handle them.
     public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
         do {
-            return try filter(RealmPredicate(predicateFormat, arguments: arguments))
+            return try filter(predicateFormat, values: try RealmPredicate.values(of: arguments))
         } catch {
             preconditionFailure("\(error)")
         }
+    }
+
+    /// The objects that match `predicateFormat` with `values` for its placeholders. The string
+    /// is bound to the class once per handle (see `BoundTemplate`); each call checks its values.
+    func filter(_ predicateFormat: String, values: [QueryValue]) throws -> Results<Element> {
+        handle.checkThread()
+        let binder = QueryBinder(schemas: handle.objectSchemas)
+        if let template = info.filterTemplates.template(for: predicateFormat, argumentCount: values.count, schema: info.schema, binder: binder) {
+            return try filter(bound: try template.predicate(with: values, binder: binder), steps: template.steps)
+        }
+        return try filter(RealmPredicate(predicateFormat, values: values))
     }
 
     /// The objects that match `predicate`.

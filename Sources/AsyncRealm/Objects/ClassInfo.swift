@@ -29,6 +29,8 @@ final class ClassInfo {
     /// made, and only set before.)
     @exclusivity(unchecked) var propertySlots: [ObjectIdentifier: PropertySlots] = [:]
     @exclusivity(unchecked) var typeSlots: Unmanaged<PropertySlots>?
+    /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
+    @exclusivity(unchecked) var filterTemplates = BoundTemplates()
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
     private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
 

@@ -119,8 +119,53 @@ struct QueryBinder {
     }
 
     private func bind(_ comparison: QueryComparison, to schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> BoundComparison {
-        var left = try side(comparison.left, schema: schema, variables: variables)
-        var right = try side(comparison.right, schema: schema, variables: variables)
+        try finish(try resolve(comparison, schema: schema, variables: variables))
+    }
+
+    /// A comparison with its key paths and subqueries resolved and its constants not yet
+    /// checked: the part of binding that depends on the predicate's text alone, which a
+    /// `BoundTemplate` keeps and finishes with each call's arguments.
+    struct ResolvedComparison {
+        enum Operand {
+            case side(BoundComparison.Side)
+            case value(QueryValue, position: Int)
+        }
+
+        var quantifier: QueryComparison.Quantifier?
+        var left: Operand
+        var op: QueryComparison.Operator
+        var right: Operand
+        var caseInsensitive: Bool
+        var diacriticInsensitive: Bool
+        var position: Int
+        var leftPosition: Int
+    }
+
+    func resolve(_ comparison: QueryComparison, schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> ResolvedComparison {
+        func operand(_ operand: QueryOperand) throws -> ResolvedComparison.Operand {
+            if case .value(let value, let position) = operand { return .value(value, position: position) }
+            return .side(try side(operand, schema: schema, variables: variables))
+        }
+        return ResolvedComparison(
+            quantifier: comparison.quantifier, left: try operand(comparison.left), op: comparison.op,
+            right: try operand(comparison.right), caseInsensitive: comparison.caseInsensitive,
+            diacriticInsensitive: comparison.diacriticInsensitive, position: comparison.position,
+            leftPosition: comparison.left.position)
+    }
+
+    /// `comparison` with its constants converted and every check made; `arguments` take the
+    /// place of the placeholders of a template's comparison (see `BoundTemplate`).
+    func finish(_ comparison: ResolvedComparison, arguments: [QueryValue] = []) throws -> BoundComparison {
+        func side(_ operand: ResolvedComparison.Operand) throws -> BoundComparison.Side {
+            switch operand {
+            case .side(let side): return side
+            case .value(let value, let position):
+                let value = arguments.isEmpty ? value : ParsedTemplates.substitute(arguments, into: value)
+                return try constant(value, position: position)
+            }
+        }
+        var left = try side(comparison.left)
+        var right = try side(comparison.right)
         var op = comparison.op
         // A constant on the left (`3 < age`, `'x' IN names`) is turned around.
         if case .constant = left, !isConstant(right) {
@@ -142,12 +187,12 @@ struct QueryBinder {
             throw QueryError.at(comparison.position, "a comparison needs a property on at least one side")
         }
         if let quantifier = comparison.quantifier, !path.isCollection {
-            throw QueryError.at(comparison.left.position, "\(quantifier.rawValue) needs a key path through a list or linking objects; '\(path.text)' is a single value")
+            throw QueryError.at(comparison.leftPosition, "\(quantifier.rawValue) needs a key path through a list or linking objects; '\(path.text)' is a single value")
         }
         if let aggregate {
             try checkAggregate(aggregate, of: path, right: right, op: op, position: comparison.position)
         } else if case .constant(let values) = right {
-            try check(values, against: path, op: op, comparison: comparison)
+            try check(values, against: path, op: op, position: comparison.position)
         } else if case .path(let other, nil) = right, op != .in {
             guard compatible(path.property.type, other.property.type) else {
                 throw QueryError.at(comparison.position, "cannot compare '\(path.text)' (\(path.property.type.rawValue)) with '\(other.text)' (\(other.property.type.rawValue))")
@@ -166,10 +211,7 @@ struct QueryBinder {
     private func side(_ operand: QueryOperand, schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> BoundComparison.Side {
         switch operand {
         case .value(let value, let position):
-            if case .list(let items) = value {
-                return .constant(try items.map { try scalar($0, position: position) })
-            }
-            return .constant([try scalar(value, position: position)])
+            return try constant(value, position: position)
         case .keyPath(let components, let aggregate, let aggregateProperty, let position):
             var path = try keyPath(components, from: schema, variables: variables, position: position)
             guard let aggregate else { return .path(path, aggregate: nil) }
@@ -195,6 +237,14 @@ struct QueryBinder {
             inner[variable] = target
             return .subqueryCount(path, predicate: try bind(predicate, to: target, variables: inner))
         }
+    }
+
+    /// A constant side: the value, or the items of a list (`IN {1, 2}`, `BETWEEN`).
+    private func constant(_ value: QueryValue, position: Int) throws -> BoundComparison.Side {
+        if case .list(let items) = value {
+            return .constant(try items.map { try scalar($0, position: position) })
+        }
+        return .constant([try scalar(value, position: position)])
     }
 
     private func scalar(_ value: QueryValue, position: Int) throws -> QueryScalar {
@@ -283,9 +333,8 @@ struct QueryBinder {
         }
     }
 
-    private func check(_ values: [QueryScalar], against path: BoundKeyPath, op: QueryComparison.Operator, comparison: QueryComparison) throws {
+    private func check(_ values: [QueryScalar], against path: BoundKeyPath, op: QueryComparison.Operator, position: Int) throws {
         let property = path.property
-        let position = comparison.position
         switch op {
         case .beginsWith, .endsWith, .contains, .like:
             guard property.type == .string || property.type == .data else {

@@ -20,20 +20,33 @@ enum ParsedTemplates {
 
     /// `format` parsed with `arguments`, as `QueryParser.parse` gives it.
     static func parse(_ format: String, arguments: [QueryValue]) throws -> (QueryNode, QueryModifiers) {
-        guard !namesKeyPathArgument(format) else { return try QueryParser.parse(format, arguments: arguments) }
-        let key = Key(format: format, argumentCount: arguments.count)
-        let template: (QueryNode, QueryModifiers)
-        if let cached = recent.withLock({ $0[key] }) {
-            template = cached
-        } else {
-            let placeholders = arguments.indices.map { QueryValue.object(className: placeholderClass, key: UInt64($0)) }
-            template = try QueryParser.parse(format, arguments: placeholders)
-            recent.withLock { cache in
-                if cache.count >= recentLimit { cache.removeAll(keepingCapacity: true) }
-                cache[key] = template
-            }
+        guard let template = try template(format, argumentCount: arguments.count) else {
+            return try QueryParser.parse(format, arguments: arguments)
         }
         return (substitute(arguments, into: template.0), template.1)
+    }
+
+    /// `format` parsed with placeholders for `argumentCount` arguments; nil if it holds `%K`.
+    static func template(_ format: String, argumentCount: Int) throws -> (QueryNode, QueryModifiers)? {
+        guard !namesKeyPathArgument(format) else { return nil }
+        let key = Key(format: format, argumentCount: argumentCount)
+        if let cached = recent.withLock({ $0[key] }) { return cached }
+        let placeholders = (0..<argumentCount).map { QueryValue.object(className: placeholderClass, key: UInt64($0)) }
+        let template = try QueryParser.parse(format, arguments: placeholders)
+        recent.withLock { cache in
+            if cache.count >= recentLimit { cache.removeAll(keepingCapacity: true) }
+            cache[key] = template
+        }
+        return template
+    }
+
+    /// Whether `value` holds a placeholder.
+    static func holdsPlaceholder(_ value: QueryValue) -> Bool {
+        switch value {
+        case .object(let className, _): return className == placeholderClass
+        case .list(let items): return items.contains(where: holdsPlaceholder)
+        default: return false
+        }
     }
 
     /// Whether `format` holds `%K` (byte by byte: Foundation's `contains` is many times slower).
@@ -68,7 +81,8 @@ enum ParsedTemplates {
         }
     }
 
-    private static func substitute(_ arguments: [QueryValue], into value: QueryValue) -> QueryValue {
+    /// `value` with each placeholder replaced by its argument.
+    static func substitute(_ arguments: [QueryValue], into value: QueryValue) -> QueryValue {
         switch value {
         case .object(let className, let key) where className == placeholderClass: return arguments[Int(key)]
         case .list(let items): return .list(items.map { substitute(arguments, into: $0) })

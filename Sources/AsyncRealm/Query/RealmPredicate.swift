@@ -22,15 +22,25 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
 
     /// Parses `format` with an array of arguments.
     public init(_ format: String, arguments: [Any]) throws {
+        try self.init(format, values: try Self.values(of: arguments))
+    }
+
+    init(_ format: String, values: [QueryValue]) throws {
+        self.format = format
+        (node, modifiers) = try ParsedTemplates.parse(format, arguments: values)
+    }
+
+    /// `arguments` as query constants; throws for one that has no query form.
+    static func values(of arguments: [Any]) throws -> [QueryValue] {
         var values: [QueryValue] = []
+        values.reserveCapacity(arguments.count)
         for (index, argument) in arguments.enumerated() {
             guard let value = QueryValue.from(argument: argument) else {
                 throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
             }
             values.append(value)
         }
-        self.format = format
-        (node, modifiers) = try ParsedTemplates.parse(format, arguments: values)
+        return values
     }
 
     public var description: String { format }

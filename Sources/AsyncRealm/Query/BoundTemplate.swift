@@ -1,0 +1,104 @@
+/// A predicate string bound to one class with its arguments left open: the work `filter` does
+/// for the string itself (parsing it, finding its key paths in the schema, resolving its
+/// subqueries) done once per class and handle, so that a query run many times with different
+/// values (`filter("name == %@", name)` in a loop) redoes only what depends on the values.
+///
+/// Each call's arguments are converted and checked against the property they meet by the same
+/// code that binds a predicate afresh (`QueryBinder.finish`), so a call gets the result, or the
+/// error, that binding its predicate would give.
+struct BoundTemplate {
+    indirect enum Node {
+        /// A part holding no argument, bound once.
+        case bound(BoundPredicate)
+        case not(Node)
+        case and(Node, Node)
+        case or(Node, Node)
+        /// A comparison with an argument on a side, finished with each call's arguments.
+        case comparison(QueryBinder.ResolvedComparison)
+    }
+
+    let predicate: Node
+    let steps: [BoundStep]
+
+    /// Binds the parsed `template` (with `ParsedTemplates`' placeholders for its arguments) to
+    /// `schema`. Throws whatever binding meets, including a placeholder inside a subquery, which
+    /// a template does not keep open: such a predicate is bound afresh on every call.
+    init(_ template: (QueryNode, QueryModifiers), schema: ObjectSchema, binder: QueryBinder) throws {
+        predicate = try Self.node(template.0, schema: schema, binder: binder)
+        steps = try binder.bind(template.1, to: schema)
+    }
+
+    private static func node(_ node: QueryNode, schema: ObjectSchema, binder: QueryBinder) throws -> Node {
+        switch node {
+        case .constant(let value):
+            return .bound(.constant(value))
+        case .not(let inner):
+            let inner = try self.node(inner, schema: schema, binder: binder)
+            if case .bound(let bound) = inner { return .bound(.not(bound)) }
+            return .not(inner)
+        case .and(let left, let right):
+            let (left, right) = (try self.node(left, schema: schema, binder: binder), try self.node(right, schema: schema, binder: binder))
+            if case .bound(let a) = left, case .bound(let b) = right { return .bound(.and(a, b)) }
+            return .and(left, right)
+        case .or(let left, let right):
+            let (left, right) = (try self.node(left, schema: schema, binder: binder), try self.node(right, schema: schema, binder: binder))
+            if case .bound(let a) = left, case .bound(let b) = right { return .bound(.or(a, b)) }
+            return .or(left, right)
+        case .comparison(let comparison):
+            let resolved = try binder.resolve(comparison, schema: schema, variables: [:])
+            guard holdsPlaceholder(resolved.left) || holdsPlaceholder(resolved.right) else {
+                return .bound(.comparison(try binder.finish(resolved)))
+            }
+            return .comparison(resolved)
+        }
+    }
+
+    private static func holdsPlaceholder(_ operand: QueryBinder.ResolvedComparison.Operand) -> Bool {
+        if case .value(let value, _) = operand { return ParsedTemplates.holdsPlaceholder(value) }
+        return false
+    }
+
+    /// The predicate with `arguments` in place of the placeholders.
+    func predicate(with arguments: [QueryValue], binder: QueryBinder) throws -> BoundPredicate {
+        try Self.predicate(predicate, with: arguments, binder: binder)
+    }
+
+    private static func predicate(_ node: Node, with arguments: [QueryValue], binder: QueryBinder) throws -> BoundPredicate {
+        switch node {
+        case .bound(let bound):
+            return bound
+        case .not(let inner):
+            return .not(try predicate(inner, with: arguments, binder: binder))
+        case .and(let left, let right):
+            return .and(try predicate(left, with: arguments, binder: binder), try predicate(right, with: arguments, binder: binder))
+        case .or(let left, let right):
+            return .or(try predicate(left, with: arguments, binder: binder), try predicate(right, with: arguments, binder: binder))
+        case .comparison(let comparison):
+            return .comparison(try binder.finish(comparison, arguments: arguments))
+        }
+    }
+}
+
+/// The templates of one class in one handle, by predicate string and argument count (see
+/// `ClassInfo.filterTemplates`); nil for a string that has none (`%K`, an argument in a
+/// subquery, or text that does not bind).
+struct BoundTemplates {
+    private struct Key: Hashable {
+        let format: String
+        let argumentCount: Int
+    }
+
+    private var templates: [Key: BoundTemplate?] = [:]
+    private static let limit = 64
+
+    mutating func template(for format: String, argumentCount: Int, schema: ObjectSchema, binder: QueryBinder) -> BoundTemplate? {
+        let key = Key(format: format, argumentCount: argumentCount)
+        if let known = templates[key] { return known }
+        let made = try? ParsedTemplates.template(format, argumentCount: argumentCount).map {
+            try BoundTemplate($0, schema: schema, binder: binder)
+        }
+        if templates.count >= Self.limit { templates.removeAll(keepingCapacity: true) }
+        templates.updateValue(made, forKey: key)
+        return made
+    }
+}
