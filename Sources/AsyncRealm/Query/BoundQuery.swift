@@ -349,7 +349,7 @@ struct QueryBinder {
                 throw QueryError.at(position, "\(op.rawValue) compares with one value; use IN for a list")
             }
         }
-        if [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(op),
+        if op.isOrdering,
            [.bool, .object, .uuid].contains(property.type) || property.isArray && property.type == .object {
             throw QueryError.at(position, "'\(path.text)' (\(property.type.rawValue)) has no order; compare it with == or !=")
         }

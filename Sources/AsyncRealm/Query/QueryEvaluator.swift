@@ -89,7 +89,8 @@ final class QueryEvaluator {
     /// value that is not ASCII; nil unless the comparison is one with an ASCII constant.
     private static func asciiStringTest(_ comparison: BoundComparison) -> ((RowView) throws -> Bool)? {
         guard let direct = comparison.direct, direct.type == .string, !comparison.diacriticInsensitive,
-              [.equal, .notEqual, .beginsWith, .endsWith, .contains].contains(comparison.op),
+              comparison.op == .equal || comparison.op == .notEqual || comparison.op == .beginsWith
+                || comparison.op == .endsWith || comparison.op == .contains,
               direct.constants.count == 1, case .string(let pattern) = direct.constants[0],
               pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         // Through a folding table (identity, or ASCII upper case to lower case) in plain loops,

@@ -81,6 +81,14 @@ struct QueryComparison: Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
         case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
         case `in` = "IN", between = "BETWEEN"
+
+        /// `<`, `<=`, `>`, `>=` and `BETWEEN`: the comparisons that need an order.
+        var isOrdering: Bool {
+            switch self {
+            case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: true
+            default: false
+            }
+        }
     }
 
     enum Quantifier: String, Sendable {

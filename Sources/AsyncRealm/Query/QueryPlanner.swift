@@ -34,10 +34,12 @@ struct QueryPlanner {
         var cost: Int { range == nil ? values.count : Int.max / 2 }
 
         /// The candidate keys the index gives, in key order. One value's keys need no set (the
-        /// common `==` lookup): sorting an already sorted posting list is one pass.
+        /// common `==` lookup), and sorting them in place allocates nothing when they are few.
         func candidates(in table: any TableReading) -> [UInt64] {
             if range == nil, values.count == 1 {
-                return ((try? table.keys(where: column, equals: values[0])) ?? []).sorted()
+                var keys = (try? table.keys(where: column, equals: values[0])) ?? []
+                keys.sort()
+                return keys
             }
             var candidates = Set<UInt64>()
             if let range {
@@ -261,8 +263,9 @@ struct QueryPlanner {
             return lookup(comparison, in: table)
         case .and(let left, let right):
             // Either side narrows the whole: take the one with fewer values to look up.
-            let candidates = [indexLookup(for: left, in: table), indexLookup(for: right, in: table)].compactMap { $0 }
-            return candidates.min { $0.cost < $1.cost }
+            let (first, second) = (indexLookup(for: left, in: table), indexLookup(for: right, in: table))
+            guard let first, let second else { return first ?? second }
+            return second.cost < first.cost ? second : first
         default:
             return nil
         }
@@ -291,7 +294,7 @@ struct QueryPlanner {
     /// constants that have the column's stored form. Bounds are widened to whole index keys;
     /// the candidates are checked against the predicate anyway.
     private func rangeLookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
-        guard comparison.quantifier == nil, [.less, .lessOrEqual, .greater, .greaterOrEqual, .between].contains(comparison.op),
+        guard comparison.quantifier == nil, comparison.op.isOrdering,
               case .path(let path, nil) = comparison.left, path.hops.count == 1, case .value(let column) = path.hops[0],
               path.property.type == .int || path.property.type == .date, table.hasIndex(on: column),
               case .constant(let constants) = comparison.right else { return nil }
