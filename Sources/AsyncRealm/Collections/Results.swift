@@ -186,6 +186,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// the caller drops is freed before the next is made and its memory is reused at once.
         private var keys: [UInt64] = []
         private var rows: [Range<Int>?] = []
+        /// The rows evaluating kept for every key, when the batch is all of them (in place of
+        /// `rows`, which would be a copy).
+        private var keptRows: [Range<Int>]?
         private var buffer: RowBuffer?
         private var position = 0
         private var nextKey: UInt64 = 0
@@ -223,7 +226,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             return realm._withUnsafeGuaranteedRef { realm in
                 info._withUnsafeGuaranteedRef { info in
                     // Rows read before the realm changed (a write inside the loop) are read again.
-                    if let range = rows[index], let buffer, realm.stamp == batchStamp {
+                    if let range = keptRows?[index] ?? rows[index], let buffer, realm.stamp == batchStamp {
                         return realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer, info: info)
                     }
                     return realm.accessor(of: Element.self, key: keys[index], info: info)
@@ -247,6 +250,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// their rows looked up together (in key order, sharing the descent to each leaf) into
         /// one buffer the batch's accessors share.
         private mutating func refillFromKeys() {
+            keptRows = nil
             keys.removeAll(keepingCapacity: true)
             rows.removeAll(keepingCapacity: true)
             position = 0
@@ -261,7 +265,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 if let kept, kept.ranges.count == evaluated.count {
                     // The rows evaluating read, already in this order: one batch of everything.
                     keys = evaluated
-                    rows = kept.ranges.map { $0 }
+                    keptRows = kept.ranges
                     buffer = kept.buffer
                     filteredPosition = evaluated.count
                     exhausted = true

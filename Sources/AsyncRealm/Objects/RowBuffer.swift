@@ -22,7 +22,8 @@ final class RowBuffer {
     init(realm: Realm, tableName: String, capacity: Int = 64) {
         self.realm = realm
         self.tableName = tableName
-        self.capacity = Swift.max(capacity, 16)
+        // Room for a few rows at least: a query's first match would otherwise grow it at once.
+        self.capacity = Swift.max(capacity, 256)
         storage = .allocate(byteCount: self.capacity, alignment: 8)
     }
 

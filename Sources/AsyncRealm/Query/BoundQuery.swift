@@ -29,12 +29,13 @@ struct BoundKeyPath: Sendable {
 }
 
 /// A predicate resolved against one object class: every key path found, every constant checked
-/// against the property it meets.
-indirect enum BoundPredicate: Sendable {
+/// against the property it meets. A comparison, a class reference already, is not boxed as the
+/// other cases are.
+enum BoundPredicate: Sendable {
     case constant(Bool)
-    case not(BoundPredicate)
-    case and(BoundPredicate, BoundPredicate)
-    case or(BoundPredicate, BoundPredicate)
+    indirect case not(BoundPredicate)
+    indirect case and(BoundPredicate, BoundPredicate)
+    indirect case or(BoundPredicate, BoundPredicate)
     case comparison(BoundComparison)
 }
 

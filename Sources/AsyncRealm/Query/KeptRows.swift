@@ -13,25 +13,35 @@ struct KeptRows {
     static let maximumKeptRows = 1 << 20
     static let maximumKeptBytes = 64 << 20
 
-    /// Gathers rows as a query reads them, in order, until they pass the budget.
+    /// Gathers rows as a query reads them, in order, until they pass the budget. The buffer is
+    /// made for the first row kept: a query that matches nothing allocates nothing.
     struct Collector {
         private var buffer: RowBuffer?
         private var ranges: [Range<Int>] = []
+        private var enabled: Bool
+        private let realm: Realm
+        private let tableName: String
+        private let expectedRows: Int
 
         /// `expectedRows` sizes the buffer when the number of rows is known (a sort's keys).
         init(realm: Realm, info: ClassInfo, enabled: Bool, expectedRows: Int = 0) {
-            let worthIt = enabled && expectedRows <= maximumKeptRows
-            buffer = worthIt ? RowBuffer(realm: realm, tableName: info.schema.className, capacity: expectedRows * 48) : nil
-            ranges.reserveCapacity(worthIt ? expectedRows : 0)
+            self.realm = realm
+            tableName = info.schema.className
+            self.enabled = enabled && expectedRows <= maximumKeptRows
+            self.expectedRows = expectedRows
         }
 
         mutating func keep(_ row: RowView) {
-            guard let kept = buffer else { return }
-            guard ranges.count < maximumKeptRows, kept.byteCount + row.bytes.count <= maximumKeptBytes else {
-                (buffer, ranges) = (nil, [])
+            guard enabled else { return }
+            if buffer == nil {
+                buffer = RowBuffer(realm: realm, tableName: tableName, capacity: expectedRows * 48)
+                ranges.reserveCapacity(expectedRows)
+            }
+            guard ranges.count < maximumKeptRows, buffer!.byteCount + row.bytes.count <= maximumKeptBytes else {
+                (buffer, ranges, enabled) = (nil, [], false)
                 return
             }
-            ranges.append(kept.append(row))
+            ranges.append(buffer!.append(row))
         }
 
         /// The rows kept, if there is one for each of the `count` keys.

@@ -69,12 +69,12 @@ final class QueryEvaluator {
             return { try first($0) || second($0) }
         case .comparison(let comparison):
             guard let direct = comparison.direct else { return nil }
-            if let holds = integerPredicate(comparison) {
+            if let test = IntegerTest(comparison) {
                 let column = direct.column
                 let nilHolds = comparison.op == .notEqual
                 return { row in
                     guard let value = try row.integer(column) else { return nilHolds }
-                    return holds(value)
+                    return test.holds(value)
                 }
             }
             return asciiStringTest(comparison)
@@ -131,24 +131,60 @@ final class QueryEvaluator {
         }
     }
 
-    /// The test of an integer column against integer constants, or nil.
-    private static func integerPredicate(_ comparison: BoundComparison) -> ((Int64) -> Bool)? {
-        guard let direct = comparison.direct, direct.type == .int else { return nil }
-        var constants: [Int64] = []
-        for constant in direct.constants {
-            guard case .int(let number) = constant else { return nil }
-            constants.append(number)
+    /// The test of an integer column against integer constants: a value switched over per
+    /// row, so that compiling one allocates nothing but the closure that holds it.
+    private enum IntegerTest {
+        case equal(Int64), notEqual(Int64), less(Int64), lessOrEqual(Int64), greater(Int64), greaterOrEqual(Int64)
+        case between(Int64, Int64)
+        case `in`(Set<Int64>)
+
+        /// The test `comparison` makes, or nil unless it compares an integer column with
+        /// integer constants.
+        init?(_ comparison: BoundComparison) {
+            guard let direct = comparison.direct, direct.type == .int else { return nil }
+            func integer(_ scalar: QueryScalar) -> Int64? {
+                if case .int(let number) = scalar { return number }
+                return nil
+            }
+            let constants = direct.constants
+            if comparison.op == .in {
+                var set = Set<Int64>()
+                for constant in constants {
+                    guard let number = integer(constant) else { return nil }
+                    set.insert(number)
+                }
+                self = .in(set)
+                return
+            }
+            if comparison.op == .between {
+                guard constants.count == 2, let low = integer(constants[0]), let high = integer(constants[1]) else { return nil }
+                self = .between(low, high)
+                return
+            }
+            guard constants.count == 1, let c = integer(constants[0]) else { return nil }
+            switch comparison.op {
+            case .equal: self = .equal(c)
+            case .notEqual: self = .notEqual(c)
+            case .less: self = .less(c)
+            case .lessOrEqual: self = .lessOrEqual(c)
+            case .greater: self = .greater(c)
+            case .greaterOrEqual: self = .greaterOrEqual(c)
+            default: return nil
+            }
         }
-        switch (comparison.op, constants.count) {
-        case (.equal, 1): let c = constants[0]; return { $0 == c }
-        case (.notEqual, 1): let c = constants[0]; return { $0 != c }
-        case (.less, 1): let c = constants[0]; return { $0 < c }
-        case (.lessOrEqual, 1): let c = constants[0]; return { $0 <= c }
-        case (.greater, 1): let c = constants[0]; return { $0 > c }
-        case (.greaterOrEqual, 1): let c = constants[0]; return { $0 >= c }
-        case (.between, 2): let (low, high) = (constants[0], constants[1]); return { $0 >= low && $0 <= high }
-        case (.in, _): let set = Set(constants); return { set.contains($0) }
-        default: return nil
+
+        @inline(__always)
+        func holds(_ value: Int64) -> Bool {
+            switch self {
+            case .equal(let c): value == c
+            case .notEqual(let c): value != c
+            case .less(let c): value < c
+            case .lessOrEqual(let c): value <= c
+            case .greater(let c): value > c
+            case .greaterOrEqual(let c): value >= c
+            case .between(let low, let high): value >= low && value <= high
+            case .in(let set): set.contains(value)
+            }
         }
     }
 
@@ -156,12 +192,12 @@ final class QueryEvaluator {
     private static func integerTest(_ comparison: BoundComparison) -> ((ObjectRow) -> Bool)? {
         guard let direct = comparison.direct else { return nil }
         let column = direct.column
-        guard let holds = integerPredicate(comparison) else { return nil }
+        guard let test = IntegerTest(comparison) else { return nil }
         // A nil (or missing) value equals no integer and orders with none: only != holds.
         let nilHolds = comparison.op == .notEqual
         return { object in
             guard column < object.row.count, case .int(let value) = object.row[column] else { return nilHolds }
-            return holds(value)
+            return test.holds(value)
         }
     }
 

@@ -10,34 +10,43 @@ struct QueryPlanner {
     let realm: Realm
     let info: ClassInfo
 
-    /// An index that narrows the candidates: the column, and the stored values to look up or
-    /// the range of index keys to read (for `<`, `<=`, `>`, `>=` and `BETWEEN` on integers and
-    /// dates, whose index keys sort as the values do).
+    /// An index that narrows the candidates: the column, and the constants to look up (in the
+    /// stored form of the column's `type`) or the range of index keys to read (for `<`, `<=`,
+    /// `>`, `>=` and `BETWEEN` on integers and dates, whose index keys sort as the values do).
     struct IndexLookup {
         let column: Int
-        let values: [Value]
+        /// The comparison's constants, as bound; those with no stored form in the column (3.5
+        /// for an Int) match nothing and are not looked up.
+        private let constants: [QueryScalar]
+        private let type: PropertyType
         let range: ClosedRange<UInt64>?
 
-        init(column: Int, values: [Value]) {
+        init(column: Int, constants: [QueryScalar], type: PropertyType) {
             self.column = column
-            self.values = values
+            self.constants = constants
+            self.type = type
             range = nil
         }
 
         init(column: Int, range: ClosedRange<UInt64>) {
             self.column = column
-            values = []
+            constants = []
+            type = .int
             self.range = range
         }
 
+        /// The values looked up, in the column's stored form.
+        var values: [Value] { constants.compactMap { QueryPlanner.stored($0, as: type) } }
+
         /// How many lookups it takes, to choose between two: a range counts as many.
-        var cost: Int { range == nil ? values.count : Int.max / 2 }
+        var cost: Int { range == nil ? constants.count : Int.max / 2 }
 
         /// The candidate keys the index gives, in key order. One value's keys need no set (the
         /// common `==` lookup), and sorting them in place allocates nothing when they are few.
         func candidates(in table: any TableReading) -> [UInt64] {
-            if range == nil, values.count == 1 {
-                var keys = (try? table.keys(where: column, equals: values[0])) ?? []
+            if range == nil, constants.count == 1 {
+                guard let value = QueryPlanner.stored(constants[0], as: type) else { return [] }
+                var keys = (try? table.keys(where: column, equals: value)) ?? []
                 keys.sort()
                 return keys
             }
@@ -58,13 +67,14 @@ struct QueryPlanner {
     /// The keys of the objects matching `query`, in key order; with `keepingRows`, the rows of
     /// the matches too, as read to test them (see `KeptRows`).
     func keys(matching query: BoundPredicate, in table: any TableReading, keepingRows: Bool = false) -> (keys: [UInt64], rows: KeptRows?) {
-        let evaluator = QueryEvaluator(realm: realm)
         let schema = info.schema
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
         var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
             if let matches = QueryEvaluator.compileOnRows(query) {
-                for key in lookup.candidates(in: table) {
+                let candidates = lookup.candidates(in: table)
+                keys.reserveCapacity(candidates.count)
+                for key in candidates {
                     let matched = (try? table.withRow(key) { row -> Bool in
                         guard try matches(row) else { return false }
                         kept.keep(row)
@@ -74,6 +84,7 @@ struct QueryPlanner {
                 }
                 return (keys, kept.rows(count: keys.count))
             }
+            let evaluator = QueryEvaluator(realm: realm)
             keys = lookup.candidates(in: table).filter { key in
                 guard let row = (try? table.row(key)) ?? nil else { return false }
                 return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
@@ -95,14 +106,18 @@ struct QueryPlanner {
             return (keys, kept.rows(count: keys.count))
         }
         var row = [Value](repeating: .null, count: width)
+        // The evaluator must outlive the closures it compiles, which do not keep it.
+        let evaluator = QueryEvaluator(realm: realm)
         let matches = evaluator.compile(query)
-        try? table.scan { key, view in
-            for column in columns { row[column] = try view.column(column) }
-            if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
-                keys.append(key)
-                kept.keep(view)
+        withExtendedLifetime(evaluator) {
+            try? table.scan { key, view in
+                for column in columns { row[column] = try view.column(column) }
+                if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
+                    keys.append(key)
+                    kept.keep(view)
+                }
+                return true
             }
-            return true
         }
         return (keys, kept.rows(count: keys.count))
     }
@@ -285,9 +300,7 @@ struct QueryPlanner {
         default: return nil
         }
         guard table.hasIndex(on: column) else { return nil }
-        let type = path.property.type
-        // A constant with no stored form in this column (3.5 for an Int) matches nothing.
-        return IndexLookup(column: column, values: constants.compactMap { Self.stored($0, as: type) })
+        return IndexLookup(column: column, constants: constants, type: path.property.type)
     }
 
     /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with
@@ -308,7 +321,7 @@ struct QueryPlanner {
         default: keys.count == 2 ? (max(keys[0], 1), keys[1]) : (1, 0)
         }
         // An empty range (BETWEEN {5, 1}) matches nothing: no values to look up.
-        guard lower <= upper else { return IndexLookup(column: column, values: []) }
+        guard lower <= upper else { return IndexLookup(column: column, constants: [], type: path.property.type) }
         return IndexLookup(column: column, range: lower...upper)
     }
 
