@@ -13,6 +13,41 @@ struct TreeTests {
         return height
     }
 
+    @Test("a leaf's search finds the first key not less than the one sought, however its keys are spread")
+    func leafSearch() {
+        var random = SeededGenerator(seed: 41)
+        // Dense, evenly spaced, random, bunched at one end, and at the extremes of UInt64.
+        let spreads: [(Int) -> [UInt64]] = [
+            { count in (0..<count).map { UInt64($0) + 1_000 } },
+            { count in (0..<count).map { UInt64($0) * 977 } },
+            { count in (0..<count).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) } },
+            { count in (0..<count).map { UInt64($0 * $0 * $0) } },
+            { count in (0..<count).map { UInt64(1) << UInt64($0 % 64) &+ UInt64($0) } },
+            { count in (0..<count).map { $0 < count / 2 ? UInt64($0) : UInt64.max - UInt64(count - $0) } },
+        ]
+        var checked = 0
+        for spread in spreads {
+            for count in [0, 1, 2, 16, 17, 18, 40, 300] {
+                let keys = Array(Set(spread(count))).sorted()
+                let leaf = Leaf(keys: keys, ends: keys.map { _ in 0 }, bytes: [])
+                var probes: [UInt64] = keys.flatMap { [$0, $0 &- 1, $0 &+ 1] } + [0, UInt64.max]
+                probes += (0..<50).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
+                for probe in probes {
+                    for start in Set([0, keys.count / 3, max(keys.count - 17, 0)]) where start <= keys.count {
+                        // The keys before `start` must be less than the probe.
+                        guard start == 0 || keys[start - 1] < probe else { continue }
+                        let expected = keys[start...].firstIndex { $0 >= probe } ?? keys.count
+                        let (index, found) = leaf.search(probe, from: start)
+                        #expect(index == expected && found == (expected < keys.count && keys[expected] == probe),
+                                "\(probe) from \(start) in \(keys.count) keys: \(index), expected \(expected)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+    }
+
     @Test("bulk append fills leaves, deletes merge them back, and the tree shrinks to a leaf")
     func appendThenDelete() throws {
         let database = try Database.open(file: InMemoryFile())
