@@ -13,6 +13,21 @@ struct IndexTests {
         return keys
     }
 
+    @Test("a bucket's stored value equals a probe exactly when the decoded values are equal")
+    func bucketValueEquality() throws {
+        let strings = ["", "a", "Rex", "Rexa", "rex", "caf\u{E9}", "cafe\u{301}", "cafe", "\u{1F600}", "abcdefghijklmnopqrstuvwxyz"]
+        let values: [Value] = strings.map { .string($0) } + [.null, .int(3), .double(-0.0), .double(0), .double(.nan), .binary([0x61])]
+        for stored in values {
+            let encoded = RowCodec.encode([stored])
+            for probe in values {
+                let equal = try encoded.withUnsafeBytes { try IndexBucket.encodedValue($0, equals: probe) }
+                #expect(equal == (stored == probe), "\(stored) against \(probe)")
+            }
+        }
+        // Canonically equivalent strings are equal, as Swift compares them.
+        #expect(Value.string("caf\u{E9}") == .string("cafe\u{301}"))
+    }
+
     @Test("random inserts, updates and deletes keep indexes equal to a scan, inside and across transactions")
     func indexesFollowTheRows() throws {
         let seed = testSeed()

@@ -91,14 +91,15 @@ final class QueryEvaluator {
         guard let direct = comparison.direct, direct.type == .string, !comparison.diacriticInsensitive,
               comparison.op == .equal || comparison.op == .notEqual || comparison.op == .beginsWith
                 || comparison.op == .endsWith || comparison.op == .contains,
-              direct.constants.count == 1, case .string(let pattern) = direct.constants[0],
-              pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+              direct.constants.count == 1, case .string(let pattern) = direct.constants[0] else { return nil }
+        var needle = Array(pattern.utf8)
+        guard needle.withUnsafeBytes(ASCIIBytes.isASCII) else { return nil }
         // Through a folding table (identity, or ASCII upper case to lower case) in plain loops,
         // a closure per position costing more than the comparisons; the ASCII check and the
         // search for a CONTAINS needle's first byte take eight bytes at a time (`ASCIIBytes`).
         let lowercase = comparison.caseInsensitive
         let fold = lowercase ? Self.lowercaseFold : Self.identityFold
-        let needle = pattern.utf8.map { fold[Int($0)] }
+        if lowercase { for index in needle.indices { needle[index] = fold[Int(needle[index])] } }
         let op = comparison.op
         let column = direct.column
         return { row in

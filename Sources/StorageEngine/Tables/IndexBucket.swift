@@ -1,3 +1,5 @@
+import Glibc
+
 /// The row keys holding one indexed value: inline while few, a tree of their own once many.
 ///
 /// Inline lists keep lookups of selective values to one page read; a separate tree keeps
@@ -52,7 +54,7 @@ package struct IndexBucket {
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
             let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
-            let matches = try RowCodec.decodeColumn(0, of: encoded) == value
+            let matches = try Self.encodedValue(encoded, equals: value)
             let field = try reader.readVarint()
             if field & 1 == 1 {
                 let root = try PageRef.read(from: &reader)
@@ -68,6 +70,23 @@ package struct IndexBucket {
             return .inline(try readInlineKeys(count, from: &reader))
         }
         return nil
+    }
+
+    /// Whether the value encoded in `encoded` equals `value`. A string is compared by its
+    /// bytes first, which decides it without making a `String` when the bytes are the same
+    /// (the same string) or both are ASCII (different strings); others, and strings beyond
+    /// ASCII, which Swift compares by canonical equivalence, are decoded and compared.
+    static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: Value) throws -> Bool {
+        if case .string(var text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
+            let verdict: Bool? = text.withUTF8 { probe in
+                if probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0) {
+                    return true
+                }
+                return probe.allSatisfy({ $0 < 0x80 }) && stored.allSatisfy({ $0 < 0x80 }) ? false : nil
+            }
+            if let verdict { return verdict }
+        }
+        return try RowCodec.decodeColumn(0, of: encoded) == value
     }
 
     /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without

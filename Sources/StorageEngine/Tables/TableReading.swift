@@ -52,6 +52,7 @@ package protocol TableReading {
     // Implemented once in the extension below. Declared here so that a call through
     // `any TableReading` reaches a copy specialised for the concrete table, not the generic
     // code that would build tuple and tree metadata at run time on every call.
+    func hasIndex(on column: Int) -> Bool
     func contains(_ key: UInt64) throws -> Bool
     func row(_ key: UInt64) throws -> [Value]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
