@@ -134,7 +134,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
         guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
-        return Results(realm: handle, info: info, query: query.map { .and($0, bound) } ?? bound, steps: steps + newSteps, base: base)
+        let allSteps = steps.isEmpty ? newSteps : steps + newSteps
+        return Results(realm: handle, info: info, query: query.map { .and($0, bound) } ?? bound, steps: allSteps, base: base)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.

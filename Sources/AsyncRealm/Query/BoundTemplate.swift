@@ -89,16 +89,25 @@ struct BoundTemplates {
     }
 
     private var templates: [Key: BoundTemplate?] = [:]
+    /// The last string asked for and its template: a query run in a loop asks for the same
+    /// string each time, and comparing it with the last (the same literal compares by its
+    /// storage at once) costs less than hashing it.
+    private var last: (key: Key, template: BoundTemplate?)?
     private static let limit = 64
 
     mutating func template(for format: String, argumentCount: Int, schema: ObjectSchema, binder: QueryBinder) -> BoundTemplate? {
+        if let last, last.key.argumentCount == argumentCount, last.key.format == format { return last.template }
         let key = Key(format: format, argumentCount: argumentCount)
-        if let known = templates[key] { return known }
+        if let known = templates[key] {
+            last = (key, known)
+            return known
+        }
         let made = try? ParsedTemplates.template(format, argumentCount: argumentCount).map {
             try BoundTemplate($0, schema: schema, binder: binder)
         }
         if templates.count >= Self.limit { templates.removeAll(keepingCapacity: true) }
         templates.updateValue(made, forKey: key)
+        last = (key, made)
         return made
     }
 }
