@@ -83,6 +83,37 @@ struct PageTests {
         }
     }
 
+    @Test("the cache's offset table agrees with a dictionary through inserts, replacements and removals")
+    func offsetTable() {
+        var random = SeededGenerator(seed: 77)
+        var table = OffsetTable()
+        var expected: [UInt64: Int] = [:]
+        // Offsets from a small range collide and form long runs; page-aligned ones are the usual.
+        let ranges: [ClosedRange<UInt64>] = [1...300, 4096...(4096 * 2_000)]
+        for range in ranges {
+            for step in 0..<40_000 {
+                let offset = UInt64.random(in: range, using: &random)
+                if UInt64.random(in: 0..<3, using: &random) == 0 {
+                    table.remove(offset)
+                    expected[offset] = nil
+                } else {
+                    table.set(step, for: offset)
+                    expected[offset] = step
+                }
+                if step % 1_000 == 0 {
+                    for probe in range.lowerBound...(range.lowerBound + 400) {
+                        #expect(table.slot(for: probe) == expected[probe], "offset \(probe)")
+                    }
+                }
+            }
+            #expect(table.count == expected.count)
+            for (offset, slot) in expected { #expect(table.slot(for: offset) == slot) }
+            for offset in expected.keys { table.remove(offset) }
+            expected = [:]
+            #expect(table.count == 0 && table.slot(for: range.lowerBound) == nil)
+        }
+    }
+
     @Test("the cache stays within its budget and keeps the pages in use")
     func cacheBound() throws {
         let cache = PageCache(capacityBytes: 64 * 1024)

@@ -16,7 +16,7 @@ package final class PageCache: Sendable {
 
     private struct State {
         var slots: [Slot] = []
-        var slotByOffset: [UInt64: Int] = [:]
+        var slotByOffset = OffsetTable()
         var freeSlots: [Int] = []
         var hand = 0
         var usedBytes = 0
@@ -37,7 +37,7 @@ package final class PageCache: Sendable {
 
     package func node(for ref: PageRef) -> Node? {
         state.withLock { state in
-            guard let index = state.slotByOffset[ref.offset], state.slots[index].ref == ref else {
+            guard let index = state.slotByOffset.slot(for: ref.offset), state.slots[index].ref == ref else {
                 state.misses += 1
                 return nil
             }
@@ -49,7 +49,7 @@ package final class PageCache: Sendable {
 
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
-            if let index = state.slotByOffset[ref.offset] {
+            if let index = state.slotByOffset.slot(for: ref.offset) {
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost, referenced: true)
                 state.usedBytes += cost
@@ -63,7 +63,7 @@ package final class PageCache: Sendable {
                     state.slots.append(slot)
                     index = state.slots.count - 1
                 }
-                state.slotByOffset[ref.offset] = index
+                state.slotByOffset.set(index, for: ref.offset)
                 state.usedBytes += cost
             }
             evict(&state)
@@ -88,7 +88,7 @@ package final class PageCache: Sendable {
                 continue
             }
             state.usedBytes -= state.slots[index].cost
-            state.slotByOffset[state.slots[index].ref.offset] = nil
+            state.slotByOffset.remove(state.slots[index].ref.offset)
             state.slots[index].node = nil
             state.freeSlots.append(index)
         }
