@@ -62,7 +62,10 @@ final class BoundComparison: Sendable {
     /// For a column of the object itself against constants, the common case, worked out once so
     /// that evaluating it per object matches no enums and copies no key paths: the column, its
     /// type and the constants.
-    let direct: (column: Int, type: PropertyType, constants: [QueryScalar])?
+    typealias Direct = (column: Int, type: PropertyType, constants: [QueryScalar])
+    let direct: Direct?
+    /// The test of a direct comparison on the stored row, if it has one (see `RowTest`).
+    let rowTest: RowTest?
 
     init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool) {
         self.quantifier = quantifier
@@ -77,6 +80,7 @@ final class BoundComparison: Sendable {
         } else {
             direct = nil
         }
+        rowTest = direct.flatMap { RowTest($0, op: op, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) }
     }
 }
 

@@ -51,9 +51,31 @@ final class QueryEvaluator {
         }
     }
 
-    /// `predicate` as closures over the stored row itself, for predicates made only of integer
-    /// comparisons and ASCII string tests on the object's own columns: nothing is decoded that
-    /// is not compared, and no `String` is made. Nil for any other predicate.
+    /// Whether `predicate` can be tested on stored rows: every comparison in it has a row test
+    /// (integer comparisons and ASCII string tests on the object's own columns, `RowTest`).
+    static func testsOnRows(_ predicate: BoundPredicate) -> Bool {
+        switch predicate {
+        case .constant: return true
+        case .not(let inner): return testsOnRows(inner)
+        case .and(let left, let right), .or(let left, let right): return testsOnRows(left) && testsOnRows(right)
+        case .comparison(let comparison): return comparison.rowTest != nil
+        }
+    }
+
+    /// Whether the stored `row` matches `predicate`, which must test on rows (`testsOnRows`),
+    /// walking the predicate: for the few rows an index gives, where compiling would cost more.
+    static func matchesOnRow(_ predicate: BoundPredicate, _ row: RowView) throws -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .not(let inner): return try !matchesOnRow(inner, row)
+        case .and(let left, let right): return try matchesOnRow(left, row) && matchesOnRow(right, row)
+        case .or(let left, let right): return try matchesOnRow(left, row) || matchesOnRow(right, row)
+        case .comparison(let comparison): return try comparison.rowTest!.matches(row, comparison)
+        }
+    }
+
+    /// `predicate` as closures over the stored row itself, for a scan: built once, then called
+    /// per row. Nil unless the predicate tests on rows (`testsOnRows`).
     static func compileOnRows(_ predicate: BoundPredicate) -> ((RowView) throws -> Bool)? {
         switch predicate {
         case .constant(let value):
@@ -68,134 +90,23 @@ final class QueryEvaluator {
             guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
             return { try first($0) || second($0) }
         case .comparison(let comparison):
-            guard let direct = comparison.direct else { return nil }
-            if let test = IntegerTest(comparison) {
-                let column = direct.column
-                let nilHolds = comparison.op == .notEqual
+            switch comparison.rowTest {
+            case .integer(let column, let test, let nilHolds)?:
                 return { row in
                     guard let value = try row.integer(column) else { return nilHolds }
                     return test.holds(value)
                 }
-            }
-            return asciiStringTest(comparison)
-        }
-    }
-
-    /// Byte maps for ASCII string tests: each byte to itself, or upper-case letters to lower.
-    private static let identityFold: [UInt8] = (0...255).map { UInt8($0) }
-    private static let lowercaseFold: [UInt8] = (0...255).map { $0 >= 0x41 && $0 <= 0x5A ? UInt8($0) | 0x20 : UInt8($0) }
-
-    /// An ASCII string test of a string column in place, falling back to `String` for a
-    /// value that is not ASCII; nil unless the comparison is one with an ASCII constant.
-    private static func asciiStringTest(_ comparison: BoundComparison) -> ((RowView) throws -> Bool)? {
-        guard let direct = comparison.direct, direct.type == .string, !comparison.diacriticInsensitive,
-              comparison.op == .equal || comparison.op == .notEqual || comparison.op == .beginsWith
-                || comparison.op == .endsWith || comparison.op == .contains,
-              direct.constants.count == 1, case .string(let pattern) = direct.constants[0] else { return nil }
-        var needle = Array(pattern.utf8)
-        guard needle.withUnsafeBytes(ASCIIBytes.isASCII) else { return nil }
-        // Through a folding table (identity, or ASCII upper case to lower case) in plain loops,
-        // a closure per position costing more than the comparisons; the ASCII check and the
-        // search for a CONTAINS needle's first byte take eight bytes at a time (`ASCIIBytes`).
-        let lowercase = comparison.caseInsensitive
-        let fold = lowercase ? Self.lowercaseFold : Self.identityFold
-        if lowercase { for index in needle.indices { needle[index] = fold[Int(needle[index])] } }
-        let op = comparison.op
-        let column = direct.column
-        return { row in
-            guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
-            guard ASCIIBytes.isASCII(bytes) else {
-                // Not ASCII: compare as strings, the way the general path does.
-                let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
-                return QueryEvaluator.single(value, comparison, .string(pattern))
-            }
-            return fold.withUnsafeBufferPointer { fold in
-                needle.withUnsafeBufferPointer { needle in
-                    let length = needle.count
-                    @inline(__always) func matches(at start: Int) -> Bool {
-                        ASCIIBytes.matches(needle, in: bytes, at: start, fold: fold)
-                    }
-                    switch op {
-                    case .equal: return bytes.count == length && matches(at: 0)
-                    case .notEqual: return !(bytes.count == length && matches(at: 0))
-                    default:
-                        guard length <= bytes.count else { return false }
-                        switch op {
-                        case .beginsWith: return matches(at: 0)
-                        case .endsWith: return matches(at: bytes.count - length)
-                        default:
-                            return ASCIIBytes.contains(needle, in: bytes, fold: fold, lowercase: lowercase)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The test of an integer column against integer constants: a value switched over per
-    /// row, so that compiling one allocates nothing but the closure that holds it.
-    private enum IntegerTest {
-        case equal(Int64), notEqual(Int64), less(Int64), lessOrEqual(Int64), greater(Int64), greaterOrEqual(Int64)
-        case between(Int64, Int64)
-        case `in`(Set<Int64>)
-
-        /// The test `comparison` makes, or nil unless it compares an integer column with
-        /// integer constants.
-        init?(_ comparison: BoundComparison) {
-            guard let direct = comparison.direct, direct.type == .int else { return nil }
-            func integer(_ scalar: QueryScalar) -> Int64? {
-                if case .int(let number) = scalar { return number }
+            case .asciiString(let test)?:
+                return { try test.matches($0, comparison) }
+            case nil:
                 return nil
-            }
-            let constants = direct.constants
-            if comparison.op == .in {
-                var set = Set<Int64>()
-                for constant in constants {
-                    guard let number = integer(constant) else { return nil }
-                    set.insert(number)
-                }
-                self = .in(set)
-                return
-            }
-            if comparison.op == .between {
-                guard constants.count == 2, let low = integer(constants[0]), let high = integer(constants[1]) else { return nil }
-                self = .between(low, high)
-                return
-            }
-            guard constants.count == 1, let c = integer(constants[0]) else { return nil }
-            switch comparison.op {
-            case .equal: self = .equal(c)
-            case .notEqual: self = .notEqual(c)
-            case .less: self = .less(c)
-            case .lessOrEqual: self = .lessOrEqual(c)
-            case .greater: self = .greater(c)
-            case .greaterOrEqual: self = .greaterOrEqual(c)
-            default: return nil
-            }
-        }
-
-        @inline(__always)
-        func holds(_ value: Int64) -> Bool {
-            switch self {
-            case .equal(let c): value == c
-            case .notEqual(let c): value != c
-            case .less(let c): value < c
-            case .lessOrEqual(let c): value <= c
-            case .greater(let c): value > c
-            case .greaterOrEqual(let c): value >= c
-            case .between(let low, let high): value >= low && value <= high
-            case .in(let set): set.contains(value)
             }
         }
     }
 
     /// A test of an integer column against integer constants on the stored values, or nil.
     private static func integerTest(_ comparison: BoundComparison) -> ((ObjectRow) -> Bool)? {
-        guard let direct = comparison.direct else { return nil }
-        let column = direct.column
-        guard let test = IntegerTest(comparison) else { return nil }
-        // A nil (or missing) value equals no integer and orders with none: only != holds.
-        let nilHolds = comparison.op == .notEqual
+        guard case .integer(let column, let test, let nilHolds)? = comparison.rowTest else { return nil }
         return { object in
             guard column < object.row.count, case .int(let value) = object.row[column] else { return nilHolds }
             return test.holds(value)
@@ -363,7 +274,7 @@ final class QueryEvaluator {
         }
     }
 
-    private static func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
+    static func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {
         switch comparison.op {
         case .equal: return Self.equal(value, other, comparison)
         case .notEqual: return !Self.equal(value, other, comparison)

@@ -71,12 +71,12 @@ struct QueryPlanner {
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
         var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
-            if let matches = QueryEvaluator.compileOnRows(query) {
+            if QueryEvaluator.testsOnRows(query) {
                 let candidates = lookup.candidates(in: table)
                 keys.reserveCapacity(candidates.count)
                 for key in candidates {
                     let matched = (try? table.withRow(key) { row -> Bool in
-                        guard try matches(row) else { return false }
+                        guard try QueryEvaluator.matchesOnRow(query, row) else { return false }
                         kept.keep(row)
                         return true
                     }) ?? nil

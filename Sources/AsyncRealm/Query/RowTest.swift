@@ -1,0 +1,159 @@
+import StorageEngine
+
+/// A comparison of one of the object's own columns with constants, made on the stored row
+/// itself: an integer column against integer constants, or an ASCII string test. Nothing is
+/// decoded that is not compared, and no `String` is made.
+///
+/// Worked out once, when the comparison is bound (`BoundComparison.rowTest`): testing rows then
+/// needs nothing built per query. The few candidates of an indexed query are tested by walking
+/// the predicate (`QueryEvaluator.matchesOnRow`); a scan compiles the predicate into closures
+/// once (`QueryEvaluator.compileOnRows`), which call the same tests.
+enum RowTest: Sendable {
+    case integer(column: Int, IntegerTest, nilHolds: Bool)
+    case asciiString(ASCIIStringTest)
+
+    /// The row test of `direct` compared by `op`, or nil if it has none.
+    init?(_ direct: BoundComparison.Direct, op: QueryComparison.Operator, caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        if let test = IntegerTest(direct, op: op) {
+            // A nil (or missing) value equals no integer and orders with none: only != holds.
+            self = .integer(column: direct.column, test, nilHolds: op == .notEqual)
+        } else if let test = ASCIIStringTest(direct, op: op, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
+            self = .asciiString(test)
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether `row` passes; `comparison` is the comparison this test was made for.
+    @inline(__always)
+    func matches(_ row: RowView, _ comparison: BoundComparison) throws -> Bool {
+        switch self {
+        case .integer(let column, let test, let nilHolds):
+            guard let value = try row.integer(column) else { return nilHolds }
+            return test.holds(value)
+        case .asciiString(let test):
+            return try test.matches(row, comparison)
+        }
+    }
+}
+
+/// The test of an integer column against integer constants.
+enum IntegerTest: Sendable {
+    case equal(Int64), notEqual(Int64), less(Int64), lessOrEqual(Int64), greater(Int64), greaterOrEqual(Int64)
+    case between(Int64, Int64)
+    case `in`(Set<Int64>)
+
+    /// The test of `direct` compared by `op`, or nil unless it compares an integer column with
+    /// integer constants.
+    init?(_ direct: BoundComparison.Direct, op: QueryComparison.Operator) {
+        guard direct.type == .int else { return nil }
+        func integer(_ scalar: QueryScalar) -> Int64? {
+            if case .int(let number) = scalar { return number }
+            return nil
+        }
+        let constants = direct.constants
+        if op == .in {
+            var set = Set<Int64>()
+            for constant in constants {
+                guard let number = integer(constant) else { return nil }
+                set.insert(number)
+            }
+            self = .in(set)
+            return
+        }
+        if op == .between {
+            guard constants.count == 2, let low = integer(constants[0]), let high = integer(constants[1]) else { return nil }
+            self = .between(low, high)
+            return
+        }
+        guard constants.count == 1, let c = integer(constants[0]) else { return nil }
+        switch op {
+        case .equal: self = .equal(c)
+        case .notEqual: self = .notEqual(c)
+        case .less: self = .less(c)
+        case .lessOrEqual: self = .lessOrEqual(c)
+        case .greater: self = .greater(c)
+        case .greaterOrEqual: self = .greaterOrEqual(c)
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    func holds(_ value: Int64) -> Bool {
+        switch self {
+        case .equal(let c): value == c
+        case .notEqual(let c): value != c
+        case .less(let c): value < c
+        case .lessOrEqual(let c): value <= c
+        case .greater(let c): value > c
+        case .greaterOrEqual(let c): value >= c
+        case .between(let low, let high): value >= low && value <= high
+        case .in(let set): set.contains(value)
+        }
+    }
+}
+
+/// `==`, `!=`, `BEGINSWITH`, `ENDSWITH` or `CONTAINS` of a string column with an ASCII
+/// constant, optionally case-insensitive, on the stored bytes; a stored value that is not ASCII
+/// is compared as a `String`, the way the general path compares it.
+///
+/// Through a folding table (identity, or ASCII upper case to lower case) in plain loops, a
+/// closure per position costing more than the comparisons; the ASCII check and the search for
+/// a `CONTAINS` needle's first byte take eight bytes at a time (`ASCIIBytes`). A class, so that
+/// reaching it from its comparison counts one reference, not one per array.
+final class ASCIIStringTest: Sendable {
+    let column: Int
+    let op: QueryComparison.Operator
+    let lowercase: Bool
+    /// The constant's bytes, folded.
+    let needle: [UInt8]
+    let fold: [UInt8]
+
+    /// Byte maps: each byte to itself, or upper-case letters to lower.
+    private static let identityFold: [UInt8] = (0...255).map { UInt8($0) }
+    private static let lowercaseFold: [UInt8] = (0...255).map { $0 >= 0x41 && $0 <= 0x5A ? UInt8($0) | 0x20 : UInt8($0) }
+
+    init?(_ direct: BoundComparison.Direct, op: QueryComparison.Operator, caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        guard direct.type == .string, !diacriticInsensitive,
+              op == .equal || op == .notEqual || op == .beginsWith || op == .endsWith || op == .contains,
+              direct.constants.count == 1, case .string(let pattern) = direct.constants[0] else { return nil }
+        var needle = Array(pattern.utf8)
+        guard needle.withUnsafeBytes(ASCIIBytes.isASCII) else { return nil }
+        let fold = caseInsensitive ? Self.lowercaseFold : Self.identityFold
+        if caseInsensitive { for index in needle.indices { needle[index] = fold[Int(needle[index])] } }
+        column = direct.column
+        self.op = op
+        lowercase = caseInsensitive
+        self.needle = needle
+        self.fold = fold
+    }
+
+    @inline(__always)
+    func matches(_ row: RowView, _ comparison: BoundComparison) throws -> Bool {
+        guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
+        guard ASCIIBytes.isASCII(bytes) else {
+            // Not ASCII: compare as strings, the way the general path does.
+            let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
+            return QueryEvaluator.single(value, comparison, comparison.direct!.constants[0])
+        }
+        return fold.withUnsafeBufferPointer { fold in
+            needle.withUnsafeBufferPointer { needle in
+                let length = needle.count
+                @inline(__always) func matches(at start: Int) -> Bool {
+                    ASCIIBytes.matches(needle, in: bytes, at: start, fold: fold)
+                }
+                switch op {
+                case .equal: return bytes.count == length && matches(at: 0)
+                case .notEqual: return !(bytes.count == length && matches(at: 0))
+                default:
+                    guard length <= bytes.count else { return false }
+                    switch op {
+                    case .beginsWith: return matches(at: 0)
+                    case .endsWith: return matches(at: bytes.count - length)
+                    default: return ASCIIBytes.contains(needle, in: bytes, fold: fold, lowercase: lowercase)
+                    }
+                }
+            }
+        }
+    }
+}
