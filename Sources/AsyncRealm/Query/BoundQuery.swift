@@ -129,21 +129,33 @@ struct QueryBinder {
 
     /// A comparison with its key paths and subqueries resolved and its constants not yet
     /// checked: the part of binding that depends on the predicate's text alone, which a
-    /// `BoundTemplate` keeps and finishes with each call's arguments.
-    struct ResolvedComparison {
+    /// `BoundTemplate` keeps and finishes with each call's arguments. A class: finishing reads
+    /// it where the template holds it instead of copying its key paths out first.
+    final class ResolvedComparison {
         enum Operand {
             case side(BoundComparison.Side)
             case value(QueryValue, position: Int)
         }
 
-        var quantifier: QueryComparison.Quantifier?
-        var left: Operand
-        var op: QueryComparison.Operator
-        var right: Operand
-        var caseInsensitive: Bool
-        var diacriticInsensitive: Bool
-        var position: Int
-        var leftPosition: Int
+        let quantifier: QueryComparison.Quantifier?
+        let left: Operand
+        let op: QueryComparison.Operator
+        let right: Operand
+        let caseInsensitive: Bool
+        let diacriticInsensitive: Bool
+        let position: Int
+        let leftPosition: Int
+
+        init(_ comparison: QueryComparison, left: Operand, right: Operand) {
+            quantifier = comparison.quantifier
+            self.left = left
+            op = comparison.op
+            self.right = right
+            caseInsensitive = comparison.caseInsensitive
+            diacriticInsensitive = comparison.diacriticInsensitive
+            position = comparison.position
+            leftPosition = comparison.left.position
+        }
     }
 
     func resolve(_ comparison: QueryComparison, schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> ResolvedComparison {
@@ -151,11 +163,7 @@ struct QueryBinder {
             if case .value(let value, let position) = operand { return .value(value, position: position) }
             return .side(try side(operand, schema: schema, variables: variables))
         }
-        return ResolvedComparison(
-            quantifier: comparison.quantifier, left: try operand(comparison.left), op: comparison.op,
-            right: try operand(comparison.right), caseInsensitive: comparison.caseInsensitive,
-            diacriticInsensitive: comparison.diacriticInsensitive, position: comparison.position,
-            leftPosition: comparison.left.position)
+        return ResolvedComparison(comparison, left: try operand(comparison.left), right: try operand(comparison.right))
     }
 
     /// `comparison` with its constants converted and every check made; `arguments` take the
