@@ -90,12 +90,11 @@ final class QueryEvaluator {
             guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
             return { try first($0) || second($0) }
         case .comparison(let comparison):
+            // Each kind in a closure of its own: a scan calls it per row, with no switch over
+            // the kind and nothing copied out of the comparison.
             switch comparison.rowTest {
             case .integer(let column, let test, let nilHolds)?:
-                return { row in
-                    guard let value = try row.integer(column) else { return nilHolds }
-                    return test.holds(value)
-                }
+                return { try test.matches($0, column: column, nilHolds: nilHolds) }
             case .asciiString(let test)?:
                 return { try test.matches($0, comparison) }
             case nil:

@@ -29,8 +29,7 @@ enum RowTest: Sendable {
     func matches(_ row: RowView, _ comparison: BoundComparison) throws -> Bool {
         switch self {
         case .integer(let column, let test, let nilHolds):
-            guard let value = try row.integer(column) else { return nilHolds }
-            return test.holds(value)
+            return try test.matches(row, column: column, nilHolds: nilHolds)
         case .asciiString(let test):
             return try test.matches(row, comparison)
         }
@@ -76,6 +75,13 @@ enum IntegerTest: Sendable {
         case .greaterOrEqual: self = .greaterOrEqual(c)
         default: return nil
         }
+    }
+
+    /// Whether `column` of `row` passes; `nilHolds` when it holds nil or nothing.
+    @inline(__always)
+    func matches(_ row: RowView, column: Int, nilHolds: Bool) throws -> Bool {
+        guard let value = try row.integer(column) else { return nilHolds }
+        return holds(value)
     }
 
     @inline(__always)
