@@ -151,6 +151,43 @@ struct QueryTests {
         #expect(young.count == Array(young).count)
     }
 
+    @Test("a lone integer comparison, tested inside the engine's scan, gives what Swift gives: nil, edges, negative and long values", arguments: RealmKind.allCases)
+    func integerScans(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let ages: [Int?] = [nil, 0, 1, 30, 31, 127, 128, -1, -200, 1 << 40, Int.max, Int.min, nil, 42]
+        try realm.write {
+            for (index, age) in ages.enumerated() {
+                let person = ObjectTests.makePerson(index + 1, "P\(index)")
+                person.age = age
+                realm.add(person)
+            }
+        }
+        let people = realm.objects(Person.self)
+        let cases: [(Results<Person>, (Int?) -> Bool)] = [
+            (people.filter("age == %@", 31), { $0 == 31 }),
+            (people.filter("age == %@", Int.min), { $0 == Int.min }),
+            (people.filter("age < %@", 31), { $0.map { $0 < 31 } ?? false }),
+            (people.filter("age < %@", Int.min), { _ in false }),
+            (people.filter("age <= %@", -1), { $0.map { $0 <= -1 } ?? false }),
+            (people.filter("age > %@", 127), { $0.map { $0 > 127 } ?? false }),
+            (people.filter("age > %@", Int.max), { _ in false }),
+            (people.filter("age >= %@", -200), { $0.map { $0 >= -200 } ?? false }),
+            (people.filter("age >= %@", Int.max), { $0 == Int.max }),
+            (people.filter("age BETWEEN {%@, %@}", 0, 128), { $0.map { (0...128).contains($0) } ?? false }),
+            (people.filter("age BETWEEN {%@, %@}", 40, 30), { _ in false }),
+            (people.filter("age != %@", 31), { $0 != 31 }),
+            (people.filter("id > %@", 12), { _ in false }),
+        ]
+        for (index, (results, holds)) in cases.enumerated() {
+            let expected = ages.indices.filter { index < 12 ? holds(ages[$0]) : $0 + 1 > 12 }
+            #expect(results.count == expected.count, "case \(index)")
+            // Iterating reads the rows the scan kept: the objects' values are the stored ones.
+            #expect(results.map(\.id) == expected.map { $0 + 1 }, "case \(index)")
+            #expect(results.map(\.age) == expected.map { ages[$0] }, "case \(index)")
+        }
+    }
+
     @Test("sums and averages over a whole class read every kind of stored number", arguments: RealmKind.allCases)
     func wholeClassTotals(kind: RealmKind) throws {
         let directory = RealmDirectory()

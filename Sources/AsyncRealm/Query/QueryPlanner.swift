@@ -91,6 +91,13 @@ struct QueryPlanner {
             }
             return (keys, nil)
         }
+        if case .comparison(let comparison) = query, case .integer(let column, let test, let nilHolds)? = comparison.rowTest,
+           let bounds = test.bounds {
+            // One integer column within bounds: the engine tests it inside its scan loop.
+            let found = try? table.keys(whereInteger: column, in: bounds, nullMatches: nilHolds, keepingRows ? { kept.keep($0) } : nil)
+            guard let found else { return ([], nil) }
+            return (found, kept.rows(count: found.count))
+        }
         // Decode only the columns the predicate starts from; the others read as nil.
         let columns = Self.columns(of: query).sorted()
         let width = (columns.last ?? -1) + 1

@@ -84,6 +84,20 @@ enum IntegerTest: Sendable {
         return holds(value)
     }
 
+    /// The values this test holds for, as one closed range; nil for `!=`, `IN` and a test
+    /// no integer passes.
+    var bounds: ClosedRange<Int64>? {
+        switch self {
+        case .equal(let c): c...c
+        case .less(let c): c == .min ? nil : Int64.min...(c - 1)
+        case .lessOrEqual(let c): Int64.min...c
+        case .greater(let c): c == .max ? nil : (c + 1)...Int64.max
+        case .greaterOrEqual(let c): c...Int64.max
+        case .between(let low, let high): low <= high ? low...high : nil
+        case .notEqual, .in: nil
+        }
+    }
+
     @inline(__always)
     func holds(_ value: Int64) -> Bool {
         switch self {

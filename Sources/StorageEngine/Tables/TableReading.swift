@@ -62,6 +62,7 @@ package protocol TableReading {
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
     func keys(where column: Int, equals value: Value) throws -> [UInt64]
+    func keys(whereInteger column: Int, in bounds: ClosedRange<Int64>, nullMatches: Bool, _ matched: ((RowView) -> Void)?) throws -> [UInt64]
     func firstKey(where column: Int, equals value: Value) throws -> UInt64?
 }
 
@@ -116,6 +117,30 @@ extension TableReading {
             return true
         }
         return (integers, reals, count)
+    }
+
+    /// The keys of the rows whose `column` holds an integer within `bounds`, or null (or
+    /// nothing: a column added after the row was written) when `nullMatches`, in key order;
+    /// `matched` sees each of those rows. A scan with the test inside the tree's loop, which
+    /// a closure per row tested cost a fifth more than (a count over a range of ages).
+    package func keys(
+        whereInteger column: Int, in bounds: ClosedRange<Int64>, nullMatches: Bool, _ matched: ((RowView) -> Void)?
+    ) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        try rowTree.scan { key, row in
+            let holds: Bool
+            if let number = try RowCodec.integer(column, of: row) {
+                holds = bounds.contains(number)
+            } else {
+                holds = nullMatches
+            }
+            if holds {
+                keys.append(key)
+                matched?(RowView(bytes: row))
+            }
+            return true
+        }
+        return keys
     }
 
     /// One column of row `key`, decoded alone; nil if there is no such row.

@@ -58,19 +58,31 @@ extension TreeReading {
             return true
         case .leaf(let leaf):
             let start = leaf.search(range.lowerBound).index
+            // Through the arrays' buffers, each value starting where the last ended: a scan
+            // spends little per row besides the caller's body, so bounds checks showed.
             return try leaf.bytes.withUnsafeBytes { bytes in
-                for index in start..<leaf.count {
-                    let key = leaf.keys[index]
-                    guard key <= range.upperBound else { return false }
-                    let keepGoing: Bool
-                    if leaf.isOverflow(at: index) {
-                        keepGoing = try leaf.withValue(at: index, store: store) { try body(key, $0) }
-                    } else {
-                        keepGoing = try body(key, UnsafeRawBufferPointer(rebasing: bytes[leaf.valueRange(at: index)]))
+                try leaf.keys.withUnsafeBufferPointer { keys in
+                    try leaf.ends.withUnsafeBufferPointer { ends in
+                        guard start < keys.count, ends.count == keys.count else { return true }
+                        var valueStart = start == 0 ? 0 : Int(ends[start - 1] & ~Leaf.overflowBit)
+                        for index in start..<keys.count {
+                            let key = keys[index]
+                            guard key <= range.upperBound else { return false }
+                            let end = ends[index]
+                            let valueEnd = Int(end & ~Leaf.overflowBit)
+                            precondition(valueStart <= valueEnd && valueEnd <= bytes.count, "leaf value ends out of order")
+                            let keepGoing: Bool
+                            if end & Leaf.overflowBit != 0 {
+                                keepGoing = try leaf.withValue(at: index, store: store) { try body(key, $0) }
+                            } else {
+                                keepGoing = try body(key, UnsafeRawBufferPointer(start: bytes.baseAddress! + valueStart, count: valueEnd - valueStart))
+                            }
+                            guard keepGoing else { return false }
+                            valueStart = valueEnd
+                        }
+                        return true
                     }
-                    guard keepGoing else { return false }
                 }
-                return true
             }
         }
     }
