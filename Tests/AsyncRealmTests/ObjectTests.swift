@@ -269,6 +269,67 @@ struct ObjectTests {
         #expect(owner.dogs.map(\.name) == ["dog 5", "dog 3", "dog 5", "dog 8999"])
     }
 
+    @Test("iterating reuses an accessor the caller let go of, and never one that anything can still see", arguments: RealmKind.allCases)
+    func accessorReuse(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let count = 600  // past one batch of rows
+        try realm.write {
+            for id in 1...count {
+                let reading = Reading()
+                reading.id = id
+                reading.label = "r\(id)"
+                realm.add(reading)
+            }
+            for id in 1...3 {
+                let jotting = Jotting()
+                jotting.id = id
+                realm.add(jotting)
+            }
+        }
+        let readings = realm.objects(Reading.self)
+        // Dropped at every step: one instance reads every row, each its own.
+        var instances = Set<ObjectIdentifier>()
+        var ids: [Int] = []
+        for reading in readings {
+            instances.insert(ObjectIdentifier(reading))
+            ids.append(reading.id)
+            #expect(reading.label == "r\(reading.id)" && reading.realm === realm)
+        }
+        #expect(ids == Array(1...count))
+        #expect(instances.count == 1)
+        // Kept: every object is an instance of its own, still reading its row.
+        var kept: [Reading] = []
+        for reading in readings { kept.append(reading) }
+        #expect(Set(kept.map(ObjectIdentifier.init)).count == count)
+        #expect(kept.map(\.id) == Array(1...count) && kept.map(\.label) == (1...count).map { "r\($0)" })
+        // A weak reference is something that could see the change: the object is not reused.
+        weak var previous: Reading?
+        var previousID = 0
+        for reading in readings {
+            #expect(previous == nil || previous?.id == previousID)
+            previous = reading
+            previousID = reading.id
+        }
+        // An object deleted through its accessor and dropped is not reused as invalidated.
+        var valid = 0
+        for reading in readings {
+            if reading.id == 10 {
+                try realm.write { realm.delete(reading) }
+                continue
+            }
+            if !reading.isInvalidated { valid += 1 }
+        }
+        #expect(valid == count - 1)
+        // A property that is not stored rules reuse out: each object starts with its own.
+        var scratches: [Int] = []
+        for jotting in realm.objects(Jotting.self) {
+            scratches.append(jotting.scratch)
+            jotting.scratch = 7
+        }
+        #expect(scratches == [0, 0, 0])
+    }
+
     @Test("sorted results iterate from the rows their sort read, and read them again once the realm changes", arguments: RealmKind.allCases)
     func sortedIterationKeepsRows(kind: RealmKind) throws {
         let directory = RealmDirectory()
@@ -417,4 +478,17 @@ struct ManagedListTests {
         #expect(other.dogs.isEmpty)
         #expect(realm.objects(Dog.self).count == 3, "removing from a list deletes nothing")
     }
+}
+
+/// A model of value properties only, whose accessors iteration may reuse.
+final class Reading: Object {
+    @Persisted var id: Int
+    @Persisted var label: String
+    @Persisted var value: Double
+}
+
+/// Value properties and one that is not stored, which rules out reusing accessors.
+final class Jotting: Object {
+    @Persisted var id: Int
+    var scratch = 0
 }

@@ -66,6 +66,14 @@ extension Object {
         _setRow(range, of: buffer, stamp: stamp)
     }
 
+    /// Makes this accessor, which nothing else references, the accessor of row `key` (see
+    /// `Results.Iterator`): everything the last row left is reset.
+    func _reuse(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        _realmOwner = nil
+        _wasInvalidated = false
+        _manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
+    }
+
     func _setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
         // A buffer of another realm would not keep this object's realm alive.
         assert(buffer.realm === _managedRealm?.takeUnretainedValue(), "a row read through another realm")

@@ -31,6 +31,21 @@ enum PersistedFields {
         return types
     }
 
+    /// How many stored fields instances of `type` have besides `Object`'s own: `@Persisted`
+    /// storage and anything else the model declares.
+    static func storedFieldCount(of type: Object.Type) -> Int {
+        // A class's fields include its superclasses' (`Object`'s own among them).
+        func fields(of someClass: AnyClass) -> Int {
+            var count = 0
+            _ = _forEachField(of: someClass, options: _EachFieldOptions(rawValue: 1 << 0)) { _, _, _, _ in
+                count += 1
+                return true
+            }
+            return count
+        }
+        return fields(of: type) - fields(of: Object.self)
+    }
+
     /// The byte offset of property `name`'s storage in instances of `type`, if it has one.
     static func offset(of name: String, in type: Object.Type) -> Int? {
         let key = ObjectIdentifier(type)

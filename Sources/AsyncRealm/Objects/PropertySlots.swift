@@ -22,6 +22,13 @@ final class PropertySlots {
     private let object: UnsafeMutableBufferPointer<(offset: Int, slot: UInt16)>
     private let recorder: [(offset: Int, slot: UInt16)]
 
+    /// Whether an accessor of this type that nothing else references may be made the accessor
+    /// of another row (see `Results.Iterator`): every field of the instance is the storage of
+    /// a value column, which a managed object never uses, so no state of the old row is left
+    /// to see. A list or linking objects property, or a field that is not `@Persisted`, rules
+    /// it out.
+    let reusesAccessors: Bool
+
     /// The first slot of properties that are not value columns.
     static let general: UInt16 = 0x8000
 
@@ -50,6 +57,8 @@ final class PropertySlots {
                 object.append((offset, general))
             }
         }
+        reusesAccessors = object.allSatisfy { $0.slot < Self.general }
+            && PersistedFields.storedFieldCount(of: type) == schema.properties.count
         self.object = .allocate(capacity: object.count)
         _ = self.object.initialize(from: object)
         self.recorder = recorder
@@ -90,6 +99,16 @@ extension ClassInfo {
         propertySlots[key] = slots
         if objectType == type { typeSlots = Unmanaged.passUnretained(slots) }
         if recorder { slots.write(intoRecorder: object) } else { slots.write(into: object) }
+    }
+
+    /// Whether iterating this class's objects may reuse an accessor the caller let go of
+    /// (`PropertySlots.reusesAccessors`), for instances of exactly `type`.
+    func reusesAccessors(of type: Object.Type) -> Bool {
+        guard type == self.type, type != DynamicObject.self else { return false }
+        if let typeSlots { return typeSlots._withUnsafeGuaranteedRef(\.reusesAccessors) }
+        let sample = type.init()
+        writeSlots(into: sample)
+        return typeSlots?._withUnsafeGuaranteedRef(\.reusesAccessors) ?? false
     }
 
     /// The property that general slot `slot` names.
