@@ -78,7 +78,8 @@ extension Object {
         // A buffer of another realm would not keep this object's realm alive.
         assert(buffer.realm === _managedRealm?.takeUnretainedValue(), "a row read through another realm")
         _row = buffer.bytes(at: range)
-        _rowBuffer = buffer
+        // A reused accessor usually stays in its buffer: no reference to count again.
+        if _rowBuffer !== buffer { _rowBuffer = buffer }
         _rowStamp = stamp
         _rowCursor = ColumnCursor()
     }
