@@ -205,7 +205,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// The last accessor made, kept to be made the next row's accessor when the caller has
         /// let go of it (see `reusableAccessor()`); nil when the class's accessors cannot be
         /// reused.
-        private var lastAccessor: Element?
+        private var lastAccessor: Object?
         private let reusesAccessors: Bool
         /// Rows read per batch when scanning the table, and keys per batch of a filtered,
         /// sorted or list-based collection: large enough that a batch's keys share the leaves
@@ -233,12 +233,18 @@ public final class Results<Element: Object>: RandomAccessCollection {
             return realm._withUnsafeGuaranteedRef { realm in
                 info._withUnsafeGuaranteedRef { info in
                     // Rows read before the realm changed (a write inside the loop) are read again.
-                    if let range = keptRows?[index] ?? rows[index], let buffer, realm.stamp == batchStamp {
+                    if let range = keptRows?[index] ?? rows[index], buffer != nil, realm.stamp == batchStamp {
+                        // (Typed `Object` and unwrapped in place: the generic forms called the
+                        // runtime and counted references, per object.)
                         if reusableAccessor() {
-                            lastAccessor.unsafelyUnwrapped._reuse(key: keys[index], info: info, row: range, of: buffer, stamp: batchStamp)
-                            return lastAccessor
+                            let object = lastAccessor.unsafelyUnwrapped
+                            let (key, stamp) = (keys[index], batchStamp)
+                            Unmanaged.passUnretained(buffer.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                                object._reuse(key: key, info: info, row: range, of: $0, stamp: stamp)
+                            }
+                            return unsafeDowncast(object, to: Element.self)
                         }
-                        let object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer, info: info)
+                        let object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
                         if reusesAccessors { lastAccessor = object }
                         return object
                     }
@@ -254,7 +260,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private mutating func reusableAccessor() -> Bool {
             guard lastAccessor != nil else { return false }
             guard isKnownUniquelyReferenced(&lastAccessor!),
-                  _getWeakRetainCount(lastAccessor!) == 1, _getUnownedRetainCount(lastAccessor!) == 1 else {
+                  Unmanaged.passUnretained(lastAccessor.unsafelyUnwrapped)._withUnsafeGuaranteedRef({
+                      _getWeakRetainCount($0) == 1 && _getUnownedRetainCount($0) == 1
+                  }) else {
                 lastAccessor = nil
                 return false
             }
