@@ -81,7 +81,7 @@ struct ValueRoundTripTests {
                     // and leaves the cursor where the next read still finds its column.
                     let typedColumn = Int.random(in: 0..<(width + 2), using: &random)
                     let expected = try? RowCodec.decodeColumnChecked(typedColumn, of: bytes)
-                    let kind = Int.random(in: 0..<5, using: &random)
+                    let kind = Int.random(in: 0..<6, using: &random)
                     let typed = Self.typedRead(kind, typedColumn, of: bytes, cursor: &cursor)
                     if let typed {
                         #expect(String(describing: Optional(typed)) == String(describing: expected), "typed read \(kind) of column \(typedColumn) (seed \(seed))")
@@ -93,7 +93,7 @@ struct ValueRoundTripTests {
         }
     }
 
-    /// Typed read `kind` (integer, bool, double, timestamp, null) of `column`, as the value it
+    /// Typed read `kind` (integer, bool, double, timestamp, string, null) of `column`, as the value it
     /// read; nil when it read nothing.
     static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Value? {
         switch kind {
@@ -101,6 +101,7 @@ struct ValueRoundTripTests {
         case 1: return RowCodec.bool(column, of: row, cursor: &cursor).map(Value.bool)
         case 2: return RowCodec.double(column, of: row, cursor: &cursor).map(Value.double)
         case 3: return RowCodec.timestamp(column, of: row, cursor: &cursor).map { .timestamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
+        case 4: return RowCodec.string(column, of: row, cursor: &cursor).map { .string(String(decoding: $0, as: UTF8.self)) }
         default: return RowCodec.isNull(column, of: row, cursor: &cursor) ? .null : nil
         }
     }
@@ -112,7 +113,8 @@ struct ValueRoundTripTests {
         case .bool: return 1
         case .double: return 2
         case .timestamp: return 3
-        case .null: return 4
+        case .string: return 4
+        case .null: return 5
         default: return -1
         }
     }

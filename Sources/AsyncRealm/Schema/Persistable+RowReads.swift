@@ -37,6 +37,14 @@ extension Date {
     }
 }
 
+extension String {
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> String? {
+        guard let row = object._currentRow(in: realm),
+              let bytes = RowCodec.string(column, of: row, cursor: &object._rowCursor) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 extension Optional where Wrapped: _PersistableInsideOptional {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         guard let row = object._currentRow(in: realm) else { return nil }

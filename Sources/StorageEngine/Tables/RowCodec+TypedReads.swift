@@ -33,6 +33,13 @@ extension RowCodec {
         }
     }
 
+    /// A string's UTF-8 bytes, in place.
+    package static func string(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> UnsafeRawBufferPointer? {
+        read(column, of: row, cursor: &cursor) { tag, offset, end in
+            tag == Tag.string.rawValue ? stringPayload(offset: offset, in: row, end: &end) : nil
+        }
+    }
+
     /// Whether column `column` holds null; false for a column past the row's end (the general
     /// path reads it as null) and for anything that does not add up.
     package static func isNull(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Bool {
