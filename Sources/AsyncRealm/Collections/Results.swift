@@ -345,9 +345,21 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 return
             }
             let buffer = reusableBuffer(rows: Self.scanBatchSize)
-            try? table.scan(nextKey...UInt64.max) { key, row in
-                keys.append(key)
-                rows.append(buffer.append(row))
+            // Whole leaves until the batch is full: each leaf's keys copied together and its
+            // rows in one copy (a call per row cost more than the copying). A row stored in
+            // overflow pages gets no row here and is read by its key when reached.
+            try? table.scanRowLeaves(from: nextKey) { leaf in
+                let (first, count) = (leaf.start, leaf.keys.count)
+                let base = leaf.valueStart(first)
+                let copied = buffer.append(UnsafeRawBufferPointer(rebasing: leaf.bytes[base..<leaf.valueEnd(count - 1)]))
+                let offset = copied.lowerBound - base
+                keys.append(contentsOf: UnsafeBufferPointer(rebasing: leaf.keys[first..<count]))
+                var start = base
+                for index in first..<count {
+                    let end = leaf.valueEnd(index)
+                    rows.append(leaf.isOverflow(index) ? nil : (start + offset)..<(end + offset))
+                    start = end
+                }
                 return keys.count < Self.scanBatchSize
             }
             if keys.count < Self.scanBatchSize { exhausted = true }

@@ -41,7 +41,8 @@ final class RowBuffer {
         return append(other.bytes(at: range))
     }
 
-    private func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+    /// Copies `bytes` (rows, one or several back to back) after the rows already held.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
         let length = bytes.count
         if count + length > capacity {
             let grown = Swift.max(capacity * 2, count + length)

@@ -61,6 +61,7 @@ package protocol TableReading {
     func value(_ key: UInt64, column: Int) throws -> Value?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
+    func scanRowLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws
     func keys(where column: Int, equals value: Value) throws -> [UInt64]
     func keys(whereInteger column: Int, in bounds: ClosedRange<Int64>, nullMatches: Bool, _ matched: ((RowView) -> Void)?) throws -> [UInt64]
     func firstKey(where column: Int, equals value: Value) throws -> UInt64?
@@ -154,6 +155,12 @@ extension TableReading {
         _ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool
     ) throws {
         try rowTree.scan(range) { key, bytes in try body(key, RowView(bytes: bytes)) }
+    }
+
+    /// Visits the leaves of the row tree holding keys from `key` on, until `body` returns
+    /// false: their rows in place, for copying many at once (`TreeReading.scanLeaves`).
+    package func scanRowLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
+        try rowTree.scanLeaves(from: key, body)
     }
 
     /// Visits every row in key order until `body` returns false.

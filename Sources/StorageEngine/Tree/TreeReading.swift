@@ -87,6 +87,35 @@ extension TreeReading {
         }
     }
 
+    /// Calls `body` with each leaf holding keys from `key` on, in key order, until it returns
+    /// false: the leaf's entries in place, from the first key not below `key`. For a reader
+    /// that copies many entries at once (a batch of rows), where a call per entry cost more
+    /// than the copying.
+    package func scanLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
+        _ = try scanLeaves(rootChild, from: key, body)
+    }
+
+    private func scanLeaves(_ child: Child, from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws -> Bool {
+        switch try node(child) {
+        case .branch(let branch):
+            for position in branch.childIndex(for: key)..<branch.children.count {
+                guard try scanLeaves(branch.children[position], from: key, body) else { return false }
+            }
+            return true
+        case .leaf(let leaf):
+            let start = leaf.search(key).index
+            guard start < leaf.count else { return true }
+            return try leaf.bytes.withUnsafeBytes { bytes in
+                try leaf.keys.withUnsafeBufferPointer { keys in
+                    try leaf.ends.withUnsafeBufferPointer { ends in
+                        precondition(ends.count == keys.count && Int(ends.last! & ~Leaf.overflowBit) <= bytes.count, "leaf value ends out of range")
+                        return try body(LeafEntries(keys: keys, ends: ends, bytes: bytes, start: start))
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls `body` with each of `keys` (ascending, repeats allowed) that the tree holds and its
     /// bytes, in that order; keys not in the tree are skipped.
     ///
@@ -197,4 +226,27 @@ package struct TreeReader: TreeReading, Sendable {
         if ref.isNull { return .leaf(Leaf()) }
         return try store.node(ref)
     }
+}
+
+/// The entries of one leaf from `start` on, in place (see `TreeReading.scanLeaves`): valid
+/// only inside the call that hands them out.
+package struct LeafEntries {
+    package let keys: UnsafeBufferPointer<UInt64>
+    /// Where each value ends in `bytes`, with `Leaf.overflowBit` set for a value stored in
+    /// overflow pages (its bytes here are a reference to them, not the value).
+    let ends: UnsafeBufferPointer<UInt32>
+    package let bytes: UnsafeRawBufferPointer
+    /// The first entry handed out.
+    package let start: Int
+
+    /// Whether entry `index` is stored in overflow pages: read it by its key instead.
+    @inline(__always)
+    package func isOverflow(_ index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
+
+    /// Where entry `index`'s value starts and ends in `bytes` (for an overflow entry, its
+    /// reference).
+    @inline(__always)
+    package func valueStart(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit) }
+    @inline(__always)
+    package func valueEnd(_ index: Int) -> Int { Int(ends[index] & ~Leaf.overflowBit) }
 }
