@@ -218,8 +218,9 @@ func runConcurrencyWorkloads(directory: String, objectCount: Int, quick: Bool, o
             return checksum
         }
         _ = readAll(frozen.value)  // warm the page cache
-        // Seven alternating rounds, medians: on a virtual machine one phase alone can run at
-        // half speed for a while (the host's other tenants), which three samples do not outvote.
+        // Eleven alternating rounds, medians: on a virtual machine one phase alone can run at
+        // half speed for a while (the host's other tenants), which three samples do not outvote,
+        // and seven left the ratio moving by a tenth from run to run once a read took 20 ms.
         // The arithmetic controls run in the same rounds, so that they see the same machine.
         func pair(sequential work: () -> Int, parallel task: @escaping @Sendable () -> Int) async -> (sequential: Double, parallel: Double) {
             let sequential = await measureAsync {
@@ -239,7 +240,7 @@ func runConcurrencyWorkloads(directory: String, objectCount: Int, quick: Bool, o
         var reads: [(sequential: Double, parallel: Double)] = []
         var latencyBound: [(sequential: Double, parallel: Double)] = []
         var throughputBound: [(sequential: Double, parallel: Double)] = []
-        for round in 0..<7 {
+        for round in 0..<11 {
             // One task reads four times through one handle; each of four tasks through its own.
             let results = frozen.value
             reads.append(await pair(sequential: { readAll(results) }, parallel: { readAll(frozen.value) }))
