@@ -66,6 +66,14 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
 }
 
+/// Milliseconds from the moment a write returned to `received`. A moment not recorded yet means
+/// the element came first (the writer had not resumed: on one core the observer may run before
+/// it), so the latency is zero, as it is for an element that came a hair before the record.
+func latency(_ received: ContinuousClock.Instant, since committed: ContinuousClock.Instant?) -> Double {
+    guard let committed else { return 0 }
+    return max(0, milliseconds(received - committed))
+}
+
 actor NotifyWriter {
     let configuration: Realm.Configuration
     init(configuration: Realm.Configuration) { self.configuration = configuration }
@@ -110,7 +118,7 @@ actor NotifyObserver {
             let received = ContinuousClock.now
             guard case .change = change else { break }
             let value = object.age
-            if let committed = moments.instant(value) { latencies.append(max(0, milliseconds(received - committed))) }
+            latencies.append(latency(received, since: moments.instant(value)))
             if value >= count { break }
         }
         return latencies
@@ -129,7 +137,7 @@ actor NotifyObserver {
             case .update(_, _, _, let modifications):
                 round += 1
                 guard modifications.count == 100 else { fatalError("NotifyLargeResults: \(modifications.count) modifications, 100 expected") }
-                if let committed = moments.instant(round) { latencies.append(max(0, milliseconds(received - committed))) }
+                latencies.append(latency(received, since: moments.instant(round)))
             }
             if round >= rounds { break }
         }
