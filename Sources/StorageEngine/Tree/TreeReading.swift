@@ -63,7 +63,8 @@ extension TreeReading {
             return try leaf.bytes.withUnsafeBytes { bytes in
                 try leaf.keys.withUnsafeBufferPointer { keys in
                     try leaf.ends.withUnsafeBufferPointer { ends in
-                        guard start < keys.count, ends.count == keys.count else { return true }
+                        precondition(ends.count == keys.count, "leaf with \(keys.count) keys and \(ends.count) value ends")
+                        guard start < keys.count else { return true }
                         var valueStart = start == 0 ? 0 : Int(ends[start - 1] & ~Leaf.overflowBit)
                         for index in start..<keys.count {
                             let key = keys[index]
@@ -75,7 +76,7 @@ extension TreeReading {
                             if end & Leaf.overflowBit != 0 {
                                 keepGoing = try leaf.withValue(at: index, store: store) { try body(key, $0) }
                             } else {
-                                keepGoing = try body(key, UnsafeRawBufferPointer(start: bytes.baseAddress! + valueStart, count: valueEnd - valueStart))
+                                keepGoing = try body(key, UnsafeRawBufferPointer(rebasing: bytes[valueStart..<valueEnd]))
                             }
                             guard keepGoing else { return false }
                             valueStart = valueEnd
