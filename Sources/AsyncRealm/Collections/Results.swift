@@ -206,7 +206,6 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// let go of it (see `reusableAccessor()`); nil when the class's accessors cannot be
         /// reused.
         private var lastAccessor: Object?
-        private let reusesAccessors: Bool
         /// Rows read per batch when scanning the table, and keys per batch of a filtered,
         /// sorted or list-based collection: large enough that a batch's keys share the leaves
         /// they are looked up in.
@@ -219,7 +218,6 @@ public final class Results<Element: Object>: RandomAccessCollection {
             self.results = results
             realm = .passUnretained(results.handle)
             info = .passUnretained(results.info)
-            reusesAccessors = results.info.reusesAccessors(of: Element.self)
         }
 
         public mutating func next() -> Element? {
@@ -245,7 +243,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                             return unsafeDowncast(object, to: Element.self)
                         }
                         let object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
-                        if reusesAccessors { lastAccessor = object }
+                        if info.reusesAccessors(of: Element.self) { lastAccessor = object }
                         return object
                     }
                     return realm.accessor(of: Element.self, key: keys[index], info: info)

@@ -102,13 +102,11 @@ extension ClassInfo {
     }
 
     /// Whether iterating this class's objects may reuse an accessor the caller let go of
-    /// (`PropertySlots.reusesAccessors`), for instances of exactly `type`.
+    /// (`PropertySlots.reusesAccessors`), for instances of exactly `type`. Asked once an
+    /// accessor of `type` has been made, which wrote its slots (a `DynamicObject` has none).
     func reusesAccessors(of type: Object.Type) -> Bool {
-        guard type == self.type, type != DynamicObject.self else { return false }
-        if let typeSlots { return typeSlots._withUnsafeGuaranteedRef(\.reusesAccessors) }
-        let sample = type.init()
-        writeSlots(into: sample)
-        return typeSlots?._withUnsafeGuaranteedRef(\.reusesAccessors) ?? false
+        guard type == self.type, let typeSlots else { return false }
+        return typeSlots._withUnsafeGuaranteedRef(\.reusesAccessors)
     }
 
     /// The property that general slot `slot` names.
