@@ -47,6 +47,49 @@ package final class PageCache: Sendable {
         }
     }
 
+    /// Where a descent through the cache for one key ended (see `locate(_:from:)`).
+    package enum Descent {
+        /// The leaf holding the key's place had it.
+        case found(StoredValue)
+        /// The leaf holding the key's place does not have it.
+        case absent
+        /// The node at this reference, on the key's path, is not cached.
+        case uncached(PageRef)
+    }
+
+    /// Follows `key` from the node at `start` down to its leaf, through cached nodes, under one
+    /// lock, reading each node in place. Copying a node out costs a reference count on each of
+    /// its arrays (two for a branch, three for a leaf), and each of those an atomic operation
+    /// on a cache line a lookup would not otherwise touch; a lookup here counts one, on the
+    /// leaf's bytes it hands out.
+    package func locate(_ key: UInt64, from start: PageRef) -> Descent {
+        state.withLock { state in
+            var ref = start
+            var (hits, misses) = (0, 0)
+            defer { state.hits += hits; state.misses += misses }
+            // Through a pointer: reading a slot out of the array copied it, node and all.
+            return state.slots.withUnsafeMutableBufferPointer { [slotByOffset = state.slotByOffset] slots in
+                while true {
+                    guard let index = slotByOffset.slot(for: ref.offset), slots[index].ref == ref else {
+                        misses += 1
+                        return .uncached(ref)
+                    }
+                    hits += 1
+                    let slot = slots.baseAddress.unsafelyUnwrapped + index
+                    slot.pointee.referenced = true
+                    switch slot.pointee.node {
+                    case .branch(let branch)?:
+                        ref = branch.storedChild(for: key)
+                    case .leaf(let leaf)?:
+                        return leaf.storedValue(for: key).map(Descent.found) ?? .absent
+                    case nil:
+                        preconditionFailure("a page cache slot mapped from an offset holds no node")
+                    }
+                }
+            }
+        }
+    }
+
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
             if let index = state.slotByOffset.slot(for: ref.offset) {

@@ -17,6 +17,25 @@ package final class PageStore: Sendable {
         return node
     }
 
+    /// The value stored under `key` in the tree rooted at `root`: through the cache while the
+    /// path is cached, reading each node that is not and going on from it.
+    package func locate(_ key: UInt64, from root: PageRef) throws -> StoredValue? {
+        var ref = root
+        while true {
+            switch cache.locate(key, from: ref) {
+            case .found(let value): return value
+            case .absent: return nil
+            case .uncached(let missing):
+                // Read and cached now; descending from the copy, not the cache, which another
+                // thread may already have evicted it from.
+                switch try node(missing) {
+                case .branch(let branch): ref = branch.storedChild(for: key)
+                case .leaf(let leaf): return leaf.storedValue(for: key)
+                }
+            }
+        }
+    }
+
     /// The verified, decompressed body of the page at `ref`, which must be of kind `expected`.
     package func readPage(_ ref: PageRef, expecting expected: PageKind) throws -> [UInt8] {
         let (kind, raw) = try readRaw(ref)

@@ -4,6 +4,8 @@ package protocol TreeReading {
     var rootChild: Child { get }
     /// The node a child pointer refers to, dirty or stored.
     func node(_ child: Child) throws -> Node
+    /// The value stored under `key`, if there is one.
+    func locate(_ key: UInt64) throws -> StoredValue?
 }
 
 extension TreeReading {
@@ -12,15 +14,18 @@ extension TreeReading {
     package func withValue<Result>(
         forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result? {
+        try locate(key)?.withBytes(store: store, body)
+    }
+
+    /// The value stored under `key`, found by descending through `node(_:)`.
+    package func locate(_ key: UInt64) throws -> StoredValue? {
         var child = rootChild
         while true {
             switch try node(child) {
             case .branch(let branch):
                 child = branch.children[branch.childIndex(for: key)]
             case .leaf(let leaf):
-                let (index, found) = leaf.search(key)
-                guard found else { return nil }
-                return try leaf.withValue(at: index, store: store, body)
+                return leaf.storedValue(for: key)
             }
         }
     }
@@ -184,29 +189,6 @@ extension TreeReading {
     }
 }
 
-extension Leaf {
-    /// Calls `body` with value `index`, reading its overflow page if it has one.
-    @inline(__always)
-    package func withValue<Result>(
-        at index: Int, store: PageStore, _ body: (UnsafeRawBufferPointer) throws -> Result
-    ) throws -> Result {
-        let range = valueRange(at: index)
-        if !isOverflow(at: index) {
-            return try bytes.withUnsafeBytes { (buffer) in
-                try body(UnsafeRawBufferPointer(rebasing: buffer[range]))
-            }
-        }
-        let descriptor = try bytes.withUnsafeBytes { (buffer) in
-            try OverflowDescriptor.decode(UnsafeRawBufferPointer(rebasing: buffer[range]), origin: 0)
-        }
-        let raw = try store.readPage(descriptor.page, expecting: .overflow)
-        guard raw.count == Int(descriptor.valueLength) else {
-            throw StorageError.corrupted("overflow value has \(raw.count) bytes, its leaf expects \(descriptor.valueLength)", at: descriptor.page.offset)
-        }
-        return try raw.withUnsafeBytes { (buffer) in try body(buffer) }
-    }
-}
-
 /// A read-only tree rooted at a stored page: how snapshots read.
 package struct TreeReader: TreeReading, Sendable {
     package let store: PageStore
@@ -226,6 +208,13 @@ package struct TreeReader: TreeReading, Sendable {
         }
         if ref.isNull { return .leaf(Leaf()) }
         return try store.node(ref)
+    }
+
+    /// The value stored under `key`, found through the page cache under one lock while the
+    /// path is cached (see `PageCache.locate(_:from:)`).
+    package func locate(_ key: UInt64) throws -> StoredValue? {
+        if root.isNull { return nil }
+        return try store.locate(key, from: root)
     }
 }
 
