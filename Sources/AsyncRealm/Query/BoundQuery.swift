@@ -14,13 +14,45 @@ struct BoundKeyPath: Sendable {
         case value(column: Int)
     }
 
-    var hops: [Hop]
+    /// The fields, in one object: a template's comparison copies its path into every query
+    /// made from it, and a path copied field by field counted a reference for each of its
+    /// arrays and strings, then released them all with the query.
+    private final class Fields: Sendable {
+        let hops: [Hop]
+        let property: Property
+        let isCollection: Bool
+        let text: String
+
+        init(hops: [Hop], property: Property, isCollection: Bool, text: String) {
+            self.hops = hops
+            self.property = property
+            self.isCollection = isCollection
+            self.text = text
+        }
+    }
+
+    private var fields: Fields
+
+    init(hops: [Hop], property: Property, isCollection: Bool, text: String) {
+        fields = Fields(hops: hops, property: property, isCollection: isCollection, text: text)
+    }
+
+    var hops: [Hop] {
+        get { fields.hops }
+        set { fields = Fields(hops: newValue, property: property, isCollection: isCollection, text: text) }
+    }
     /// The property the path ends at (for a path ending at an object, the link or list).
-    var property: Property
+    var property: Property {
+        get { fields.property }
+        set { fields = Fields(hops: hops, property: newValue, isCollection: isCollection, text: text) }
+    }
     /// Whether the path can reach several values (it goes through a list or backlinks).
-    var isCollection: Bool
+    var isCollection: Bool { fields.isCollection }
     /// The text of the path, for messages.
-    var text: String
+    var text: String {
+        get { fields.text }
+        set { fields = Fields(hops: hops, property: property, isCollection: isCollection, text: newValue) }
+    }
     /// The class of the objects the path ends at, when it ends at objects.
     var objectClass: String? {
         if case .value = hops.last { return nil }

@@ -20,6 +20,7 @@ enum QueryValue: Sendable, Equatable {
     /// `value` (an argument) as a query constant; nil if it has no query form.
     static func from(argument value: Any?) -> QueryValue? {
         guard let value else { return .null }
+        if let common = fromCommonType(value) { return common }
         // The usual concrete types first: a cast to a concrete type is a compare of type
         // metadata, one to a protocol (`any BinaryInteger`) a conformance lookup, which cost a
         // tenth of a one-probe indexed query when every String argument went through it.
@@ -54,6 +55,23 @@ enum QueryValue: Sendable, Equatable {
             if let optional = value as? OptionalQueryArgument { return optional.isNil ? .null : nil }
             return nil
         }
+    }
+}
+
+extension QueryValue {
+    /// `value` as a query constant if it is a `String`, `Int`, `Double` or `Bool`, told by its
+    /// type alone. A cast out of `Any` goes through the runtime's general cast, a few hundred
+    /// instructions (a tenth of a one-probe indexed query); an opened existential compares
+    /// type pointers.
+    static func fromCommonType(_ value: Any) -> QueryValue? {
+        func open<T>(_ value: T) -> QueryValue? {
+            if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+            if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+            if T.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+            if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+            return nil
+        }
+        return _openExistential(value, do: open)
     }
 }
 

@@ -72,16 +72,23 @@ struct QueryPlanner {
         var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
             if QueryEvaluator.testsOnRows(query) {
-                let candidates = lookup.candidates(in: table)
-                keys.reserveCapacity(candidates.count)
-                for key in candidates {
+                // The matches are moved to the front of the candidates, in order: no second
+                // array for the few keys of an indexed lookup.
+                keys = lookup.candidates(in: table)
+                var matches = 0
+                for position in keys.indices {
+                    let key = keys[position]
                     let matched = (try? table.withRow(key) { row -> Bool in
                         guard try QueryEvaluator.matchesOnRow(query, row) else { return false }
                         kept.keep(row)
                         return true
                     }) ?? nil
-                    if matched == true { keys.append(key) }
+                    if matched == true {
+                        keys[matches] = key
+                        matches += 1
+                    }
                 }
+                keys.removeLast(keys.count - matches)
                 return (keys, kept.rows(count: keys.count))
             }
             let evaluator = QueryEvaluator(realm: realm)

@@ -32,15 +32,13 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
 
     /// `arguments` as query constants; throws for one that has no query form.
     static func values(of arguments: [Any]) throws -> [QueryValue] {
-        var values: [QueryValue] = []
-        values.reserveCapacity(arguments.count)
-        for (index, argument) in arguments.enumerated() {
-            guard let value = QueryValue.from(argument: argument) else {
+        try arguments.indices.map { index in
+            let argument = arguments[index]
+            guard let value = QueryValue.fromCommonType(argument) ?? QueryValue.from(argument: argument) else {
                 throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
             }
-            values.append(value)
+            return value
         }
-        return values
     }
 
     public var description: String { format }

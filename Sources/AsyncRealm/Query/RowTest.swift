@@ -119,32 +119,51 @@ enum IntegerTest: Sendable {
 ///
 /// Through a folding table (identity, or ASCII upper case to lower case) in plain loops, a
 /// closure per position costing more than the comparisons; the ASCII check and the search for
-/// a `CONTAINS` needle's first byte take eight bytes at a time (`ASCIIBytes`). A class, so that
-/// reaching it from its comparison counts one reference, not one per array.
-final class ASCIIStringTest: Sendable {
+/// a `CONTAINS` needle's first byte take eight bytes at a time (`ASCIIBytes`). The needle is
+/// kept as a `String` (the constant itself unless folded) and the tables are made once for the
+/// process: a test is made for every query run, and an array of the needle's bytes, a class
+/// around it and their frees were a sixth of a one-probe indexed query.
+struct ASCIIStringTest: Sendable {
     let column: Int
     let op: QueryComparison.Operator
     let lowercase: Bool
-    /// The constant's bytes, folded.
-    let needle: [UInt8]
-    let fold: [UInt8]
+    /// The constant, folded: ASCII, so its UTF-8 bytes are its characters.
+    let needle: String
+    let fold: FoldTable
 
-    /// Byte maps: each byte to itself, or upper-case letters to lower.
-    private static let identityFold: [UInt8] = (0...255).map { UInt8($0) }
-    private static let lowercaseFold: [UInt8] = (0...255).map { $0 >= 0x41 && $0 <= 0x5A ? UInt8($0) | 0x20 : UInt8($0) }
+    /// A byte map, made once and never freed.
+    struct FoldTable: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        init(_ map: (UInt8) -> UInt8) {
+            let table = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+            for byte in 0...255 { table[byte] = map(UInt8(byte)) }
+            bytes = UnsafeBufferPointer(table)
+        }
+
+        /// Each byte to itself, or upper-case letters to lower.
+        static let identity = FoldTable { $0 }
+        static let lowercase = FoldTable { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
 
     init?(_ direct: BoundComparison.Direct, op: QueryComparison.Operator, caseInsensitive: Bool, diacriticInsensitive: Bool) {
         guard direct.type == .string, !diacriticInsensitive,
               op == .equal || op == .notEqual || op == .beginsWith || op == .endsWith || op == .contains,
-              direct.constants.count == 1, case .string(let pattern) = direct.constants[0] else { return nil }
-        var needle = Array(pattern.utf8)
-        guard needle.withUnsafeBytes(ASCIIBytes.isASCII) else { return nil }
-        let fold = caseInsensitive ? Self.lowercaseFold : Self.identityFold
-        if caseInsensitive { for index in needle.indices { needle[index] = fold[Int(needle[index])] } }
+              direct.constants.count == 1, case .string(var pattern) = direct.constants[0] else { return nil }
+        let fold = caseInsensitive ? FoldTable.lowercase : FoldTable.identity
+        guard pattern.withUTF8({ ASCIIBytes.isASCII(UnsafeRawBufferPointer($0)) }) else { return nil }
+        if caseInsensitive {
+            pattern = String(unsafeUninitializedCapacity: pattern.utf8.count) { folded in
+                pattern.withUTF8 { bytes in
+                    for index in bytes.indices { folded[index] = fold.bytes[Int(bytes[index])] }
+                }
+                return pattern.utf8.count
+            }
+        }
         column = direct.column
         self.op = op
         lowercase = caseInsensitive
-        self.needle = needle
+        needle = pattern
         self.fold = fold
     }
 
@@ -156,22 +175,22 @@ final class ASCIIStringTest: Sendable {
             let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
             return QueryEvaluator.single(value, comparison, comparison.direct!.constants[0])
         }
-        return fold.withUnsafeBufferPointer { fold in
-            needle.withUnsafeBufferPointer { needle in
-                let length = needle.count
-                @inline(__always) func matches(at start: Int) -> Bool {
-                    ASCIIBytes.matches(needle, in: bytes, at: start, fold: fold)
-                }
+        var needle = needle
+        return needle.withUTF8 { needle in
+            let fold = fold.bytes
+            let length = needle.count
+            @inline(__always) func matches(at start: Int) -> Bool {
+                ASCIIBytes.matches(needle, in: bytes, at: start, fold: fold)
+            }
+            switch op {
+            case .equal: return bytes.count == length && matches(at: 0)
+            case .notEqual: return !(bytes.count == length && matches(at: 0))
+            default:
+                guard length <= bytes.count else { return false }
                 switch op {
-                case .equal: return bytes.count == length && matches(at: 0)
-                case .notEqual: return !(bytes.count == length && matches(at: 0))
-                default:
-                    guard length <= bytes.count else { return false }
-                    switch op {
-                    case .beginsWith: return matches(at: 0)
-                    case .endsWith: return matches(at: bytes.count - length)
-                    default: return ASCIIBytes.contains(needle, in: bytes, fold: fold, lowercase: lowercase)
-                    }
+                case .beginsWith: return matches(at: 0)
+                case .endsWith: return matches(at: bytes.count - length)
+                default: return ASCIIBytes.contains(needle, in: bytes, fold: fold, lowercase: lowercase)
                 }
             }
         }
