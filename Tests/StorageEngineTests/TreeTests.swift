@@ -13,7 +13,7 @@ struct TreeTests {
         return height
     }
 
-    @Test("a leaf's search finds the first key not less than the one sought, however its keys are spread")
+    @Test("a leaf's search finds the first key not less than the one sought, and a branch the child holding it, however their keys are spread")
     func leafSearch() {
         var random = SeededGenerator(seed: 41)
         // Dense, evenly spaced, random, bunched at one end, and at the extremes of UInt64.
@@ -30,9 +30,13 @@ struct TreeTests {
             for count in [0, 1, 2, 16, 17, 18, 40, 300] {
                 let keys = Array(Set(spread(count))).sorted()
                 let leaf = Leaf(keys: keys, ends: keys.map { _ in 0 }, bytes: [])
+                let branch = Branch(keys: keys, children: (0...keys.count).map { Child.dirtyLeaf($0) })
                 var probes: [UInt64] = keys.flatMap { [$0, $0 &- 1, $0 &+ 1] } + [0, UInt64.max]
                 probes += (0..<50).map { _ in UInt64.random(in: 0...UInt64.max, using: &random) }
                 for probe in probes {
+                    // A branch's child for a key: the number of separators not greater than it.
+                    let child = keys.filter { $0 <= probe }.count
+                    #expect(branch.childIndex(for: probe) == child, "\(probe) in \(keys.count) separators")
                     for start in Set([0, keys.count / 3, max(keys.count - 17, 0)]) where start <= keys.count {
                         // The keys before `start` must be less than the probe.
                         guard start == 0 || keys[start - 1] < probe else { continue }
@@ -40,12 +44,31 @@ struct TreeTests {
                         let (index, found) = leaf.search(probe, from: start)
                         #expect(index == expected && found == (expected < keys.count && keys[expected] == probe),
                                 "\(probe) from \(start) in \(keys.count) keys: \(index), expected \(expected)")
+                        // What a parent's separators say of the keys only guides the search:
+                        // right, loose or wrong, the answer is the same.
+                        for span in spans(of: keys, random: &random) {
+                            let (index, _) = leaf.search(probe, from: start, within: span)
+                            #expect(index == expected, "\(probe) within \(span) in \(keys.count) keys: \(index), expected \(expected)")
+                        }
                         checked += 1
                     }
                 }
             }
         }
         #expect(checked > 10_000)
+    }
+
+    /// Spans a parent might know of `keys`: exact, loose, one-sided, and arbitrary.
+    private func spans(of keys: [UInt64], random: inout SeededGenerator) -> [KeySpan] {
+        let first = keys.first ?? 0
+        let last = keys.last ?? 0
+        let arbitrary = [UInt64.random(in: 0...UInt64.max, using: &random), UInt64.random(in: 0...UInt64.max, using: &random)].sorted()
+        return [
+            KeySpan(lower: first, upper: last == .max ? nil : last + 1),
+            KeySpan(lower: first / 2, upper: last / 2 + last / 2 + 1),
+            KeySpan(lower: first),
+            KeySpan(lower: arbitrary[0], upper: arbitrary[1]),
+        ]
     }
 
     @Test("bulk append fills leaves, deletes merge them back, and the tree shrinks to a leaf")

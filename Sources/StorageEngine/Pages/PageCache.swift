@@ -65,6 +65,9 @@ package final class PageCache: Sendable {
     package func locate(_ key: UInt64, from start: PageRef) -> Descent {
         state.withLock { state in
             var ref = start
+            // The keys the node at `ref` can hold, from its parent's separators: a leaf's search
+            // starts from them instead of reading its last key.
+            var span = KeySpan()
             var (hits, misses) = (0, 0)
             defer { state.hits += hits; state.misses += misses }
             // Through a pointer: reading a slot out of the array copied it, node and all.
@@ -79,9 +82,9 @@ package final class PageCache: Sendable {
                     slot.pointee.referenced = true
                     switch slot.pointee.node {
                     case .branch(let branch)?:
-                        ref = branch.storedChild(for: key)
+                        (ref, span) = branch.storedChild(for: key, within: span)
                     case .leaf(let leaf)?:
-                        return leaf.storedValue(for: key).map(Descent.found) ?? .absent
+                        return leaf.storedValue(for: key, within: span).map(Descent.found) ?? .absent
                     case nil:
                         preconditionFailure("a page cache slot mapped from an offset holds no node")
                     }

@@ -29,7 +29,7 @@ package final class PageStore: Sendable {
                 // Read and cached now; descending from the copy, not the cache, which another
                 // thread may already have evicted it from.
                 switch try node(missing) {
-                case .branch(let branch): ref = branch.storedChild(for: key)
+                case .branch(let branch): ref = branch.storedChild(for: key).ref
                 case .leaf(let leaf): return leaf.storedValue(for: key)
                 }
             }

@@ -19,16 +19,13 @@ package struct Branch: Sendable {
         self.children = children
     }
 
-    /// The child whose range holds `key`: the number of separators not greater than `key`.
+    /// The child whose range holds `key`: the number of separators not greater than `key`
+    /// (see `KeySearch`).
     @inline(__always)
-    package func childIndex(for key: UInt64) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if keys[middle] <= key { low = middle + 1 } else { high = middle }
+    package func childIndex(for key: UInt64, within span: KeySpan = KeySpan()) -> Int {
+        keys.withUnsafeBufferPointer { keys in
+            key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
         }
-        return low
     }
 }
 

@@ -33,48 +33,14 @@ package struct Leaf: Sendable {
     package func isOverflow(at index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
 
     /// The index of the first key not less than `key` (at `start` or after: the keys before it
-    /// must be less), and whether it equals `key`.
-    ///
-    /// A leaf's keys are usually spread evenly (row keys count up, index keys of varied values
-    /// scatter), so in a leaf of more than a few keys one guess by interpolation, then a gallop
-    /// from the guess, replaces most probes of a binary search. In a leaf not read lately each
-    /// probe is a cache miss, which is what an indexed lookup spends its time on. Keys spread
-    /// unevenly only make the gallop longer: it doubles its step, so it costs at most twice a
-    /// binary search.
+    /// must be less), and whether it equals `key` (see `KeySearch`).
     @inline(__always)
-    package func search(_ key: UInt64, from start: Int = 0) -> (index: Int, found: Bool) {
+    package func search(_ key: UInt64, from start: Int = 0, within span: KeySpan = KeySpan()) -> (index: Int, found: Bool) {
         keys.withUnsafeBufferPointer { keys in
-            var low = start
-            var high = keys.count
-            if high - low > Self.interpolationMinimum {
-                let first = keys[low]
-                let last = keys[high - 1]
-                if key <= first { return (low, key == first) }
-                if key > last { return (high, false) }
-                // first < key <= last: the answer is in (low, high - 1].
-                let fraction = Double(key - first) / Double(last - first)
-                let guess = min(low + Int(fraction * Double(high - 1 - low)), high - 1)
-                var bound = 1
-                if keys[guess] < key {
-                    while guess + bound < high && keys[guess + bound] < key { bound <<= 1 }
-                    low = guess + (bound >> 1) + 1
-                    high = min(guess + bound, high)
-                } else {
-                    while guess - bound >= low && keys[guess - bound] >= key { bound <<= 1 }
-                    high = guess - (bound >> 1)
-                    low = max(guess - bound + 1, low)
-                }
-            }
-            while low < high {
-                let middle = (low + high) >> 1
-                if keys[middle] < key { low = middle + 1 } else { high = middle }
-            }
-            return (low, low < keys.count && keys[low] == key)
+            let index = KeySearch.firstIndex(notLessThan: key, in: keys, from: start, within: span)
+            return (index, index < keys.count && keys[index] == key)
         }
     }
-
-    /// Leaves with at most this many keys from the start are searched by halving alone.
-    static let interpolationMinimum = 16
 
     package mutating func insert(key: UInt64, value: UnsafeRawBufferPointer, overflow: Bool, at index: Int) {
         let start = index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit)

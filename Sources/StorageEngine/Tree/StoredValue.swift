@@ -33,8 +33,8 @@ package struct StoredValue {
 extension Leaf {
     /// The value stored under `key`, if this leaf has it.
     @inline(__always)
-    package func storedValue(for key: UInt64) -> StoredValue? {
-        let (index, found) = search(key)
+    package func storedValue(for key: UInt64, within span: KeySpan = KeySpan()) -> StoredValue? {
+        let (index, found) = search(key, within: span)
         guard found else { return nil }
         return StoredValue(bytes: bytes, range: valueRange(at: index), isOverflow: isOverflow(at: index))
     }
@@ -54,12 +54,13 @@ extension Leaf {
 }
 
 extension Branch {
-    /// The stored child whose range holds `key`.
+    /// The stored child whose range holds `key`, and what the separators say of its keys.
     @inline(__always)
-    package func storedChild(for key: UInt64) -> PageRef {
-        guard case .stored(let ref) = children[childIndex(for: key)] else {
+    package func storedChild(for key: UInt64, within span: KeySpan = KeySpan()) -> (ref: PageRef, span: KeySpan) {
+        let index = childIndex(for: key, within: span)
+        guard case .stored(let ref) = children[index] else {
             preconditionFailure("a stored tree has only stored children")
         }
-        return ref
+        return (ref, keys.withUnsafeBufferPointer { KeySpan(child: index, of: $0, within: span) })
     }
 }
