@@ -130,6 +130,67 @@ struct PageTests {
         #expect(cache.node(for: PageRef(offset: 8192, length: 100, checksum: 99)) == nil)
     }
 
+    @Test("a lookup through the cache finds what the leaves hold, copies short values, and misses what was evicted or replaced")
+    func cacheLookups() throws {
+        let cache = PageCache(capacityBytes: 64 * 1024)
+        func leaf(_ keys: [UInt64], valueLength: (UInt64) -> Int) -> Node {
+            var ends: [UInt32] = []
+            var bytes: [UInt8] = []
+            for key in keys {
+                bytes += (0..<valueLength(key)).map { UInt8(truncatingIfNeeded: key &+ UInt64($0)) }
+                ends.append(UInt32(bytes.count))
+            }
+            return .leaf(Leaf(keys: keys, ends: ends, bytes: bytes))
+        }
+        // A root over two leaves: keys 0, 3, 6, ... below 300 on the left, the rest on the right;
+        // every tenth value longer than the copy buffer.
+        let length: (UInt64) -> Int = { $0 % 30 == 0 ? 300 : Int($0 % 7) }
+        let left = PageRef(offset: 8192, length: 100, checksum: 1)
+        let right = PageRef(offset: 16384, length: 100, checksum: 2)
+        let root = PageRef(offset: 24576, length: 100, checksum: 3)
+        cache.insert(leaf(Array(stride(from: 0, to: 300, by: 3)), valueLength: length), for: left, cost: 1000)
+        cache.insert(leaf(Array(stride(from: 300, to: 600, by: 3)), valueLength: length), for: right, cost: 1000)
+        cache.insert(.branch(Branch(keys: [300], children: [.stored(left), .stored(right)])), for: root, cost: 1000)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
+        defer { buffer.deallocate() }
+        for key in UInt64(0)..<610 {
+            let expected = key < 600 && key % 3 == 0 ? (0..<length(key)).map { UInt8(truncatingIfNeeded: key &+ UInt64($0)) } : nil
+            switch cache.locate(key, from: root, copyingInto: buffer) {
+            case .copied(let count):
+                #expect(Array(buffer[..<count]) == expected, "key \(key)")
+                #expect(count <= buffer.count)
+            case .found(let value):
+                #expect(expected != nil && expected!.count > buffer.count, "key \(key) handed out in place")
+                let bytes = try value.withBytes(store: PageStore(file: InMemoryFile(), cache: cache)) { Array($0) }
+                #expect(bytes == expected, "key \(key)")
+            case .absent:
+                #expect(expected == nil, "key \(key)")
+            case .uncached(let ref):
+                Issue.record("key \(key): \(ref) is cached")
+            }
+        }
+        // A page written later at the right leaf's offset replaces it: the old reference misses.
+        let rewritten = PageRef(offset: 16384, length: 100, checksum: 9)
+        cache.insert(leaf([300, 301], valueLength: { _ in 1 }), for: rewritten, cost: 1000)
+        guard case .uncached(let missing) = cache.locate(303, from: root, copyingInto: buffer) else {
+            Issue.record("a lookup through a replaced page must miss")
+            return
+        }
+        #expect(missing == right)
+        guard case .copied(1) = cache.locate(301, from: rewritten, copyingInto: buffer) else {
+            Issue.record("the page written in its place is found")
+            return
+        }
+        // Filling the cache evicts the tree, which lookups then report as not cached.
+        for index in 10...200 {
+            cache.insert(leaf([1], valueLength: { _ in 1 }), for: PageRef(offset: UInt64(index) * 8192, length: 100, checksum: UInt64(index)), cost: 4096)
+        }
+        guard case .uncached = cache.locate(3, from: root, copyingInto: buffer) else {
+            Issue.record("an evicted tree is not found in the cache")
+            return
+        }
+    }
+
     @Test("a bulk load of compressible rows takes a fraction of its raw size on disk")
     func rowsAreCompressed() throws {
         let file = InMemoryFile()

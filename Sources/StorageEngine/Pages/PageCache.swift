@@ -11,11 +11,12 @@ package final class PageCache: Sendable {
         var ref: PageRef
         var node: Node?
         var cost: Int
-        var referenced: Bool
     }
 
     private struct State {
         var slots: [Slot] = []
+        /// What lookups read of each slot's node, and its reference bit (see `NodeSummary`).
+        var summaries = NodeSummaries()
         var slotByOffset = OffsetTable()
         var freeSlots: [Int] = []
         var hand = 0
@@ -35,6 +36,10 @@ package final class PageCache: Sendable {
         self.capacityBytes = capacityBytes
     }
 
+    deinit {
+        state.withLock { $0.summaries.deallocate() }
+    }
+
     package func node(for ref: PageRef) -> Node? {
         state.withLock { state in
             guard let index = state.slotByOffset.slot(for: ref.offset), state.slots[index].ref == ref else {
@@ -42,14 +47,18 @@ package final class PageCache: Sendable {
                 return nil
             }
             state.hits += 1
-            state.slots[index].referenced = true
+            state.summaries.base[index].referenced = true
             return state.slots[index].node
         }
     }
 
-    /// Where a descent through the cache for one key ended (see `locate(_:from:)`).
+    /// Where a descent through the cache for one key ended (see `locate(_:from:copyingInto:)`).
     package enum Descent {
-        /// The leaf holding the key's place had it.
+        /// The leaf holding the key's place had it, and its value is the first this many bytes
+        /// of the buffer given.
+        case copied(Int)
+        /// The leaf holding the key's place had it: a value longer than the buffer given, or
+        /// one stored in overflow pages.
         case found(StoredValue)
         /// The leaf holding the key's place does not have it.
         case absent
@@ -58,37 +67,51 @@ package final class PageCache: Sendable {
     }
 
     /// Follows `key` from the node at `start` down to its leaf, through cached nodes, under one
-    /// lock, reading each node in place. Copying a node out costs a reference count on each of
-    /// its arrays (two for a branch, three for a leaf), and each of those an atomic operation
-    /// on a cache line a lookup would not otherwise touch; a lookup here counts one, on the
-    /// leaf's bytes it hands out.
-    package func locate(_ key: UInt64, from start: PageRef) -> Descent {
+    /// lock, reading each node's summary and the elements it compares (see `NodeSummary`), and
+    /// copies the value into `buffer` if it fits. Copying a node out cost a reference count on
+    /// each of its arrays, each an atomic operation on a line the lookup otherwise did not read.
+    package func locate(_ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer) -> Descent {
         state.withLock { state in
             var ref = start
-            // The keys the node at `ref` can hold, from its parent's separators: a leaf's search
-            // starts from them instead of reading its last key.
+            // The keys the node at `ref` can hold, from its parent's separators: a search starts
+            // from them instead of reading the node's last key.
             var span = KeySpan()
-            var (hits, misses) = (0, 0)
-            defer { state.hits += hits; state.misses += misses }
-            // Through a pointer: reading a slot out of the array copied it, node and all.
-            return state.slots.withUnsafeMutableBufferPointer { [slotByOffset = state.slotByOffset] slots in
-                while true {
-                    guard let index = slotByOffset.slot(for: ref.offset), slots[index].ref == ref else {
-                        misses += 1
-                        return .uncached(ref)
-                    }
-                    hits += 1
-                    let slot = slots.baseAddress.unsafelyUnwrapped + index
-                    slot.pointee.referenced = true
-                    switch slot.pointee.node {
-                    case .branch(let branch)?:
-                        (ref, span) = branch.storedChild(for: key, within: span)
-                    case .leaf(let leaf)?:
-                        return leaf.storedValue(for: key, within: span).map(Descent.found) ?? .absent
-                    case nil:
-                        preconditionFailure("a page cache slot mapped from an offset holds no node")
-                    }
+            while true {
+                guard let index = state.slotByOffset.slot(for: ref.offset), state.summaries.base[index].describes(ref) else {
+                    state.misses += 1
+                    return .uncached(ref)
                 }
+                state.hits += 1
+                let summary = state.summaries.base + index
+                summary.pointee.referenced = true
+                let keys = summary.pointee.keyBuffer
+                if !summary.pointee.isLeaf {
+                    let position = key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+                    let children = summary.pointee.entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
+                    guard case .stored(let child) = children[position] else {
+                        preconditionFailure("a stored tree has only stored children")
+                    }
+                    span = KeySpan(child: position, of: keys, within: span)
+                    ref = child
+                    continue
+                }
+                let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span)
+                guard position < keys.count, keys[position] == key else { return .absent }
+                let ends = summary.pointee.entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
+                let end = ends[position]
+                let range = (position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit))..<Int(end & ~Leaf.overflowBit)
+                let isOverflow = end & Leaf.overflowBit != 0
+                if !isOverflow && range.count <= buffer.count {
+                    if !range.isEmpty {
+                        buffer.baseAddress.unsafelyUnwrapped.copyMemory(
+                            from: summary.pointee.bytes.unsafelyUnwrapped + range.lowerBound, byteCount: range.count)
+                    }
+                    return .copied(range.count)
+                }
+                guard case .leaf(let leaf)? = state.slots[index].node else {
+                    preconditionFailure("a page cache slot summarised as a leaf holds no leaf")
+                }
+                return .found(StoredValue(bytes: leaf.bytes, range: range, isOverflow: isOverflow))
             }
         }
     }
@@ -97,10 +120,11 @@ package final class PageCache: Sendable {
         state.withLock { state in
             if let index = state.slotByOffset.slot(for: ref.offset) {
                 state.usedBytes -= state.slots[index].cost
-                state.slots[index] = Slot(ref: ref, node: node, cost: cost, referenced: true)
+                state.slots[index] = Slot(ref: ref, node: node, cost: cost)
+                state.summaries[index] = NodeSummary(node, at: ref, referenced: true)
                 state.usedBytes += cost
             } else {
-                let slot = Slot(ref: ref, node: node, cost: cost, referenced: false)
+                let slot = Slot(ref: ref, node: node, cost: cost)
                 let index: Int
                 if let free = state.freeSlots.popLast() {
                     state.slots[free] = slot
@@ -109,6 +133,7 @@ package final class PageCache: Sendable {
                     state.slots.append(slot)
                     index = state.slots.count - 1
                 }
+                state.summaries[index] = NodeSummary(node, at: ref, referenced: false)
                 state.slotByOffset.set(index, for: ref.offset)
                 state.usedBytes += cost
             }
@@ -129,13 +154,14 @@ package final class PageCache: Sendable {
             let index = state.hand
             state.hand += 1
             guard state.slots[index].node != nil else { continue }
-            if state.slots[index].referenced {
-                state.slots[index].referenced = false
+            if state.summaries.base[index].referenced {
+                state.summaries.base[index].referenced = false
                 continue
             }
             state.usedBytes -= state.slots[index].cost
             state.slotByOffset.remove(state.slots[index].ref.offset)
             state.slots[index].node = nil
+            state.summaries[index] = NodeSummary()
             state.freeSlots.append(index)
         }
     }

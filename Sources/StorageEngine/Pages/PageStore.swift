@@ -17,20 +17,35 @@ package final class PageStore: Sendable {
         return node
     }
 
-    /// The value stored under `key` in the tree rooted at `root`: through the cache while the
-    /// path is cached, reading each node that is not and going on from it.
-    package func locate(_ key: UInt64, from root: PageRef) throws -> StoredValue? {
-        var ref = root
-        while true {
-            switch cache.locate(key, from: ref) {
-            case .found(let value): return value
-            case .absent: return nil
-            case .uncached(let missing):
-                // Read and cached now; descending from the copy, not the cache, which another
-                // thread may already have evicted it from.
-                switch try node(missing) {
-                case .branch(let branch): ref = branch.storedChild(for: key).ref
-                case .leaf(let leaf): return leaf.storedValue(for: key)
+    /// Calls `body` with the value stored under `key` in the tree rooted at `root`, or returns
+    /// nil if there is none: through the cache while the path is cached, reading each node that
+    /// is not and going on from it. A value up to 256 bytes (rows and index buckets usually are) is
+    /// copied to the stack under the cache's lock (see `PageCache.locate(_:from:copyingInto:)`);
+    /// a longer one is read in place, holding the leaf's bytes.
+    @inline(__always)
+    package func withValue<Result>(
+        forKey key: UInt64, from root: PageRef, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) throws -> Result? {
+        // (A local array, not `withUnsafeTemporaryAllocation`, which in a caller generic over
+        // `Result` looked up the metadata of a `Swift.Result` type on every call.)
+        var scratch = InlineArray<256, UInt8>(repeating: 0)
+        var bytes = scratch.mutableSpan
+        return try bytes.withUnsafeMutableBytes { buffer in
+            var ref = root
+            while true {
+                switch cache.locate(key, from: ref, copyingInto: buffer) {
+                case .copied(let count): return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                case .found(let value): return try value.withBytes(store: self, body)
+                case .absent: return nil
+                case .uncached(let missing):
+                    // Read and cached now; descending from the copy, not the cache, which another
+                    // thread may already have evicted it from.
+                    switch try node(missing) {
+                    case .branch(let branch): ref = branch.storedChild(for: key).ref
+                    case .leaf(let leaf):
+                        guard let value = leaf.storedValue(for: key) else { return nil }
+                        return try value.withBytes(store: self, body)
+                    }
                 }
             }
         }

@@ -4,8 +4,8 @@ package protocol TreeReading {
     var rootChild: Child { get }
     /// The node a child pointer refers to, dirty or stored.
     func node(_ child: Child) throws -> Node
-    /// The value stored under `key`, if there is one.
-    func locate(_ key: UInt64) throws -> StoredValue?
+    /// Calls `body` with the bytes stored under `key`, or returns nil if there are none.
+    func withValue<Result>(forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result?
 }
 
 extension TreeReading {
@@ -14,18 +14,13 @@ extension TreeReading {
     package func withValue<Result>(
         forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) throws -> Result? {
-        try locate(key)?.withBytes(store: store, body)
-    }
-
-    /// The value stored under `key`, found by descending through `node(_:)`.
-    package func locate(_ key: UInt64) throws -> StoredValue? {
         var child = rootChild
         while true {
             switch try node(child) {
             case .branch(let branch):
                 child = branch.children[branch.childIndex(for: key)]
             case .leaf(let leaf):
-                return leaf.storedValue(for: key)
+                return try leaf.storedValue(for: key)?.withBytes(store: store, body)
             }
         }
     }
@@ -210,11 +205,12 @@ package struct TreeReader: TreeReading, Sendable {
         return try store.node(ref)
     }
 
-    /// The value stored under `key`, found through the page cache under one lock while the
-    /// path is cached (see `PageCache.locate(_:from:)`).
-    package func locate(_ key: UInt64) throws -> StoredValue? {
+    /// Calls `body` with the bytes stored under `key`, found through the page cache under one
+    /// lock while the path is cached (see `PageStore.withValue(forKey:from:_:)`).
+    @inline(__always)
+    package func withValue<Result>(forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
         if root.isNull { return nil }
-        return try store.locate(key, from: root)
+        return try store.withValue(forKey: key, from: root, body)
     }
 }
 

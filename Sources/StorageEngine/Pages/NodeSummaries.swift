@@ -1,0 +1,106 @@
+/// What a lookup reads of one cached node, in one cache line: its reference, its key count and
+/// where its arrays keep their elements.
+///
+/// A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
+/// node itself, an enum of arrays: its slot, then the header of each array it searched (the
+/// count is kept there, a line away from the elements), then a reference count on the bytes it
+/// handed out. In a node not read lately each of those lines is a cache miss. With a summary
+/// the lookup reads one line per node besides the elements it compares.
+///
+/// The pointers stay valid while the cache holds the node: a cached node is never changed (a
+/// writer changing a copy of it gets arrays of its own, the cache's still being referenced),
+/// and the summary is cleared when the node leaves the cache.
+struct NodeSummary {
+    /// Zero for a slot that holds no node.
+    var offset: UInt64 = 0
+    var checksum: UInt64 = 0
+    var length: UInt32 = 0
+    var keyCount: Int32 = 0
+    var keys: UnsafePointer<UInt64>?
+    /// A leaf's value ends (`UInt32`, see `Leaf.ends`), or a branch's children (`Child`).
+    var entries: UnsafeRawPointer?
+    /// A leaf's value bytes.
+    var bytes: UnsafeRawPointer?
+    var isLeaf = false
+    /// The CLOCK reference bit (see `PageCache`).
+    var referenced = false
+    /// To a whole line: a summary that straddled two would cost two misses.
+    private var padding16: UInt16 = 0
+    private var padding32: UInt32 = 0
+    private var padding64: UInt64 = 0
+
+    init() {}
+
+    init(_ node: Node, at ref: PageRef, referenced: Bool) {
+        offset = ref.offset
+        checksum = ref.checksum
+        length = ref.length
+        self.referenced = referenced
+        switch node {
+        case .leaf(let leaf):
+            isLeaf = true
+            keyCount = Int32(leaf.keys.count)
+            keys = leaf.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
+            entries = leaf.ends.withUnsafeBytes { $0.baseAddress }
+            bytes = leaf.bytes.withUnsafeBytes { $0.baseAddress }
+        case .branch(let branch):
+            precondition(branch.children.count == branch.keys.count + 1, "a branch has one child more than it has separators")
+            keyCount = Int32(branch.keys.count)
+            keys = branch.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
+            entries = branch.children.withUnsafeBytes { $0.baseAddress }
+        }
+    }
+
+    /// Whether this summary is of the page `ref` refers to.
+    @inline(__always)
+    func describes(_ ref: PageRef) -> Bool {
+        offset == ref.offset && checksum == ref.checksum && length == ref.length
+    }
+
+    @inline(__always)
+    var keyBuffer: UnsafeBufferPointer<UInt64> {
+        UnsafeBufferPointer(start: keys, count: Int(keyCount))
+    }
+}
+
+/// The summaries of a page cache's slots, by slot number, each on a cache line of its own.
+///
+/// `@unchecked Sendable`: the cache reaches it only under its lock, and the memory its
+/// summaries point to is never written while they point to it.
+struct NodeSummaries: @unchecked Sendable {
+    private(set) var base: UnsafeMutablePointer<NodeSummary>
+    private var capacity: Int
+
+    init() {
+        capacity = 0
+        base = Self.allocate(capacity: 0)
+    }
+
+    private static func allocate(capacity: Int) -> UnsafeMutablePointer<NodeSummary> {
+        let stride = MemoryLayout<NodeSummary>.stride
+        precondition(stride == 64, "a node summary is meant to fill one 64-byte line, not \(stride) bytes")
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(capacity, 1) * stride, alignment: 64)
+        return raw.initializeMemory(as: NodeSummary.self, repeating: NodeSummary(), count: max(capacity, 1))
+    }
+
+    subscript(slot: Int) -> NodeSummary {
+        get { base[slot] }
+        set {
+            if slot >= capacity { grow(toHold: slot + 1) }
+            base[slot] = newValue
+        }
+    }
+
+    private mutating func grow(toHold count: Int) {
+        let grown = max(count, capacity * 2, 64)
+        let fresh = Self.allocate(capacity: grown)
+        fresh.update(from: base, count: capacity)
+        base.deallocate()
+        base = fresh
+        capacity = grown
+    }
+
+    func deallocate() {
+        base.deallocate()
+    }
+}
