@@ -96,7 +96,7 @@ final class QueryEvaluator {
             case .integer(let column, let test, let nilHolds)?:
                 return { try test.matches($0, column: column, nilHolds: nilHolds) }
             case .asciiString(let test)?:
-                return { try test.matches($0, comparison) }
+                return test.compiled(comparison)
             case nil:
                 return nil
             }
