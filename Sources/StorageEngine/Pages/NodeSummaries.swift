@@ -51,6 +51,14 @@ struct NodeSummary {
         }
     }
 
+    /// Sets the reference bit, writing only when it is clear: a line written by one core is
+    /// taken from every other core's cache, and tasks reading the same pages on several cores
+    /// would otherwise pass the summaries of those pages back and forth on every lookup.
+    @inline(__always)
+    mutating func markReferenced() {
+        if !referenced { referenced = true }
+    }
+
     /// Whether this summary is of the page `ref` refers to.
     @inline(__always)
     func describes(_ ref: PageRef) -> Bool {

@@ -47,7 +47,7 @@ package final class PageCache: Sendable {
                 return nil
             }
             state.hits += 1
-            state.summaries.base[index].referenced = true
+            state.summaries.base[index].markReferenced()
             return state.slots[index].node
         }
     }
@@ -83,7 +83,7 @@ package final class PageCache: Sendable {
                 }
                 state.hits += 1
                 let summary = state.summaries.base + index
-                summary.pointee.referenced = true
+                summary.pointee.markReferenced()
                 let keys = summary.pointee.keyBuffer
                 if !summary.pointee.isLeaf {
                     let position = key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
