@@ -66,8 +66,35 @@ struct NodeSummary {
     }
 
     @inline(__always)
-    var keyBuffer: UnsafeBufferPointer<UInt64> {
+    private var keyBuffer: UnsafeBufferPointer<UInt64> {
         UnsafeBufferPointer(start: keys, count: Int(keyCount))
+    }
+
+    /// A branch's child whose range holds `key`, and what the separators around it say of its
+    /// keys; `span` is what this branch's parent said of its own.
+    @inline(__always)
+    func child(for key: UInt64, within span: KeySpan) -> (ref: PageRef, span: KeySpan) {
+        let keys = keyBuffer
+        // The number of separators not greater than `key`.
+        let position = key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+        guard case .stored(let child) = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)[position] else {
+            preconditionFailure("a stored tree has only stored children")
+        }
+        return (child, KeySpan(child: position, of: keys, within: span))
+    }
+
+    /// Where a leaf's value for `key` is in `bytes`, and whether it is an overflow reference;
+    /// nil if the leaf does not hold `key`. The ends were checked to rise and stay inside the
+    /// bytes when the leaf was decoded.
+    @inline(__always)
+    func value(for key: UInt64, within span: KeySpan) -> (range: Range<Int>, isOverflow: Bool)? {
+        let keys = keyBuffer
+        let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span)
+        guard position < keys.count, keys[position] == key else { return nil }
+        let ends = entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
+        let end = ends[position]
+        let start = position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit)
+        return (start..<Int(end & ~Leaf.overflowBit), end & Leaf.overflowBit != 0)
     }
 }
 

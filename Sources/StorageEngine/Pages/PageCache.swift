@@ -84,23 +84,11 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 let summary = state.summaries.base + index
                 summary.pointee.markReferenced()
-                let keys = summary.pointee.keyBuffer
                 if !summary.pointee.isLeaf {
-                    let position = key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
-                    let children = summary.pointee.entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
-                    guard case .stored(let child) = children[position] else {
-                        preconditionFailure("a stored tree has only stored children")
-                    }
-                    span = KeySpan(child: position, of: keys, within: span)
-                    ref = child
+                    (ref, span) = summary.pointee.child(for: key, within: span)
                     continue
                 }
-                let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span)
-                guard position < keys.count, keys[position] == key else { return .absent }
-                let ends = summary.pointee.entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
-                let end = ends[position]
-                let range = (position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit))..<Int(end & ~Leaf.overflowBit)
-                let isOverflow = end & Leaf.overflowBit != 0
+                guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     if !range.isEmpty {
                         buffer.baseAddress.unsafelyUnwrapped.copyMemory(

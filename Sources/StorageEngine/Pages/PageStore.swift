@@ -41,7 +41,7 @@ package final class PageStore: Sendable {
                     // Read and cached now; descending from the copy, not the cache, which another
                     // thread may already have evicted it from.
                     switch try node(missing) {
-                    case .branch(let branch): ref = branch.storedChild(for: key).ref
+                    case .branch(let branch): ref = branch.storedChild(for: key)
                     case .leaf(let leaf):
                         guard let value = leaf.storedValue(for: key) else { return nil }
                         return try value.withBytes(store: self, body)

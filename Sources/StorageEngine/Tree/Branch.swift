@@ -22,9 +22,9 @@ package struct Branch: Sendable {
     /// The child whose range holds `key`: the number of separators not greater than `key`
     /// (see `KeySearch`).
     @inline(__always)
-    package func childIndex(for key: UInt64, within span: KeySpan = KeySpan()) -> Int {
+    package func childIndex(for key: UInt64) -> Int {
         keys.withUnsafeBufferPointer { keys in
-            key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+            key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0)
         }
     }
 }

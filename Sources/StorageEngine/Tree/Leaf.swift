@@ -35,9 +35,9 @@ package struct Leaf: Sendable {
     /// The index of the first key not less than `key` (at `start` or after: the keys before it
     /// must be less), and whether it equals `key` (see `KeySearch`).
     @inline(__always)
-    package func search(_ key: UInt64, from start: Int = 0, within span: KeySpan = KeySpan()) -> (index: Int, found: Bool) {
+    package func search(_ key: UInt64, from start: Int = 0) -> (index: Int, found: Bool) {
         keys.withUnsafeBufferPointer { keys in
-            let index = KeySearch.firstIndex(notLessThan: key, in: keys, from: start, within: span)
+            let index = KeySearch.firstIndex(notLessThan: key, in: keys, from: start)
             return (index, index < keys.count && keys[index] == key)
         }
     }

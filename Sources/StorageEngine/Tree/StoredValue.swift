@@ -1,6 +1,6 @@
-/// A value found in a leaf, held by the leaf's bytes alone: what a lookup through the page
-/// cache hands out (see `PageCache.locate(_:from:)`), one reference counted where the whole
-/// leaf would be three.
+/// A value found in a leaf, held by the leaf's bytes alone: what a lookup hands out for a value
+/// too long to copy (see `PageCache.locate(_:from:copyingInto:)`), or found in a node read from
+/// disk.
 package struct StoredValue {
     /// The leaf's value bytes.
     let bytes: [UInt8]
@@ -33,8 +33,8 @@ package struct StoredValue {
 extension Leaf {
     /// The value stored under `key`, if this leaf has it.
     @inline(__always)
-    package func storedValue(for key: UInt64, within span: KeySpan = KeySpan()) -> StoredValue? {
-        let (index, found) = search(key, within: span)
+    package func storedValue(for key: UInt64) -> StoredValue? {
+        let (index, found) = search(key)
         guard found else { return nil }
         return StoredValue(bytes: bytes, range: valueRange(at: index), isOverflow: isOverflow(at: index))
     }
@@ -54,13 +54,12 @@ extension Leaf {
 }
 
 extension Branch {
-    /// The stored child whose range holds `key`, and what the separators say of its keys.
+    /// The stored child whose range holds `key`.
     @inline(__always)
-    package func storedChild(for key: UInt64, within span: KeySpan = KeySpan()) -> (ref: PageRef, span: KeySpan) {
-        let index = childIndex(for: key, within: span)
-        guard case .stored(let ref) = children[index] else {
+    package func storedChild(for key: UInt64) -> PageRef {
+        guard case .stored(let ref) = children[childIndex(for: key)] else {
             preconditionFailure("a stored tree has only stored children")
         }
-        return (ref, keys.withUnsafeBufferPointer { KeySpan(child: index, of: $0, within: span) })
+        return ref
     }
 }
