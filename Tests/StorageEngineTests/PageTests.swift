@@ -86,7 +86,7 @@ struct PageTests {
     @Test("the cache's offset table agrees with a dictionary through inserts, replacements and removals")
     func offsetTable() {
         var random = SeededGenerator(seed: 77)
-        var table = OffsetTable()
+        let table = OffsetTable()
         var expected: [UInt64: Int] = [:]
         // Offsets from a small range collide and form long runs; page-aligned ones are the usual.
         let ranges: [ClosedRange<UInt64>] = [1...300, 4096...(4096 * 2_000)]

@@ -15,9 +15,9 @@ package final class PageCache: Sendable {
 
     private struct State {
         var slots: [Slot] = []
-        /// What lookups read of each slot's node, and its reference bit (see `NodeSummary`).
-        var summaries = NodeSummaries()
-        var slotByOffset = OffsetTable()
+        /// The slot of each cached node, what lookups read of it, and its reference bit, by
+        /// offset (see `NodeSummary`).
+        let summaries = OffsetTable()
         var freeSlots: [Int] = []
         var hand = 0
         var usedBytes = 0
@@ -36,19 +36,15 @@ package final class PageCache: Sendable {
         self.capacityBytes = capacityBytes
     }
 
-    deinit {
-        state.withLock { $0.summaries.deallocate() }
-    }
-
     package func node(for ref: PageRef) -> Node? {
         state.withLock { state in
-            guard let index = state.slotByOffset.slot(for: ref.offset), state.slots[index].ref == ref else {
+            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else {
                 state.misses += 1
                 return nil
             }
             state.hits += 1
-            state.summaries.base[index].markReferenced()
-            return state.slots[index].node
+            summary.pointee.markReferenced()
+            return state.slots[Int(summary.pointee.slot)].node
         }
     }
 
@@ -77,12 +73,11 @@ package final class PageCache: Sendable {
             // from them instead of reading the node's last key.
             var span = KeySpan()
             while true {
-                guard let index = state.slotByOffset.slot(for: ref.offset), state.summaries.base[index].describes(ref) else {
+                guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else {
                     state.misses += 1
                     return .uncached(ref)
                 }
                 state.hits += 1
-                let summary = state.summaries.base + index
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
                     (ref, span) = summary.pointee.child(for: key, within: span)
@@ -96,7 +91,7 @@ package final class PageCache: Sendable {
                     }
                     return .copied(range.count)
                 }
-                guard case .leaf(let leaf)? = state.slots[index].node else {
+                guard case .leaf(let leaf)? = state.slots[Int(summary.pointee.slot)].node else {
                     preconditionFailure("a page cache slot summarised as a leaf holds no leaf")
                 }
                 return .found(StoredValue(bytes: leaf.bytes, range: range, isOverflow: isOverflow))
@@ -106,10 +101,10 @@ package final class PageCache: Sendable {
 
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
-            if let index = state.slotByOffset.slot(for: ref.offset) {
+            if let index = state.summaries.slot(for: ref.offset) {
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
-                state.summaries[index] = NodeSummary(node, at: ref, referenced: true)
+                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
                 state.usedBytes += cost
             } else {
                 let slot = Slot(ref: ref, node: node, cost: cost)
@@ -121,8 +116,7 @@ package final class PageCache: Sendable {
                     state.slots.append(slot)
                     index = state.slots.count - 1
                 }
-                state.summaries[index] = NodeSummary(node, at: ref, referenced: false)
-                state.slotByOffset.set(index, for: ref.offset)
+                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: false))
                 state.usedBytes += cost
             }
             evict(&state)
@@ -141,15 +135,14 @@ package final class PageCache: Sendable {
             if state.hand >= state.slots.count { state.hand = 0 }
             let index = state.hand
             state.hand += 1
-            guard state.slots[index].node != nil else { continue }
-            if state.summaries.base[index].referenced {
-                state.summaries.base[index].referenced = false
+            guard state.slots[index].node != nil, let summary = state.summaries.summary(for: state.slots[index].ref.offset) else { continue }
+            if summary.pointee.referenced {
+                summary.pointee.referenced = false
                 continue
             }
             state.usedBytes -= state.slots[index].cost
-            state.slotByOffset.remove(state.slots[index].ref.offset)
+            state.summaries.remove(state.slots[index].ref.offset)
             state.slots[index].node = nil
-            state.summaries[index] = NodeSummary()
             state.freeSlots.append(index)
         }
     }

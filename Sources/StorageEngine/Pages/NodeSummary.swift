@@ -1,7 +1,8 @@
 /// What a lookup reads of one cached node, in one cache line: its reference, its key count and
 /// where its arrays keep their elements.
 ///
-/// A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
+/// The cache's offset table holds the summaries (`OffsetTable`): the entry that finds a node is
+/// its summary. A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
 /// node itself, an enum of arrays: its slot, then the header of each array it searched (the
 /// count is kept there, a line away from the elements), then a reference count on the bytes it
 /// handed out. In a node not read lately each of those lines is a cache miss. With a summary
@@ -26,13 +27,15 @@ struct NodeSummary {
     var referenced = false
     /// To a whole line: a summary that straddled two would cost two misses.
     private var padding16: UInt16 = 0
-    private var padding32: UInt32 = 0
+    /// The cache slot holding the node.
+    var slot: Int32 = 0
     private var padding64: UInt64 = 0
 
     init() {}
 
-    init(_ node: Node, at ref: PageRef, referenced: Bool) {
+    init(_ node: Node, at ref: PageRef, slot: Int, referenced: Bool) {
         offset = ref.offset
+        self.slot = Int32(slot)
         checksum = ref.checksum
         length = ref.length
         self.referenced = referenced
@@ -95,47 +98,5 @@ struct NodeSummary {
         let end = ends[position]
         let start = position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit)
         return (start..<Int(end & ~Leaf.overflowBit), end & Leaf.overflowBit != 0)
-    }
-}
-
-/// The summaries of a page cache's slots, by slot number, each on a cache line of its own.
-///
-/// `@unchecked Sendable`: the cache reaches it only under its lock, and the memory its
-/// summaries point to is never written while they point to it.
-struct NodeSummaries: @unchecked Sendable {
-    private(set) var base: UnsafeMutablePointer<NodeSummary>
-    private var capacity: Int
-
-    init() {
-        capacity = 0
-        base = Self.allocate(capacity: 0)
-    }
-
-    private static func allocate(capacity: Int) -> UnsafeMutablePointer<NodeSummary> {
-        let stride = MemoryLayout<NodeSummary>.stride
-        precondition(stride == 64, "a node summary is meant to fill one 64-byte line, not \(stride) bytes")
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(capacity, 1) * stride, alignment: 64)
-        return raw.initializeMemory(as: NodeSummary.self, repeating: NodeSummary(), count: max(capacity, 1))
-    }
-
-    subscript(slot: Int) -> NodeSummary {
-        get { base[slot] }
-        set {
-            if slot >= capacity { grow(toHold: slot + 1) }
-            base[slot] = newValue
-        }
-    }
-
-    private mutating func grow(toHold count: Int) {
-        let grown = max(count, capacity * 2, 64)
-        let fresh = Self.allocate(capacity: grown)
-        fresh.update(from: base, count: capacity)
-        base.deallocate()
-        base = fresh
-        capacity = grown
-    }
-
-    func deallocate() {
-        base.deallocate()
     }
 }
