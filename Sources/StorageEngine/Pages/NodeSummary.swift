@@ -1,8 +1,8 @@
-/// What a lookup reads of one cached node, in one cache line: its reference, its key count and
-/// where its arrays keep their elements.
+/// What a lookup reads of one cached node, in one cache line: its reference, its key count, its
+/// slot and where its arrays keep their elements. The cache's offset table holds the summaries
+/// (`OffsetTable`): the entry that finds a node is its summary.
 ///
-/// The cache's offset table holds the summaries (`OffsetTable`): the entry that finds a node is
-/// its summary. A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
+/// A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
 /// node itself, an enum of arrays: its slot, then the header of each array it searched (the
 /// count is kept there, a line away from the elements), then a reference count on the bytes it
 /// handed out. In a node not read lately each of those lines is a cache miss. With a summary
@@ -10,9 +10,9 @@
 ///
 /// The pointers stay valid while the cache holds the node: a cached node is never changed (a
 /// writer changing a copy of it gets arrays of its own, the cache's still being referenced),
-/// and the summary is cleared when the node leaves the cache.
+/// and the summary is removed from the table when the node leaves the cache.
 struct NodeSummary {
-    /// Zero for a slot that holds no node.
+    /// Zero for an empty entry of the table.
     var offset: UInt64 = 0
     var checksum: UInt64 = 0
     var length: UInt32 = 0
