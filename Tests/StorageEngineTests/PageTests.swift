@@ -207,3 +207,13 @@ struct PageTests {
         #expect(try file.size() < UInt64(rawBytes) / 2)
     }
 }
+
+private extension OffsetTable {
+    /// Maps `offset` to `slot`, with nothing else known of the node.
+    func set(_ slot: Int, for offset: UInt64) {
+        var summary = NodeSummary()
+        summary.offset = offset
+        summary.slot = Int32(slot)
+        set(summary)
+    }
+}

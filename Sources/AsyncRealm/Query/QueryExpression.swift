@@ -20,6 +20,11 @@ enum QueryValue: Sendable, Equatable {
     /// `value` (an argument) as a query constant; nil if it has no query form.
     static func from(argument value: Any?) -> QueryValue? {
         guard let value else { return .null }
+        return from(present: value)
+    }
+
+    /// `value` (an argument that is there) as a query constant; nil if it has no query form.
+    static func from(present value: Any) -> QueryValue? {
         if let common = fromCommonType(value) { return common }
         // The usual concrete types first: a cast to a concrete type is a compare of type
         // metadata, one to a protocol (`any BinaryInteger`) a conformance lookup, which cost a
@@ -63,7 +68,7 @@ extension QueryValue {
     /// type alone. A cast out of `Any` goes through the runtime's general cast, a few hundred
     /// instructions (a tenth of a one-probe indexed query); an opened existential compares
     /// type pointers.
-    static func fromCommonType(_ value: Any) -> QueryValue? {
+    private static func fromCommonType(_ value: Any) -> QueryValue? {
         func open<T>(_ value: T) -> QueryValue? {
             if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
             if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }

@@ -34,7 +34,7 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
     static func values(of arguments: [Any]) throws -> [QueryValue] {
         try arguments.indices.map { index in
             let argument = arguments[index]
-            guard let value = QueryValue.fromCommonType(argument) ?? QueryValue.from(argument: argument) else {
+            guard let value = QueryValue.from(present: argument) else {
                 throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
             }
             return value

@@ -78,8 +78,7 @@ struct NodeSummary {
     @inline(__always)
     func child(for key: UInt64, within span: KeySpan) -> (ref: PageRef, span: KeySpan) {
         let keys = keyBuffer
-        // The number of separators not greater than `key`.
-        let position = key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+        let position = KeySearch.childIndex(for: key, separators: keys, within: span)
         guard case .stored(let child) = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)[position] else {
             preconditionFailure("a stored tree has only stored children")
         }

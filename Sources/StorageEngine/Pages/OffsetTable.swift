@@ -67,14 +67,6 @@ final class OffsetTable: @unchecked Sendable {
         entries[index] = summary
     }
 
-    /// Maps `offset` to `slot`, with nothing else known of the node (for tests of the table).
-    func set(_ slot: Int, for offset: UInt64) {
-        var summary = NodeSummary()
-        summary.offset = offset
-        summary.slot = Int32(slot)
-        set(summary)
-    }
-
     /// Removes the mapping of `offset`, if there is one.
     func remove(_ offset: UInt64) {
         var hole = home(offset)

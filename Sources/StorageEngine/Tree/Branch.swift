@@ -23,9 +23,7 @@ package struct Branch: Sendable {
     /// (see `KeySearch`).
     @inline(__always)
     package func childIndex(for key: UInt64) -> Int {
-        keys.withUnsafeBufferPointer { keys in
-            key == .max ? keys.count : KeySearch.firstIndex(notLessThan: key + 1, in: keys, from: 0)
-        }
+        keys.withUnsafeBufferPointer { KeySearch.childIndex(for: key, separators: $0) }
     }
 }
 

@@ -11,6 +11,13 @@ enum KeySearch {
     /// Nodes with at most this many keys from the start are searched by halving alone.
     static let interpolationMinimum = 16
 
+    /// The child of a branch with separators `keys` whose range holds `key`: the number of
+    /// separators not greater than `key`.
+    @inline(__always)
+    static func childIndex(for key: UInt64, separators keys: UnsafeBufferPointer<UInt64>, within span: KeySpan = KeySpan()) -> Int {
+        key == .max ? keys.count : firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+    }
+
     /// The index of the first of `keys` not less than `key`, at `start` or after (the keys
     /// before `start` must be less). `span` is what the node's parent knows of its keys.
     @inline(__always)
