@@ -98,21 +98,47 @@ final class BoundComparison: Sendable {
     let direct: Direct?
     /// The test of a direct comparison on the stored row, if it has one (see `RowTest`).
     let rowTest: RowTest?
+    /// Whether there is a `rowTest`: asked of every query, and asking the optional copies the
+    /// test (and counts a reference to its string).
+    let testsOnRow: Bool
 
-    init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool) {
+    convenience init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        let direct: Direct? = if case .path(let path, nil) = left, path.hops.count == 1, case .value(let column) = path.hops[0],
+                                 case .constant(let constants) = right {
+            (column, path.property.type, constants)
+        } else {
+            nil
+        }
+        self.init(quantifier: quantifier, left: left, op: op, right: right, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive, direct: direct)
+    }
+
+    /// A comparison whose `direct` form the caller knows (a template's, see
+    /// `QueryBinder.ResolvedComparison.DirectArgument`).
+    init(quantifier: QueryComparison.Quantifier?, left: Side, op: QueryComparison.Operator, right: Side, caseInsensitive: Bool, diacriticInsensitive: Bool, direct: Direct?) {
         self.quantifier = quantifier
         self.left = left
         self.op = op
         self.right = right
         self.caseInsensitive = caseInsensitive
         self.diacriticInsensitive = diacriticInsensitive
-        if case .path(let path, nil) = left, path.hops.count == 1, case .value(let column) = path.hops[0],
-           case .constant(let constants) = right {
-            direct = (column, path.property.type, constants)
-        } else {
-            direct = nil
-        }
+        self.direct = direct
         rowTest = direct.flatMap { RowTest($0, op: op, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) }
+        testsOnRow = rowTest != nil
+    }
+}
+
+extension QueryComparison.Operator {
+    /// The operator with its sides swapped, for a constant on the left (`3 < age`,
+    /// `'x' IN names`).
+    var turnedAround: Self {
+        switch self {
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        case .in: .equal  // 'x' IN list: some element equals 'x'
+        default: self
+        }
     }
 }
 
@@ -178,6 +204,31 @@ struct QueryBinder {
         let position: Int
         let leftPosition: Int
 
+        /// A column of the object itself compared with one argument (`name == %@`, `%@ < age`),
+        /// the comparison a template is most often made for: what finishing it needs, found
+        /// once, so that each call converts and checks its argument and copies no operands. A
+        /// class, read where the template holds it.
+        final class DirectArgument {
+            let side: BoundComparison.Side
+            let path: BoundKeyPath
+            let column: Int
+            /// The operator with the column on the left.
+            let op: QueryComparison.Operator
+            let argument: Int
+            let position: Int
+
+            init(side: BoundComparison.Side, path: BoundKeyPath, column: Int, op: QueryComparison.Operator, argument: Int, position: Int) {
+                self.side = side
+                self.path = path
+                self.column = column
+                self.op = op
+                self.argument = argument
+                self.position = position
+            }
+        }
+
+        let directArgument: DirectArgument?
+
         init(_ comparison: QueryComparison, left: Operand, right: Operand) {
             quantifier = comparison.quantifier
             self.left = left
@@ -187,6 +238,16 @@ struct QueryBinder {
             diacriticInsensitive = comparison.diacriticInsensitive
             position = comparison.position
             leftPosition = comparison.left.position
+            directArgument = Self.directArgument(left: left, op: comparison.op, right: right, quantifier: comparison.quantifier)
+        }
+
+        private static func directArgument(left: Operand, op: QueryComparison.Operator, right: Operand, quantifier: QueryComparison.Quantifier?) -> DirectArgument? {
+            guard quantifier == nil else { return nil }
+            let (pathOperand, valueOperand, turned): (Operand, Operand, Bool) = if case .side = left { (left, right, false) } else { (right, left, true) }
+            guard case .side(let side) = pathOperand, case .path(let path, nil) = side, path.hops.count == 1,
+                  case .value(let column) = path.hops[0],
+                  case .value(let value, let position) = valueOperand, let argument = ParsedTemplates.argumentIndex(of: value) else { return nil }
+            return DirectArgument(side: side, path: path, column: column, op: turned ? op.turnedAround : op, argument: argument, position: position)
         }
     }
 
@@ -201,6 +262,18 @@ struct QueryBinder {
     /// `comparison` with its constants converted and every check made; `arguments` take the
     /// place of the placeholders of a template's comparison (see `BoundTemplate`).
     func finish(_ comparison: ResolvedComparison, arguments: [QueryValue] = []) throws -> BoundComparison {
+        if let direct = comparison.directArgument, direct.argument < arguments.count {
+            let value = arguments[direct.argument]
+            // A list argument (`age IN %@`) takes the general way.
+            if case .list = value {} else {
+                let constants = [try scalar(value, position: direct.position)]
+                try check(constants, against: direct.path, op: direct.op, position: comparison.position)
+                return BoundComparison(
+                    quantifier: nil, left: direct.side, op: direct.op, right: .constant(constants),
+                    caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive,
+                    direct: (direct.column, direct.path.property.type, constants))
+            }
+        }
         func side(_ operand: ResolvedComparison.Operand) throws -> BoundComparison.Side {
             switch operand {
             case .side(let side): return side
@@ -215,14 +288,7 @@ struct QueryBinder {
         // A constant on the left (`3 < age`, `'x' IN names`) is turned around.
         if case .constant = left, !isConstant(right) {
             swap(&left, &right)
-            op = switch op {
-            case .less: .greater
-            case .lessOrEqual: .greaterOrEqual
-            case .greater: .less
-            case .greaterOrEqual: .lessOrEqual
-            case .in: .equal  // 'x' IN list: some element equals 'x'
-            default: op
-            }
+            op = op.turnedAround
         }
         guard case .path(let path, let aggregate) = left else {
             if case .subqueryCount = left {

@@ -49,6 +49,13 @@ enum ParsedTemplates {
         }
     }
 
+    /// The index of the argument `value` stands for, if it is a placeholder itself (not a list
+    /// holding some).
+    static func argumentIndex(of value: QueryValue) -> Int? {
+        if case .object(let className, let key) = value, className == placeholderClass { return Int(key) }
+        return nil
+    }
+
     /// Whether `format` holds `%K` (byte by byte: Foundation's `contains` is many times slower).
     private static func namesKeyPathArgument(_ format: String) -> Bool {
         var previous: UInt8 = 0

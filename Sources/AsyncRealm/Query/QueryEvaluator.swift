@@ -58,7 +58,7 @@ final class QueryEvaluator {
         case .constant: return true
         case .not(let inner): return testsOnRows(inner)
         case .and(let left, let right), .or(let left, let right): return testsOnRows(left) && testsOnRows(right)
-        case .comparison(let comparison): return comparison.rowTest != nil
+        case .comparison(let comparison): return comparison.testsOnRow
         }
     }
 

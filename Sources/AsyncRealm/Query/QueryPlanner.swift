@@ -303,8 +303,14 @@ struct QueryPlanner {
     private func lookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
         if let range = rangeLookup(comparison, in: table) { return range }
         guard comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive,
-              comparison.op == .equal || comparison.op == .in,
-              case .path(let path, nil) = comparison.left, path.hops.count == 1,
+              comparison.op == .equal || comparison.op == .in else { return nil }
+        // A column of the object itself, worked out when the comparison was bound; matching the
+        // sides again would copy them, counting references, on every query.
+        if let direct = comparison.direct {
+            guard table.hasIndex(on: direct.column) else { return nil }
+            return IndexLookup(column: direct.column, constants: direct.constants, type: direct.type)
+        }
+        guard case .path(let path, nil) = comparison.left, path.hops.count == 1,
               case .constant(let constants) = comparison.right else { return nil }
         // A value column, or a to-one link (whose backlink index finds the objects linking to one).
         let column: Int
@@ -321,11 +327,9 @@ struct QueryPlanner {
     /// constants that have the column's stored form. Bounds are widened to whole index keys;
     /// the candidates are checked against the predicate anyway.
     private func rangeLookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
-        guard comparison.quantifier == nil, comparison.op.isOrdering,
-              case .path(let path, nil) = comparison.left, path.hops.count == 1, case .value(let column) = path.hops[0],
-              path.property.type == .int || path.property.type == .date, table.hasIndex(on: column),
-              case .constant(let constants) = comparison.right else { return nil }
-        let bounds = constants.map { Self.stored($0, as: path.property.type) }
+        guard comparison.op.isOrdering, let (column, type, constants) = comparison.direct,
+              type == .int || type == .date, table.hasIndex(on: column) else { return nil }
+        let bounds = constants.map { Self.stored($0, as: type) }
         guard !bounds.isEmpty, bounds.allSatisfy({ $0 != nil && $0 != .null }) else { return nil }
         let keys = bounds.map { IndexKey.of($0!) }
         // Index key 0 holds nil (and Int64.min), which no ordering comparison matches.
@@ -335,7 +339,7 @@ struct QueryPlanner {
         default: keys.count == 2 ? (max(keys[0], 1), keys[1]) : (1, 0)
         }
         // An empty range (BETWEEN {5, 1}) matches nothing: no values to look up.
-        guard lower <= upper else { return IndexLookup(column: column, constants: [], type: path.property.type) }
+        guard lower <= upper else { return IndexLookup(column: column, constants: [], type: type) }
         return IndexLookup(column: column, range: lower...upper)
     }
 
