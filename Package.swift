@@ -15,6 +15,8 @@ let package = Package(
         .systemLibrary(
             name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"])]),
+        // A compiler builtin Swift does not spell (a cache prefetch): a header, no library.
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -23,7 +25,7 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]),
 
         // Pages, trees, versions, commits. No objects, no actors.
-        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash"]),
+        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CPrefetch"]),
         // The public library.
         .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
 

@@ -359,6 +359,57 @@ struct ObjectTests {
         #expect(scratches == [0, 0, 0])
     }
 
+    @Test("an iteration hands the accessor it ended with to the class's next iteration, unless anything still holds it", arguments: RealmKind.allCases)
+    func spareAccessor(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.write {
+            for id in 1...50 {
+                let reading = Reading()
+                reading.id = id
+                reading.label = "r\(id)"
+                realm.add(reading)
+            }
+        }
+        // A query run in a loop, each object dropped: one instance serves every query, each time
+        // reading the row its query found.
+        var instances = Set<ObjectIdentifier>()
+        for id in 1...50 {
+            var found: [Int] = []
+            for reading in realm.objects(Reading.self).filter("id == %@", id) {
+                instances.insert(ObjectIdentifier(reading))
+                found.append(reading.id)
+                #expect(reading.label == "r\(id)" && !reading.isInvalidated && reading.realm === realm)
+            }
+            #expect(found == [id])
+        }
+        #expect(instances.count == 1)
+        // Between iterations the class holds it, without its row.
+        let spare = try #require(realm.classInfoOrStop(for: Reading.self).spareAccessor)
+        #expect(spare._rowBuffer == nil)
+        // An object kept from an iteration that ended is not the next iteration's.
+        var kept: Reading?
+        for reading in realm.objects(Reading.self).filter("id == 7") { kept = reading }
+        for reading in realm.objects(Reading.self).filter("id == 8") {
+            #expect(reading !== kept)
+            #expect(reading.id == 8)
+        }
+        #expect(kept?.id == 7 && kept?.label == "r7")
+        #expect(realm.classInfoOrStop(for: Reading.self).spareAccessor !== kept)
+        // Nor is one only a weak reference still sees.
+        weak var watched: Reading?
+        for reading in realm.objects(Reading.self).filter("id == 9") { watched = reading }
+        if let watched {
+            for reading in realm.objects(Reading.self).filter("id == 10") { #expect(reading !== watched) }
+            #expect(watched.id == 9)
+        }
+        // The spare reads the rows of the version it is reused at, not those it last read.
+        try realm.write { realm.objects(Reading.self).filter("id == 11").first!.label = "changed" }
+        for reading in realm.objects(Reading.self).filter("id == 11") { #expect(reading.label == "changed") }
+        // A whole-class scan after filtered queries takes the spare too, and reads every row.
+        #expect(realm.objects(Reading.self).map(\.id) == Array(1...50))
+    }
+
     @Test("sorted results iterate from the rows their sort read, and read them again once the realm changes", arguments: RealmKind.allCases)
     func sortedIterationKeepsRows(kind: RealmKind) throws {
         let directory = RealmDirectory()

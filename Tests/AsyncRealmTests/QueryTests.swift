@@ -445,6 +445,11 @@ struct QueryTests {
             ("name == %@ SORT(age DESC)", [["Rex"], ["Fido"]]),
             ("age > 1 LIMIT(2)", [[]]),
             ("name == %@", [["Rex"], ["Rex", "extra"]]),
+            // A column with one argument is finished without the general binding: turned
+            // around, with a case-insensitive operator, IN with one value, nil, a wrong type.
+            ("%@ == name", [["Rex"], [3], [none as Any]]),
+            ("%@ >= age AND name ==[c] %@", [[3, "REX"], [1, "fido"], ["x", "rex"]]),
+            ("age IN %@", [[3], [1]]),
         ]
         var found = 0
         var failed = 0

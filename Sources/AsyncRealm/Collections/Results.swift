@@ -222,9 +222,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
         public mutating func next() -> Element? {
             if position == keys.count {
-                guard !exhausted else { return nil }
+                guard !exhausted else { return finished() }
                 if results.isFiltered { refillFromKeys() } else { refill() }
-                guard !keys.isEmpty else { return nil }
+                guard !keys.isEmpty else { return finished() }
             }
             let index = position
             position += 1
@@ -242,13 +242,35 @@ public final class Results<Element: Object>: RandomAccessCollection {
                             }
                             return unsafeDowncast(object, to: Element.self)
                         }
-                        let object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
-                        if info.reusesAccessors(of: Element.self) { lastAccessor = object }
-                        return object
+                        guard info.reusesAccessors(of: Element.self) else {
+                            return realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
+                        }
+                        let object: Object
+                        if let spare = info.spareAccessor {
+                            info.spareAccessor = nil
+                            spare._reuse(key: keys[index], info: info, row: range, of: buffer.unsafelyUnwrapped, stamp: batchStamp)
+                            object = spare
+                        } else {
+                            object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
+                        }
+                        lastAccessor = object
+                        return unsafeDowncast(object, to: Element.self)
                     }
                     return realm.accessor(of: Element.self, key: keys[index], info: info)
                 }
             }
+        }
+
+        /// The end of the iteration: the last accessor, if nobody else holds it, is left to the
+        /// class's next iteration (`ClassInfo.spareAccessor`), without its row.
+        private mutating func finished() -> Element? {
+            if reusableAccessor() {
+                let object = lastAccessor.unsafelyUnwrapped
+                object._rowBuffer = nil
+                info._withUnsafeGuaranteedRef { $0.spareAccessor = object }
+                lastAccessor = nil
+            }
+            return nil
         }
 
         /// Whether the last accessor made can be the next one: nothing but this iterator holds

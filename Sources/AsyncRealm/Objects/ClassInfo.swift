@@ -29,6 +29,10 @@ final class ClassInfo {
     /// made, and only set before.)
     @exclusivity(unchecked) var propertySlots: [ObjectIdentifier: PropertySlots] = [:]
     @exclusivity(unchecked) var typeSlots: Unmanaged<PropertySlots>?
+    /// An accessor of `type` an iteration ended with, which nobody else held, its row let go
+    /// of: the next iteration of this class makes it its first accessor instead of making
+    /// one (see `Results.Iterator`). A query run in a loop made and freed an object per call.
+    @exclusivity(unchecked) var spareAccessor: Object?
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
     @exclusivity(unchecked) var filterTemplates = BoundTemplates()
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order.

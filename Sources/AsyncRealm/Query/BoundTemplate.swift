@@ -6,7 +6,10 @@
 /// Each call's arguments are converted and checked against the property they meet by the same
 /// code that binds a predicate afresh (`QueryBinder.finish`), so a call gets the result, or the
 /// error, that binding its predicate would give.
-struct BoundTemplate {
+///
+/// A class: every call takes it out of the cache, and a struct counted a reference for each of
+/// its fields there.
+final class BoundTemplate {
     indirect enum Node {
         /// A part holding no argument, bound once.
         case bound(BoundPredicate)

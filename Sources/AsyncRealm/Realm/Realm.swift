@@ -32,8 +32,9 @@ public final class Realm {
     /// The version this handle reads; nil after `invalidate()` until the next read.
     private var readSnapshot: Snapshot?
     @exclusivity(unchecked) private(set) var transaction: WriteTransaction?
-    /// The schema stored in the file, plus the classes registered since opening.
-    private(set) var objectSchemas: [String: ObjectSchema]
+    /// The schema stored in the file, plus the classes registered since opening. (Exclusivity
+    /// is unchecked: every `filter` reads it, and only the realm's own thread changes it.)
+    @exclusivity(unchecked) private(set) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// What this realm knows of each class read through `dynamicObjects`, by class name.

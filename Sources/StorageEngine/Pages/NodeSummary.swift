@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// What a lookup reads of one cached node, in one cache line: its reference, its key count, its
 /// slot and where its arrays keep their elements. The cache's offset table holds the summaries
 /// (`OffsetTable`): the entry that finds a node is its summary.
@@ -29,7 +31,9 @@ struct NodeSummary {
     private var padding16: UInt16 = 0
     /// The cache slot holding the node.
     var slot: Int32 = 0
-    private var padding64: UInt64 = 0
+    /// The length of a leaf's value bytes, to guess where a value sits.
+    var byteCount: UInt32 = 0
+    private var padding32: UInt32 = 0
 
     init() {}
 
@@ -46,6 +50,7 @@ struct NodeSummary {
             keys = leaf.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
             entries = leaf.ends.withUnsafeBytes { $0.baseAddress }
             bytes = leaf.bytes.withUnsafeBytes { $0.baseAddress }
+            byteCount = UInt32(leaf.bytes.count)
         case .branch(let branch):
             precondition(branch.children.count == branch.keys.count + 1, "a branch has one child more than it has separators")
             keyCount = Int32(branch.keys.count)
@@ -78,8 +83,11 @@ struct NodeSummary {
     @inline(__always)
     func child(for key: UInt64, within span: KeySpan) -> (ref: PageRef, span: KeySpan) {
         let keys = keyBuffer
-        let position = KeySearch.childIndex(for: key, separators: keys, within: span)
-        guard case .stored(let child) = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)[position] else {
+        let children = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
+        // The child at the guessed separator is usually the one: its line loads while the
+        // separator's does (see `KeySearch.firstIndex`).
+        let position = KeySearch.childIndex(for: key, separators: keys, within: span) { asyncrealm_prefetch(children + $0) }
+        guard case .stored(let child) = children[position] else {
             preconditionFailure("a stored tree has only stored children")
         }
         return (child, KeySpan(child: position, of: keys, within: span))
@@ -91,9 +99,17 @@ struct NodeSummary {
     @inline(__always)
     func value(for key: UInt64, within span: KeySpan) -> (range: Range<Int>, isOverflow: Bool)? {
         let keys = keyBuffer
-        let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span)
-        guard position < keys.count, keys[position] == key else { return nil }
         let ends = entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
+        // The guessed key is usually the one: its value's ends, and the bytes where values of
+        // average length would put it, load while the key's line does.
+        let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span) { guess in
+            asyncrealm_prefetch(ends + max(guess - 1, 0))
+            guard let bytes, byteCount > 0 else { return }
+            let estimate = Int(byteCount) * guess / keys.count
+            asyncrealm_prefetch(bytes + estimate)
+            asyncrealm_prefetch(bytes + min(estimate + 64, Int(byteCount) - 1))
+        }
+        guard position < keys.count, keys[position] == key else { return nil }
         let end = ends[position]
         let start = position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit)
         return (start..<Int(end & ~Leaf.overflowBit), end & Leaf.overflowBit != 0)

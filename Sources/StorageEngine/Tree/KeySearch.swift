@@ -14,15 +14,21 @@ enum KeySearch {
     /// The child of a branch with separators `keys` whose range holds `key`: the number of
     /// separators not greater than `key`.
     @inline(__always)
-    static func childIndex(for key: UInt64, separators keys: UnsafeBufferPointer<UInt64>, within span: KeySpan = KeySpan()) -> Int {
-        key == .max ? keys.count : firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span)
+    static func childIndex(
+        for key: UInt64, separators keys: UnsafeBufferPointer<UInt64>, within span: KeySpan = KeySpan(),
+        onGuess: (Int) -> Void = { _ in }
+    ) -> Int {
+        key == .max ? keys.count : firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span, onGuess: onGuess)
     }
 
     /// The index of the first of `keys` not less than `key`, at `start` or after (the keys
     /// before `start` must be less). `span` is what the node's parent knows of its keys.
+    /// `onGuess` learns the interpolated guess before its key is read, so that a caller can
+    /// start loading what it will read at that position while the key's line arrives.
     @inline(__always)
     static func firstIndex(
-        notLessThan key: UInt64, in keys: UnsafeBufferPointer<UInt64>, from start: Int, within span: KeySpan = KeySpan()
+        notLessThan key: UInt64, in keys: UnsafeBufferPointer<UInt64>, from start: Int, within span: KeySpan = KeySpan(),
+        onGuess: (Int) -> Void = { _ in }
     ) -> Int {
         var low = start
         var high = keys.count
@@ -42,6 +48,7 @@ enum KeySearch {
                 let fraction = Double(key - first) / Double(last - first)
                 guess = min(low + Int(fraction * Double(high - 1 - low)), high - 1)
             }
+            onGuess(guess)
             var bound = 1
             if keys[guess] < key {
                 while guess + bound < high && keys[guess + bound] < key { bound <<= 1 }
