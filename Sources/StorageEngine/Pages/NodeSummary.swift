@@ -80,13 +80,17 @@ struct NodeSummary {
 
     /// A branch's child whose range holds `key`, and what the separators around it say of its
     /// keys; `span` is what this branch's parent said of its own.
+    /// `prefetch` is given the offset of the child the guess points to, to start loading
+    /// what the descent reads of it next.
     @inline(__always)
-    func child(for key: UInt64, within span: KeySpan) -> (ref: PageRef, span: KeySpan) {
+    func child(for key: UInt64, within span: KeySpan, prefetch: (UInt64) -> Void = { _ in }) -> (ref: PageRef, span: KeySpan) {
         let keys = keyBuffer
         let children = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
-        // The child at the guessed separator is usually the one: its line loads while the
-        // separator's does (see `KeySearch.firstIndex`).
-        let position = KeySearch.childIndex(for: key, separators: keys, within: span) { asyncrealm_prefetch(children + $0) }
+        // The child at the guessed separator is usually the one: its reference, then its
+        // summary, load while the separator's line does (see `KeySearch.firstIndex`).
+        let position = KeySearch.childIndex(for: key, separators: keys, within: span) { guess in
+            if case .stored(let guessed) = children[guess] { prefetch(guessed.offset) }
+        }
         guard case .stored(let child) = children[position] else {
             preconditionFailure("a stored tree has only stored children")
         }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// A hash map from page offsets to the summaries of the cached nodes at them, for `PageCache`:
 /// open addressing with linear probing over whole cache lines, each entry a `NodeSummary`
 /// holding its offset, its slot and what a lookup reads of the node.
@@ -50,6 +52,13 @@ final class OffsetTable: @unchecked Sendable {
             if entry.pointee.offset == 0 { return nil }
             index = (index + 1) & mask
         }
+    }
+
+    /// Starts loading the line where the summary of the node at `offset` would be (see
+    /// `KeySearch.firstIndex`'s `onGuess`).
+    @inline(__always)
+    func prefetch(_ offset: UInt64) {
+        asyncrealm_prefetch(entries + home(offset))
     }
 
     /// The slot of the node at `offset`, if there is one.

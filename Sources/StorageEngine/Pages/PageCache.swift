@@ -80,7 +80,7 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
-                    (ref, span) = summary.pointee.child(for: key, within: span)
+                    (ref, span) = summary.pointee.child(for: key, within: span) { state.summaries.prefetch($0) }
                     continue
                 }
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
