@@ -21,6 +21,40 @@ struct PageTests {
         }
     }
 
+    @Test("compression states reused from page to page, on several threads at once, carry nothing of one page into the next")
+    func reusedCompressionStates() async throws {
+        // Pages that share long runs with the pages compressed before them: a match reaching
+        // into an earlier page would decode to wrong bytes, or fail to decode at all.
+        func pages(seed: UInt64) -> [[UInt8]] {
+            var random = SeededGenerator(seed: seed)
+            let phrases = (0..<8).map { _ in (0..<48).map { _ in UInt8.random(in: 97...122, using: &random) } }
+            return (0..<200).map { page in
+                var raw: [UInt8] = []
+                while raw.count < 1_000 + page * 37 {
+                    raw += phrases[Int.random(in: 0..<phrases.count, using: &random)]
+                    raw.append(UInt8(truncatingIfNeeded: page))
+                }
+                return raw
+            }
+        }
+        func roundTrips(_ pages: [[UInt8]]) throws -> Int {
+            var compressed = 0
+            for (index, raw) in pages.enumerated() {
+                var page = PageCodec.encode(kind: .leaf, raw: raw)
+                if page[9] & 1 == 1 { compressed += 1 }
+                let ref = PageCodec.seal(&page, at: 65_536 + UInt64(index) * 8_192)
+                let decoded = try page.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 }
+                guard decoded == raw else { return -1 }
+            }
+            return compressed
+        }
+        let compressed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for seed in 0..<4 as Range<UInt64> { group.addTask { try roundTrips(pages(seed: seed)) } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(compressed == [200, 200, 200, 200], "every page compresses and decodes to its own bytes")
+    }
+
     @Test("every byte of a stored page is covered: flipping any one is caught")
     func everyByteChecked() throws {
         var page = PageCodec.encode(kind: .leaf, raw: Array(repeating: 1, count: 500) + Array(0..<200))

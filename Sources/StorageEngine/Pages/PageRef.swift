@@ -30,6 +30,13 @@ package struct PageRef: Hashable, Sendable, CustomStringConvertible {
         writer.appendUInt64(checksum)
     }
 
+    @inline(__always)
+    package func write(to writer: inout UnsafeByteWriter) {
+        writer.appendUInt64(offset)
+        writer.appendUInt32(length)
+        writer.appendUInt64(checksum)
+    }
+
     package static func read(from reader: inout ByteReader) throws -> PageRef {
         let offset = try reader.readUInt64()
         let length = try reader.readUInt32()

@@ -215,7 +215,7 @@ package final class MutableTree: TreeReading {
             }
             // Branches are stored raw: they are mostly child checksums, which do not compress,
             // and a raw page's size is known before its children's places are.
-            var stored = PageCodec.encodeUncompressed(kind: .branch, capacity: NodeCodec.encodedSize(of: branches[index])) {
+            var stored = PageCodec.encodeUncompressed(kind: .branch, maximum: NodeCodec.encodedSize(of: branches[index]) + 10) {
                 NodeCodec.encode(branches[index], into: &$0)
             }
             let ref = try space.writeStored(&stored)

@@ -8,33 +8,46 @@
 /// then one `PageRef` (offset u64, length u32, checksum u64) per child.
 package enum NodeCodec {
     package static func encode(_ leaf: Leaf) -> [UInt8] {
-        var writer = ByteWriter(capacity: leaf.encodedSize + 16)
-        writer.appendVarint(UInt64(leaf.count))
-        var previous: UInt64 = 0
-        for key in leaf.keys {
-            writer.appendVarint(key &- previous)
-            previous = key
+        // At most ten bytes for the count, each key's delta and each value's length.
+        UnsafeByteWriter.bytes(maximum: 10 + leaf.count * 20 + leaf.bytes.count) { writer in
+            writer.appendVarint(UInt64(leaf.count))
+            leaf.keys.withUnsafeBufferPointer { keys in
+                var previous: UInt64 = 0
+                for key in keys {
+                    writer.appendVarint(key &- previous)
+                    previous = key
+                }
+            }
+            leaf.ends.withUnsafeBufferPointer { ends in
+                var start: UInt32 = 0
+                for field in ends {
+                    let end = field & ~Leaf.overflowBit
+                    writer.appendVarint(UInt64(end - start) << 1 | (field & Leaf.overflowBit != 0 ? 1 : 0))
+                    start = end
+                }
+            }
+            leaf.bytes.withUnsafeBytes { writer.append($0) }
         }
-        for index in 0..<leaf.count {
-            let length = UInt64(leaf.valueRange(at: index).count)
-            writer.appendVarint(length << 1 | (leaf.isOverflow(at: index) ? 1 : 0))
-        }
-        writer.append(contentsOf: leaf.bytes)
-        return writer.bytes
     }
 
-    package static func encode(_ branch: Branch, into writer: inout ByteWriter) {
+    /// Writes `branch`; `writer` needs room for `encodedSize(of: branch)` bytes, and ten more
+    /// (see `UnsafeByteWriter.appendVarint`).
+    package static func encode(_ branch: Branch, into writer: inout UnsafeByteWriter) {
         writer.appendVarint(UInt64(branch.children.count))
-        var previous: UInt64 = 0
-        for key in branch.keys {
-            writer.appendVarint(key &- previous)
-            previous = key
-        }
-        for child in branch.children {
-            guard case .stored(let ref) = child else {
-                preconditionFailure("NodeCodec.encode(_:into:) needs every child written first")
+        branch.keys.withUnsafeBufferPointer { keys in
+            var previous: UInt64 = 0
+            for key in keys {
+                writer.appendVarint(key &- previous)
+                previous = key
             }
-            ref.write(to: &writer)
+        }
+        branch.children.withUnsafeBufferPointer { children in
+            for child in children {
+                guard case .stored(let ref) = child else {
+                    preconditionFailure("NodeCodec.encode(_:into:) needs every child written first")
+                }
+                ref.write(to: &writer)
+            }
         }
     }
 
