@@ -293,6 +293,7 @@ extension Realm {
             objectsAddedInTransaction.append(ManagedObjectState(object))
             var values = unmanagedValues(of: object, info: info)
             try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
+            recycle(&values)
             changed()
             return key
         } catch {
@@ -384,8 +385,20 @@ extension Realm {
     /// The stored values of an unmanaged object, in column order, read straight from its
     /// `@Persisted` storage (reflection per object would cost more than the insert).
     private func unmanagedValues(of object: Object, info: ClassInfo) -> [Value] {
+        // The array of the last add, taken out while in use: converting a link adds the object
+        // it links to first, which takes an array of its own.
+        var values = rowScratch
+        rowScratch = []
+        values.removeAll(keepingCapacity: true)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        return info.storageFields(of: object).map { field in field.type.storageValue(at: base + field.offset, realm: self) }
+        for field in info.storageFields(of: object) { values.append(field.type.storageValue(at: base + field.offset, realm: self)) }
+        return values
+    }
+
+    /// Keeps `values`' storage for the next add (see `rowScratch`).
+    private func recycle(_ values: inout [Value]) {
+        values.removeAll(keepingCapacity: true)
+        rowScratch = values
     }
 
     /// Marks that what this handle reads has changed.

@@ -56,6 +56,9 @@ public final class Realm {
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
     private(set) var lastCommit: CommitResult?
+    /// The storage of the last added object's values, kept for the next: a bulk add allocated
+    /// and freed an array per object (see `unmanagedValues(of:info:)`).
+    @exclusivity(unchecked) var rowScratch: [Value] = []
     /// The update policy of the `add` call in progress, applied to the objects it links to.
     @exclusivity(unchecked) var addPolicy: UpdatePolicy = .error
 
