@@ -209,7 +209,6 @@ struct QueryBinder {
         /// once, so that each call converts and checks its argument and copies no operands. A
         /// class, read where the template holds it.
         final class DirectArgument {
-            let side: BoundComparison.Side
             let path: BoundKeyPath
             let column: Int
             /// The operator with the column on the left.
@@ -217,8 +216,7 @@ struct QueryBinder {
             let argument: Int
             let position: Int
 
-            init(side: BoundComparison.Side, path: BoundKeyPath, column: Int, op: QueryComparison.Operator, argument: Int, position: Int) {
-                self.side = side
+            init(path: BoundKeyPath, column: Int, op: QueryComparison.Operator, argument: Int, position: Int) {
                 self.path = path
                 self.column = column
                 self.op = op
@@ -247,7 +245,7 @@ struct QueryBinder {
             guard case .side(let side) = pathOperand, case .path(let path, nil) = side, path.hops.count == 1,
                   case .value(let column) = path.hops[0],
                   case .value(let value, let position) = valueOperand, let argument = ParsedTemplates.argumentIndex(of: value) else { return nil }
-            return DirectArgument(side: side, path: path, column: column, op: turned ? op.turnedAround : op, argument: argument, position: position)
+            return DirectArgument(path: path, column: column, op: turned ? op.turnedAround : op, argument: argument, position: position)
         }
     }
 
@@ -269,7 +267,7 @@ struct QueryBinder {
                 let constants = [try scalar(value, position: direct.position)]
                 try check(constants, against: direct.path, op: direct.op, position: comparison.position)
                 return BoundComparison(
-                    quantifier: nil, left: direct.side, op: direct.op, right: .constant(constants),
+                    quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
                     caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive,
                     direct: (direct.column, direct.path.property.type, constants))
             }

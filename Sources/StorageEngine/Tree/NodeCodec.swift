@@ -11,13 +11,7 @@ package enum NodeCodec {
         // At most ten bytes for the count, each key's delta and each value's length.
         UnsafeByteWriter.bytes(maximum: 10 + leaf.count * 20 + leaf.bytes.count) { writer in
             writer.appendVarint(UInt64(leaf.count))
-            leaf.keys.withUnsafeBufferPointer { keys in
-                var previous: UInt64 = 0
-                for key in keys {
-                    writer.appendVarint(key &- previous)
-                    previous = key
-                }
-            }
+            appendDeltas(of: leaf.keys, to: &writer)
             leaf.ends.withUnsafeBufferPointer { ends in
                 var start: UInt32 = 0
                 for field in ends {
@@ -34,19 +28,25 @@ package enum NodeCodec {
     /// (see `UnsafeByteWriter.appendVarint`).
     package static func encode(_ branch: Branch, into writer: inout UnsafeByteWriter) {
         writer.appendVarint(UInt64(branch.children.count))
-        branch.keys.withUnsafeBufferPointer { keys in
-            var previous: UInt64 = 0
-            for key in keys {
-                writer.appendVarint(key &- previous)
-                previous = key
-            }
-        }
+        appendDeltas(of: branch.keys, to: &writer)
         branch.children.withUnsafeBufferPointer { children in
             for child in children {
                 guard case .stored(let ref) = child else {
                     preconditionFailure("NodeCodec.encode(_:into:) needs every child written first")
                 }
                 ref.write(to: &writer)
+            }
+        }
+    }
+
+    /// The first key, then each key's distance from the one before, as varints.
+    @inline(__always)
+    private static func appendDeltas(of keys: [UInt64], to writer: inout UnsafeByteWriter) {
+        keys.withUnsafeBufferPointer { keys in
+            var previous: UInt64 = 0
+            for key in keys {
+                writer.appendVarint(key &- previous)
+                previous = key
             }
         }
     }
