@@ -43,7 +43,7 @@ enum ParsedTemplates {
     /// Whether `value` holds a placeholder.
     static func holdsPlaceholder(_ value: QueryValue) -> Bool {
         switch value {
-        case .object(let className, _): return className == placeholderClass
+        case .object: return argumentIndex(of: value) != nil
         case .list(let items): return items.contains(where: holdsPlaceholder)
         default: return false
         }
@@ -90,10 +90,8 @@ enum ParsedTemplates {
 
     /// `value` with each placeholder replaced by its argument.
     static func substitute(_ arguments: [QueryValue], into value: QueryValue) -> QueryValue {
-        switch value {
-        case .object(let className, let key) where className == placeholderClass: return arguments[Int(key)]
-        case .list(let items): return .list(items.map { substitute(arguments, into: $0) })
-        default: return value
-        }
+        if let index = argumentIndex(of: value) { return arguments[index] }
+        if case .list(let items) = value { return .list(items.map { substitute(arguments, into: $0) }) }
+        return value
     }
 }
