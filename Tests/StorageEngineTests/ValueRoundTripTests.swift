@@ -140,6 +140,31 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("a varint cut off by the row's end is damage, however near the end it starts")
+    func varintCutOffAtRowEnd() throws {
+        // The reads take a word from the row's last eight bytes near its end, where the bytes
+        // past the end read as zero: a varint whose last byte is missing must not end there.
+        for prefix in [0, 3, 8] {
+            for last in [Value.int(1 << 20), .int(-(1 << 40)), .timestamp(seconds: 1_650_000_000, nanoseconds: 0),
+                         .timestamp(seconds: 7, nanoseconds: 999_999_999)] {
+                let values = [Value.string(String(repeating: "s", count: prefix)), last]
+                var encoded = RowCodec.encode(values)
+                encoded.removeLast()
+                try encoded.withUnsafeBytes { (bytes) throws in
+                    #expect(throws: StorageError.self, "\(values)") { try RowCodec.decodeColumn(1, of: bytes) }
+                    #expect(throws: StorageError.self) { try RowCodec.decodeColumnChecked(1, of: bytes) }
+                    var cursor = ColumnCursor()
+                    #expect(Self.typedRead(Self.typedReadKind(of: last), 1, of: bytes, cursor: &cursor) == nil)
+                    // Reached from the column before it, with the cursor there.
+                    cursor = ColumnCursor()
+                    #expect(RowCodec.string(0, of: bytes, cursor: &cursor) != nil)
+                    #expect(Self.typedRead(Self.typedReadKind(of: last), 1, of: bytes, cursor: &cursor) == nil)
+                    #expect(try RowCodec.decodeColumn(0, of: bytes) == values[0])
+                }
+            }
+        }
+    }
+
     @Test("columns after integers of every varint length are found, with the row ending anywhere after them")
     func columnsAfterEveryVarintLength() throws {
         // Varints of 1 to 10 bytes (skipped eight bytes at a time where the row has eight

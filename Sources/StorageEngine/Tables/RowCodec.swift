@@ -258,14 +258,16 @@ package enum RowCodec {
             position += 1
             return UInt64(row[position - 1])
         }
-        // Up to eight bytes at once where the row has them: the varint ends at the first byte
-        // with the high bit clear, and its 7-bit groups are packed together in three steps.
-        // (Longer varints, and the row's last bytes, go byte by byte.)
-        if position + 8 <= row.count {
-            let word = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        // Up to eight bytes at once: the varint ends at the first byte with the high bit clear,
+        // and its 7-bit groups are packed together in three steps. (Longer varints, and rows
+        // shorter than a word, go byte by byte.)
+        if let word = word(in: row, at: position) {
             let lastBytes = ~word & 0x8080_8080_8080_8080
             if lastBytes != 0 {
                 let length = lastBytes.trailingZeroBitCount / 8 + 1
+                // Near the row's end the word holds zeros past it: a varint that only ends there
+                // runs past the row.
+                guard position + length <= row.count else { return nil }
                 let mask: UInt64 = length == 8 ? ~0 : (1 << (8 * UInt64(length))) - 1
                 var groups = word & mask & 0x7f7f_7f7f_7f7f_7f7f
                 groups = (groups & 0x007f_007f_007f_007f) | (groups & 0x7f00_7f00_7f00_7f00) >> 1
@@ -290,6 +292,20 @@ package enum RowCodec {
         return nil
     }
 
+    /// The eight bytes of `row` from `position` as a little-endian word, the bytes past the
+    /// row's end reading as zero: loaded in place where the row has eight bytes there, and from
+    /// the row's last eight, shifted, near its end (where the last column's varints are). Nil
+    /// for a row shorter than eight bytes or a position past its end.
+    @inline(__always)
+    static func word(in row: UnsafeRawBufferPointer, at position: Int) -> UInt64? {
+        if position + 8 <= row.count {
+            return UInt64(littleEndian: row.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        }
+        guard row.count >= 8, position < row.count else { return nil }
+        let start = row.count - 8
+        return UInt64(littleEndian: row.loadUnaligned(fromByteOffset: start, as: UInt64.self)) >> (UInt64(position - start) &* 8)
+    }
+
     /// The tag of column `column` and where its payload starts, found without building values
     /// or checks beyond staying inside the row; nil for a column past the row's end, a row with
     /// more than 127 columns, or anything that does not add up (the checked path decides).
@@ -312,10 +328,10 @@ package enum RowCodec {
         }
         guard offset <= end else { return nil }
         @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
-            // Eight bytes at once where the row has them: a varint ends at its first byte with
-            // the high bit clear. (Longer varints, and the row's last bytes, go byte by byte.)
-            if offset + 8 <= end {
-                let word = UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            // Eight bytes at once: a varint ends at its first byte with the high bit clear.
+            // (Longer varints, and rows shorter than a word, go byte by byte.) One that runs
+            // past the row's end moves `offset` past it, which the walk checks.
+            if let word = word(in: row, at: offset) {
                 let lastBytes = ~word & 0x8080_8080_8080_8080
                 if lastBytes != 0 {
                     offset += lastBytes.trailingZeroBitCount / 8 + 1
