@@ -296,6 +296,10 @@ struct ObjectTests {
         // Kept objects read the same, each from its own row.
         let kept = Array(realm.objects(Reading.self))
         #expect(kept.map(\.label) == (1...1_500).map(label))
+        // A sum over the whole class reads them too, in its own pass over the leaves.
+        #expect(realm.objects(Reading.self).sum(ofProperty: "value") as Double == (1...1_500).reduce(0.0) { $0 + Double($1) / 2 })
+        #expect(realm.objects(Reading.self).sum(ofProperty: "id") as Int == (1...1_500).reduce(0, +))
+        #expect(realm.objects(Reading.self).average(ofProperty: "value") as Double? == 375.25)
     }
 
     @Test("iterating reuses an accessor the caller let go of, and never one that anything can still see", arguments: RealmKind.allCases)

@@ -382,6 +382,16 @@ struct QueryTests {
         #expect(error?.message.contains(message) == true, "\(text): \(error?.message ?? "")")
     }
 
+    @Test("an argument with no query form throws, naming its position and type")
+    func unusableArgument() throws {
+        struct Unusable {}
+        let error = #expect(throws: RealmError.self) { try RealmPredicate("age == %@ AND name == %@", 3, Unusable()) }
+        #expect(error?.code == .invalidQuery)
+        #expect(error?.message.contains("argument 2 (Unusable)") == true, "\(error?.message ?? "")")
+        // The arguments before it convert as they should.
+        #expect(try RealmPredicate.values(of: [3, "x"]) == [.int(3), .string("x")])
+    }
+
     static let bindErrors: [(String, Int, String)] = [
         ("nmae == 'x'", 0, "'Dog' has no property 'nmae'"),
         ("age == 'x'", 4, "cannot compare 'age' (int) with a string"),

@@ -298,7 +298,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 buffer!.removeAll()
                 return buffer!
             }
-            let fresh = RowBuffer(realm: results.handle, tableName: results.info.schema.className, capacity: count * Self.rowBytesEstimate)
+            let fresh = RowBuffer.make(realm: results.handle, tableName: results.info.schema.className, capacity: count * Self.rowBytesEstimate)
             buffer = fresh
             return fresh
         }

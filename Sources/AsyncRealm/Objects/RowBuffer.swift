@@ -8,26 +8,48 @@ import StorageEngine
 /// decoding every column into values no one may read, and freeing a batch frees one block of
 /// bytes instead of a value per column. The buffer is filled first and read after: rows are
 /// appended, which may move the block, and only then are their pointers handed out.
-final class RowBuffer {
-    private var storage: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var count = 0
-    /// The table the rows come from, named when a row turns out to be damaged.
-    let tableName: String
-    /// The realm the rows were read through. The buffer keeps it alive, so that an accessor
-    /// holding a row of this buffer need not count a reference to the realm itself
-    /// (`ManagedObjectState.realm`).
-    let realm: Realm
-
-    init(realm: Realm, tableName: String, capacity: Int = 64) {
-        self.realm = realm
-        self.tableName = tableName
-        // Room for a few rows at least: a query's first match would otherwise grow it at once.
-        self.capacity = Swift.max(capacity, 256)
-        storage = .allocate(byteCount: self.capacity, alignment: 8)
+///
+/// The first block of bytes is allocated with the buffer itself, after its fields (a
+/// `ManagedBuffer`): a query that keeps one or two rows, or an object reading its row,
+/// allocates once, not twice. A buffer that outgrows it moves its rows to a block of its own.
+final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
+    struct Fields {
+        /// Where the rows are: the bytes allocated with the buffer, or a block it grew into.
+        var storage: UnsafeMutableRawPointer
+        var capacity: Int
+        var count = 0
+        /// The table the rows come from, named when a row turns out to be damaged.
+        let tableName: String
+        /// The realm the rows were read through. The buffer keeps it alive, so that an
+        /// accessor holding a row of this buffer need not count a reference to the realm
+        /// itself (`ManagedObjectState.realm`).
+        let realm: Realm
     }
 
-    deinit { storage.deallocate() }
+    /// A buffer for rows of `tableName` read through `realm`, with room for `capacity` bytes
+    /// before it grows (a few rows at least: a query's first match would otherwise grow it at
+    /// once).
+    static func make(realm: Realm, tableName: String, capacity: Int = 64) -> RowBuffer {
+        let capacity = Swift.max(capacity, 256)
+        let made = create(minimumCapacity: capacity) { made in
+            // The tail's address is fixed for the object's life: a class instance never moves.
+            Fields(storage: UnsafeMutableRawPointer(made.withUnsafeMutablePointerToElements { $0 }),
+                   capacity: capacity, tableName: tableName, realm: realm)
+        }
+        return unsafeDowncast(made, to: RowBuffer.self)
+    }
+
+    deinit {
+        // (The fields are destroyed by `ManagedBuffer`; the bytes are plain.)
+        withUnsafeMutablePointers { fields, tail in
+            if fields.pointee.storage != UnsafeMutableRawPointer(tail) { fields.pointee.storage.deallocate() }
+        }
+    }
+
+    /// The table the rows come from.
+    var tableName: String { header.tableName }
+    /// The realm the rows were read through, which the buffer keeps alive.
+    var realm: Realm { header.realm }
 
     /// Copies `row` after the rows already held and returns its offset range; `bytes(at:)`
     /// turns it into a pointer once every row is in.
@@ -44,32 +66,36 @@ final class RowBuffer {
     /// Copies `bytes` (rows, one or several back to back) after the rows already held.
     func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
         let length = bytes.count
-        if count + length > capacity {
-            let grown = Swift.max(capacity * 2, count + length)
-            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
-            moved.copyMemory(from: storage, byteCount: count)
-            storage.deallocate()
-            storage = moved
-            capacity = grown
+        return withUnsafeMutablePointers { fields, tail in
+            let count = fields.pointee.count
+            if count + length > fields.pointee.capacity {
+                let grown = Swift.max(fields.pointee.capacity * 2, count + length)
+                let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+                moved.copyMemory(from: fields.pointee.storage, byteCount: count)
+                if fields.pointee.storage != UnsafeMutableRawPointer(tail) { fields.pointee.storage.deallocate() }
+                fields.pointee.storage = moved
+                fields.pointee.capacity = grown
+            }
+            if let base = bytes.baseAddress { (fields.pointee.storage + count).copyMemory(from: base, byteCount: length) }
+            fields.pointee.count = count + length
+            return count..<(count + length)
         }
-        if let base = bytes.baseAddress { (storage + count).copyMemory(from: base, byteCount: length) }
-        count += length
-        return (count - length)..<count
     }
 
     /// The bytes of the rows held.
-    var byteCount: Int { count }
-
+    var byteCount: Int { header.count }
 
     /// Forgets every row, keeping the memory; only when no accessor points into it.
     func removeAll() {
-        count = 0
+        header.count = 0
     }
 
     /// The bytes at `range`, valid while this buffer lives and no row is appended.
     func bytes(at range: Range<Int>) -> UnsafeRawBufferPointer {
-        precondition(range.upperBound <= count, "row range outside its buffer")
-        return UnsafeRawBufferPointer(start: storage + range.lowerBound, count: range.count)
+        withUnsafeMutablePointerToHeader { fields in
+            precondition(range.upperBound <= fields.pointee.count, "row range outside its buffer")
+            return UnsafeRawBufferPointer(start: fields.pointee.storage + range.lowerBound, count: range.count)
+        }
     }
 
     /// Column `column` of `row` (bytes of this buffer); null past the row's end (a column added

@@ -34,7 +34,7 @@ struct KeptRows {
         mutating func keep(_ row: RowView) {
             guard enabled else { return }
             if buffer == nil {
-                buffer = RowBuffer(realm: realm, tableName: tableName, capacity: expectedRows * 48)
+                buffer = RowBuffer.make(realm: realm, tableName: tableName, capacity: expectedRows * 48)
                 ranges.reserveCapacity(expectedRows)
             }
             guard ranges.count < maximumKeptRows, buffer!.byteCount + row.bytes.count <= maximumKeptBytes else {
@@ -56,7 +56,7 @@ struct KeptRows {
     /// the cache at every object, inside the accessor, where the misses cannot overlap as
     /// they do in this copy loop.
     func reordered(by positions: [Int]) -> KeptRows {
-        let sorted = RowBuffer(realm: buffer.realm, tableName: buffer.tableName, capacity: buffer.byteCount)
+        let sorted = RowBuffer.make(realm: buffer.realm, tableName: buffer.tableName, capacity: buffer.byteCount)
         return KeptRows(buffer: sorted, ranges: positions.map { sorted.append(ranges[$0], of: buffer) })
     }
 }

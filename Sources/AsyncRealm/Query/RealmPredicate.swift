@@ -32,13 +32,19 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
 
     /// `arguments` as query constants; throws for one that has no query form.
     static func values(of arguments: [Any]) throws -> [QueryValue] {
-        try arguments.indices.map { index in
-            let argument = arguments[index]
-            guard let value = QueryValue.from(present: argument) else {
-                throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
+        // A plain loop over the stored arguments: a query run in a loop converts its arguments
+        // every time, and mapping them through a throwing closure copied each one out first.
+        var values: [QueryValue] = []
+        values.reserveCapacity(arguments.count)
+        try arguments.withUnsafeBufferPointer { arguments in
+            for index in arguments.indices {
+                guard let value = QueryValue.from(present: arguments[index]) else {
+                    throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: arguments[index]))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
+                }
+                values.append(value)
             }
-            return value
         }
+        return values
     }
 
     public var description: String { format }

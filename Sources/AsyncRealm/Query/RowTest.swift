@@ -14,10 +14,11 @@ enum RowTest: Sendable {
 
     /// The row test of `direct` compared by `op`, or nil if it has none.
     init?(_ direct: BoundComparison.Direct, op: QueryComparison.Operator, caseInsensitive: Bool, diacriticInsensitive: Bool) {
-        if let test = IntegerTest(direct, op: op) {
+        // (The type first: a query makes its tests every time it runs.)
+        if direct.type == .int, let test = IntegerTest(direct, op: op) {
             // A nil (or missing) value equals no integer and orders with none: only != holds.
             self = .integer(column: direct.column, test, nilHolds: op == .notEqual)
-        } else if let test = ASCIIStringTest(direct, op: op, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
+        } else if direct.type == .string, let test = ASCIIStringTest(direct, op: op, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) {
             self = .asciiString(test)
         } else {
             return nil

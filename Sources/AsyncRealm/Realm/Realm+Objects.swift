@@ -84,7 +84,7 @@ extension Realm {
     private func refreshRow(_ managed: ManagedObjectState) {
         if managed.hasCurrentRow { return }
         precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
-        let buffer = RowBuffer(realm: self, tableName: managed.info.schema.className, capacity: 64)
+        let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
         guard let range = (try? readTable(managed.info)?.withRow(managed.key, buffer.append)) ?? nil else {
             preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }

@@ -77,14 +77,14 @@ package struct IndexBucket {
     /// (the same string) or both are ASCII (different strings); others, and strings beyond
     /// ASCII, which Swift compares by canonical equivalence, are decoded and compared.
     static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: Value) throws -> Bool {
-        if case .string(var text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
-            let verdict: Bool? = text.withUTF8 { probe in
+        if case .string(let text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
+            let verdict: Bool?? = text.utf8.withContiguousStorageIfAvailable { probe in
                 if probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0) {
                     return true
                 }
                 return probe.allSatisfy({ $0 < 0x80 }) && stored.allSatisfy({ $0 < 0x80 }) ? false : nil
             }
-            if let verdict { return verdict }
+            if case .some(.some(let verdict)) = verdict { return verdict }
         }
         return try RowCodec.decodeColumn(0, of: encoded) == value
     }

@@ -298,7 +298,7 @@ package enum RowCodec {
     /// for a row shorter than eight bytes or a position past its end.
     @inline(__always)
     static func word(in row: UnsafeRawBufferPointer, at position: Int) -> UInt64? {
-        if position + 8 <= row.count {
+        if position &+ 8 <= row.count {
             return UInt64(littleEndian: row.loadUnaligned(fromByteOffset: position, as: UInt64.self))
         }
         guard row.count >= 8, position < row.count else { return nil }
@@ -328,13 +328,18 @@ package enum RowCodec {
         }
         guard offset <= end else { return nil }
         @inline(__always) func skipVarint(_ offset: inout Int) -> Bool {
+            // One byte, the most common length (small numbers), costs one test.
+            if offset < end && row[offset] < 0x80 {
+                offset &+= 1
+                return true
+            }
             // Eight bytes at once: a varint ends at its first byte with the high bit clear.
             // (Longer varints, and rows shorter than a word, go byte by byte.) One that runs
             // past the row's end moves `offset` past it, which the walk checks.
             if let word = word(in: row, at: offset) {
                 let lastBytes = ~word & 0x8080_8080_8080_8080
                 if lastBytes != 0 {
-                    offset += lastBytes.trailingZeroBitCount / 8 + 1
+                    offset &+= lastBytes.trailingZeroBitCount &>> 3 &+ 1
                     return true
                 }
             }
@@ -350,19 +355,19 @@ package enum RowCodec {
             switch index & 1 == 0 ? byte & 0x0f : byte >> 4 {
             case 0, 1, 2, 3: break
             case 4, 5, 12: guard skipVarint(&offset) else { return nil }
-            case 6: offset += 4
-            case 7: offset += 8
-            case 11: offset += 16
+            case 6: offset &+= 4
+            case 7: offset &+= 8
+            case 11: offset &+= 16
             case 10: guard skipVarint(&offset), skipVarint(&offset) else { return nil }
             case 8, 9, 13:
                 // A length (varint) and that many bytes; lengths past two bytes take the slow path.
                 guard offset < end else { return nil }
                 let first = Int(row[offset])
                 if first < 0x80 {
-                    offset += 1 + first
+                    offset &+= 1 &+ first
                 } else {
                     guard offset + 1 < end, row[offset + 1] < 0x80 else { return nil }
-                    offset += 2 + (first & 0x7f | Int(row[offset + 1]) << 7)
+                    offset &+= 2 &+ (first & 0x7f | Int(row[offset + 1]) << 7)
                 }
             default: return nil
             }

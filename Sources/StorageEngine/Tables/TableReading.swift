@@ -94,30 +94,29 @@ extension TableReading {
     /// rows hold a number there: what `sum` and `average` of a whole class read, in one pass
     /// that builds no value for a plain number.
     package func total(ofColumn column: Int) throws -> (integers: Int64, reals: Double, count: Int) {
-        var integers: Int64 = 0
-        var reals = 0.0
-        var count = 0
-        try rowTree.scan { _, row in
-            if let (tag, offset) = RowCodec.locate(column, in: row) {
-                if tag == RowCodec.Tag.double.rawValue, offset + 8 <= row.count {
-                    reals += Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-                    count += 1
-                    return true
+        var total = ColumnTotal()
+        // A leaf at a time, its rows in one loop here: a call per row, through the tree's
+        // scan, cost a third as much as finding and adding the column. (The total is copied in
+        // and out per leaf: a variable the closure captures is checked for exclusive access on
+        // every use.)
+        try scanRowLeaves(from: 0) { leaf in
+            guard let base = leaf.bytes.baseAddress else { return true }
+            var leafTotal = total
+            var start = leaf.valueStart(leaf.start)
+            for index in leaf.start..<leaf.keys.count {
+                let end = leaf.valueEnd(index)
+                precondition(start <= end, "leaf value ends out of order")
+                if leaf.isOverflow(index) {
+                    _ = try rowTree.withValue(forKey: leaf.keys[index]) { try leafTotal.add(column, of: $0) }
+                } else {
+                    try leafTotal.add(column, of: UnsafeRawBufferPointer(start: base + start, count: end - start))
                 }
-                if tag == RowCodec.Tag.positive.rawValue, row[offset] < 0x80 {
-                    integers &+= Int64(row[offset])
-                    count += 1
-                    return true
-                }
+                start = end
             }
-            switch try RowCodec.decodeColumn(column, of: row) {
-            case .int(let number): integers &+= number; count += 1
-            case .double(let number): reals += number; count += 1
-            default: break
-            }
+            total = leafTotal
             return true
         }
-        return (integers, reals, count)
+        return (total.integers, total.reals, total.count)
     }
 
     /// The keys of the rows whose `column` holds an integer within `bounds`, or null (or
@@ -245,5 +244,36 @@ package struct TableReader: TableReading, Sendable {
 
     package func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64] {
         try list.keys(store: store)
+    }
+}
+
+/// The sum of the integers and of the doubles of one column, and how many rows hold a number
+/// there (`TableReading.total(ofColumn:)`).
+private struct ColumnTotal {
+    var integers: Int64 = 0
+    var reals = 0.0
+    var count = 0
+
+    /// Adds column `column` of `row` if it holds a number; a plain double or a one-byte
+    /// integer is read in place, anything else decoded.
+    @inline(__always)
+    mutating func add(_ column: Int, of row: UnsafeRawBufferPointer) throws {
+        if let (tag, offset) = RowCodec.locate(column, in: row) {
+            if tag == RowCodec.Tag.double.rawValue, offset + 8 <= row.count {
+                reals += Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                count += 1
+                return
+            }
+            if tag == RowCodec.Tag.positive.rawValue, row[offset] < 0x80 {
+                integers &+= Int64(row[offset])
+                count += 1
+                return
+            }
+        }
+        switch try RowCodec.decodeColumn(column, of: row) {
+        case .int(let number): integers &+= number; count += 1
+        case .double(let number): reals += number; count += 1
+        default: break
+        }
     }
 }
