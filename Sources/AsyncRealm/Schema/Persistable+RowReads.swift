@@ -15,6 +15,16 @@ extension BinaryInteger where Self: _Persistable {
     }
 }
 
+extension Int {
+    /// `Int`'s own read, the same as the generic one above: an `Int` property reached the
+    /// generic one through a thunk, on every read of the most common property type.
+    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Int? {
+        guard let row = object._currentRow(in: realm),
+              let number = RowCodec.integer(column, of: row, cursor: &object._rowCursor) else { return nil }
+        return Int(exactly: number)
+    }
+}
+
 extension Bool {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Bool? {
         guard let row = object._currentRow(in: realm) else { return nil }

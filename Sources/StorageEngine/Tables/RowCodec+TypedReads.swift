@@ -8,6 +8,11 @@
 extension RowCodec {
     package static func integer(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Int64? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
+            // A one-byte number (an age, a count) here, without the call.
+            if tag == Tag.positive.rawValue, offset < row.count, row[offset] < 0x80 {
+                end = offset &+ 1
+                return Int64(row[offset])
+            }
             guard tag == Tag.zero.rawValue || tag == Tag.positive.rawValue || tag == Tag.negative.rawValue else { return nil }
             return integerPayload(tag: tag, offset: offset, in: row, end: &end)
         }
@@ -58,7 +63,21 @@ extension RowCodec {
         _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor,
         _ decode: (_ tag: UInt8, _ offset: Int, _ end: inout Int) -> T?
     ) -> T? {
-        guard let (tag, offset) = locate(column, in: row, from: cursor) else { return nil }
+        let tag: UInt8
+        let offset: Int
+        if cursor.end > 0, cursor.column &+ 1 == column, cursor.end <= row.count {
+            // The column after the last one read, the way an object's properties are read:
+            // its payload starts where that one ended, and only its tag is left to find.
+            let count = Int(row[0])
+            guard column < count, count < 0x80 else { return nil }
+            let byte = row[1 &+ column &>> 1]
+            tag = column & 1 == 0 ? byte & 0x0f : byte &>> 4
+            offset = cursor.end
+            guard offset < row.count || tag <= Tag.zero.rawValue else { return nil }
+        } else {
+            guard let located = locate(column, in: row, from: cursor) else { return nil }
+            (tag, offset) = located
+        }
         var end = 0
         guard let value = decode(tag, offset, &end) else { return nil }
         cursor = ColumnCursor(column: column, offset: offset, end: end)

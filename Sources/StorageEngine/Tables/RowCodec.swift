@@ -243,8 +243,16 @@ package enum RowCodec {
     @inline(__always)
     static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> (seconds: Int64, nanoseconds: Int32)? {
         var position = offset
-        guard let zigzag = varint(in: row, at: &position), let nanoseconds = varint(in: row, at: &position),
-              nanoseconds < 1_000_000_000 else { return nil }
+        guard let zigzag = varint(in: row, at: &position) else { return nil }
+        // Most dates stored are whole seconds or close: nanoseconds in one byte, read here.
+        let nanoseconds: UInt64
+        if position < row.count && row[position] < 0x80 {
+            nanoseconds = UInt64(row[position])
+            position &+= 1
+        } else {
+            guard let read = varint(in: row, at: &position), read < 1_000_000_000 else { return nil }
+            nanoseconds = read
+        }
         end = position
         return (Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1), Int32(nanoseconds))
     }
@@ -490,12 +498,15 @@ package enum RowCodec {
 /// Where a column's payload starts in one encoded row, remembered so that reading a later
 /// column of the same row resumes the walk there (`RowCodec.decodeColumn(_:of:cursor:)`).
 /// The default cursor is at no column: walks start from the first.
+@usableFromInline
 package struct ColumnCursor {
-    var column = 0
-    var offset = 0
+    @usableFromInline var column = 0
+    @usableFromInline var offset = 0
     /// Where the column's payload ends, once it was decoded; 0 if not known.
-    var end = 0
+    @usableFromInline var end = 0
 
+    /// (Inlinable: an accessor resets its cursor for every row it is given.)
+    @inlinable
     package init() {}
 
     init(column: Int, offset: Int, end: Int = 0) {
