@@ -356,6 +356,8 @@ struct QueryTests {
         #expect(people.filter("id BETWEEN {2, 3}").map(\.name) == ["Bo", "Cy"] && people.filter("id BETWEEN {3, 2}").isEmpty)
         #expect(people.filter("id > -5 AND id < 3").map(\.name) == ["Ana", "Bo"])
         #expect(people.filter("id == 2 AND id > 1").queryPlan.contains("(1 value)"), "an equality beats a range")
+        #expect(people.filter("id > 1 AND id == 2").queryPlan.contains("(1 value)"), "on either side")
+        #expect(people.filter("id > 1 AND id == 2").map(\.name) == ["Bo"] && people.filter("id == 2 AND id > 2").isEmpty)
         #expect(people.where { $0.id > 2 }.map(\.name) == ["Cy"])
     }
 

@@ -291,8 +291,11 @@ struct QueryPlanner {
         case .comparison(let comparison):
             return lookup(comparison, in: table)
         case .and(let left, let right):
-            // Either side narrows the whole: take the one with fewer values to look up.
-            let (first, second) = (indexLookup(for: left, in: table), indexLookup(for: right, in: table))
+            // Either side narrows the whole: take the one with fewer values to look up. One
+            // value (`name == %@`) is as narrow as a lookup gets; the other side is not planned.
+            let first = indexLookup(for: left, in: table)
+            if let first, first.cost <= 1 { return first }
+            let second = indexLookup(for: right, in: table)
             guard let first, let second else { return first ?? second }
             return second.cost < first.cost ? second : first
         default:
