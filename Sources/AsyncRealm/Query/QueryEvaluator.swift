@@ -51,26 +51,24 @@ final class QueryEvaluator {
         }
     }
 
-    /// Whether `predicate` can be tested on stored rows: every comparison in it has a row test
-    /// (integer comparisons and ASCII string tests on the object's own columns, `RowTest`).
-    static func testsOnRows(_ predicate: BoundPredicate) -> Bool {
-        switch predicate {
-        case .constant: return true
-        case .not(let inner): return testsOnRows(inner)
-        case .and(let left, let right), .or(let left, let right): return testsOnRows(left) && testsOnRows(right)
-        case .comparison(let comparison): return comparison.testsOnRow
-        }
-    }
-
-    /// Whether the stored `row` matches `predicate`, which must test on rows (`testsOnRows`),
-    /// walking the predicate: for the few rows an index gives, where compiling would cost more.
-    static func matchesOnRow(_ predicate: BoundPredicate, _ row: RowView) throws -> Bool {
+    /// Whether the stored `row` matches `predicate`, walking the predicate: for the few rows an
+    /// index gives, where compiling would cost more. Nil when the walk meets a comparison with
+    /// no row test (`BoundComparison.rowTest`; integer comparisons and ASCII string tests on the
+    /// object's own columns have one): the caller then evaluates the objects instead. (One walk
+    /// that tells both, not a walk to ask first: each walk of an `and` copies both its sides.)
+    static func matchesOnRow(_ predicate: BoundPredicate, _ row: RowView) throws -> Bool? {
         switch predicate {
         case .constant(let value): return value
-        case .not(let inner): return try !matchesOnRow(inner, row)
-        case .and(let left, let right): return try matchesOnRow(left, row) && matchesOnRow(right, row)
-        case .or(let left, let right): return try matchesOnRow(left, row) || matchesOnRow(right, row)
-        case .comparison(let comparison): return try comparison.rowTest!.matches(row, comparison)
+        case .not(let inner): return try matchesOnRow(inner, row).map(!)
+        case .and(let left, let right):
+            guard let first = try matchesOnRow(left, row) else { return nil }
+            return first ? try matchesOnRow(right, row) : false
+        case .or(let left, let right):
+            guard let first = try matchesOnRow(left, row) else { return nil }
+            return first ? true : try matchesOnRow(right, row)
+        case .comparison(let comparison):
+            guard comparison.testsOnRow else { return nil }
+            return try comparison.rowTest.unsafelyUnwrapped.matches(row, comparison)
         }
     }
 

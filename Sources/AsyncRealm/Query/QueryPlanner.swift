@@ -71,32 +71,35 @@ struct QueryPlanner {
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
         var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
-            if QueryEvaluator.testsOnRows(query) {
-                // The matches are moved to the front of the candidates, in order: no second
-                // array for the few keys of an indexed lookup.
-                keys = lookup.candidates(in: table)
-                var matches = 0
-                for position in keys.indices {
-                    let key = keys[position]
-                    let matched = (try? table.withRow(key) { row -> Bool in
-                        guard try QueryEvaluator.matchesOnRow(query, row) else { return false }
-                        kept.keep(row)
-                        return true
-                    }) ?? nil
-                    if matched == true {
-                        keys[matches] = key
-                        matches += 1
+            // Each candidate tested on its stored row; the matches are moved to the front of
+            // the candidates, in order: no second array for the few keys of an indexed lookup.
+            keys = lookup.candidates(in: table)
+            var matches = 0
+            for position in keys.indices {
+                let key = keys[position]
+                let verdict = (try? table.withRow(key) { row -> Bool? in
+                    guard let matched = try QueryEvaluator.matchesOnRow(query, row) else { return nil }
+                    if matched { kept.keep(row) }
+                    return matched
+                }) ?? .some(false)
+                // A comparison with no row test (the first candidate meets it, or a later one
+                // that reaches a part the others did not): the candidates are evaluated as
+                // objects instead, from the start.
+                guard let verdict else {
+                    let evaluator = QueryEvaluator(realm: realm)
+                    keys = lookup.candidates(in: table).filter { key in
+                        guard let row = (try? table.row(key)) ?? nil else { return false }
+                        return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
                     }
+                    return (keys, nil)
                 }
-                keys.removeLast(keys.count - matches)
-                return (keys, kept.rows(count: keys.count))
+                if verdict == true {
+                    keys[matches] = key
+                    matches += 1
+                }
             }
-            let evaluator = QueryEvaluator(realm: realm)
-            keys = lookup.candidates(in: table).filter { key in
-                guard let row = (try? table.row(key)) ?? nil else { return false }
-                return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
-            }
-            return (keys, nil)
+            keys.removeLast(keys.count - matches)
+            return (keys, kept.rows(count: keys.count))
         }
         if case .comparison(let comparison) = query, case .integer(let column, let test, let nilHolds)? = comparison.rowTest,
            let bounds = test.bounds {
