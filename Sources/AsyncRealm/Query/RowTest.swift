@@ -1,3 +1,4 @@
+import Foundation
 import StorageEngine
 
 /// A comparison of one of the object's own columns with constants, made on the stored row
@@ -186,6 +187,12 @@ struct ASCIIStringTest: Sendable {
     @inline(__always)
     private func matches(_ row: RowView, _ comparison: BoundComparison, needle: UnsafeBufferPointer<UInt8>) throws -> Bool {
         guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
+        // The same bytes are the same string, ASCII or not: what an index's candidate for
+        // `==` usually holds, decided without looking at its characters.
+        if !lowercase, op == .equal || op == .notEqual, bytes.count == needle.count,
+           bytes.isEmpty || memcmp(bytes.baseAddress!, needle.baseAddress!, needle.count) == 0 {
+            return op == .equal
+        }
         guard ASCIIBytes.isASCII(bytes) else {
             // Not ASCII: compare as strings, the way the general path does.
             let value = QueryScalar.string(String(decoding: bytes, as: UTF8.self))
