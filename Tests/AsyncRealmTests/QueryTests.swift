@@ -391,7 +391,10 @@ struct QueryTests {
         #expect(error?.code == .invalidQuery)
         #expect(error?.message.contains("argument 2 (Unusable)") == true, "\(error?.message ?? "")")
         // The arguments before it convert as they should.
-        #expect(try RealmPredicate.values(of: [3, "x"]) == [.int(3), .string("x")])
+        #expect(try RealmPredicate.values(of: [3, "x"]).array == [.int(3), .string("x")])
+        let one = try RealmPredicate.values(of: ["x"])
+        #expect(one.count == 1 && one[0] == .string("x") && one.array == [.string("x")])
+        #expect(throws: RealmError.self) { try RealmPredicate.values(of: [Unusable()]) }
     }
 
     static let bindErrors: [(String, Int, String)] = [

@@ -107,13 +107,13 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// The objects that match `predicateFormat` with `values` for its placeholders. The string
     /// is bound to the class once per handle (see `BoundTemplate`); each call checks its values.
-    func filter(_ predicateFormat: String, values: [QueryValue]) throws -> Results<Element> {
+    func filter(_ predicateFormat: String, values: QueryArguments) throws -> Results<Element> {
         handle.checkThread()
         let binder = QueryBinder(schemas: handle.objectSchemas)
         if let template = info.filterTemplates.template(for: predicateFormat, argumentCount: values.count, schema: info.schema, binder: binder) {
             return try filter(bound: try template.predicate(with: values, binder: binder), steps: template.steps)
         }
-        return try filter(RealmPredicate(predicateFormat, values: values))
+        return try filter(RealmPredicate(predicateFormat, values: values.array))
     }
 
     /// The objects that match `predicate`.

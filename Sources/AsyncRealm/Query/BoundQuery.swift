@@ -259,7 +259,7 @@ struct QueryBinder {
 
     /// `comparison` with its constants converted and every check made; `arguments` take the
     /// place of the placeholders of a template's comparison (see `BoundTemplate`).
-    func finish(_ comparison: ResolvedComparison, arguments: [QueryValue] = []) throws -> BoundComparison {
+    func finish(_ comparison: ResolvedComparison, arguments: QueryArguments = .none) throws -> BoundComparison {
         if let direct = comparison.directArgument, direct.argument < arguments.count {
             let value = arguments[direct.argument]
             // A list argument (`age IN %@`) takes the general way.
@@ -276,7 +276,7 @@ struct QueryBinder {
             switch operand {
             case .side(let side): return side
             case .value(let value, let position):
-                let value = arguments.isEmpty ? value : ParsedTemplates.substitute(arguments, into: value)
+                let value = arguments.isEmpty ? value : ParsedTemplates.substitute(arguments.array, into: value)
                 return try constant(value, position: position)
             }
         }

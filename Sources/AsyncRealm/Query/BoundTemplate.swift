@@ -62,11 +62,11 @@ final class BoundTemplate {
     }
 
     /// The predicate with `arguments` in place of the placeholders.
-    func predicate(with arguments: [QueryValue], binder: QueryBinder) throws -> BoundPredicate {
+    func predicate(with arguments: QueryArguments, binder: QueryBinder) throws -> BoundPredicate {
         try Self.predicate(predicate, with: arguments, binder: binder)
     }
 
-    private static func predicate(_ node: Node, with arguments: [QueryValue], binder: QueryBinder) throws -> BoundPredicate {
+    private static func predicate(_ node: Node, with arguments: QueryArguments, binder: QueryBinder) throws -> BoundPredicate {
         switch node {
         case .bound(let bound):
             return bound

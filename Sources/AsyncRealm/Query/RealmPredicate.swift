@@ -22,7 +22,7 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
 
     /// Parses `format` with an array of arguments.
     public init(_ format: String, arguments: [Any]) throws {
-        try self.init(format, values: try Self.values(of: arguments))
+        try self.init(format, values: try Self.values(of: arguments).array)
     }
 
     init(_ format: String, values: [QueryValue]) throws {
@@ -31,20 +31,22 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
     }
 
     /// `arguments` as query constants; throws for one that has no query form.
-    static func values(of arguments: [Any]) throws -> [QueryValue] {
+    static func values(of arguments: [Any]) throws -> QueryArguments {
         // A plain loop over the stored arguments: a query run in a loop converts its arguments
         // every time, and mapping them through a throwing closure copied each one out first.
-        var values: [QueryValue] = []
-        values.reserveCapacity(arguments.count)
-        try arguments.withUnsafeBufferPointer { arguments in
-            for index in arguments.indices {
-                guard let value = QueryValue.from(present: arguments[index]) else {
-                    throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: arguments[index]))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
-                }
-                values.append(value)
+        func converted(_ index: Int, _ argument: Any) throws -> QueryValue {
+            guard let value = QueryValue.from(present: argument) else {
+                throw RealmError(code: .invalidQuery, message: "argument \(index + 1) (\(type(of: argument))) cannot be used in a query; give a value of a property type, an array of them, or a managed object")
             }
+            return value
         }
-        return values
+        return try arguments.withUnsafeBufferPointer { arguments in
+            if arguments.count == 1 { return .one(try converted(0, arguments[0])) }
+            var values: [QueryValue] = []
+            values.reserveCapacity(arguments.count)
+            for index in arguments.indices { values.append(try converted(index, arguments[index])) }
+            return .many(values)
+        }
     }
 
     public var description: String { format }
