@@ -479,6 +479,13 @@ struct QueryTests {
         }
         // The calls find objects and meet errors, both.
         #expect(found > 20 && failed > 10, "found \(found), failed \(failed)")
+        // Results of one template kept side by side each keep their own argument, also after
+        // the realm changes and they are evaluated again.
+        let dogs = realm.objects(Dog.self)
+        let kept = ["Rex", "Fido", "Buddy", "Rex"].map { dogs.filter("name == %@", $0) }
+        #expect(kept.map { $0.map(\.name) } == [["Rex"], ["Fido"], ["Buddy"], ["Rex"]])
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 9])) }
+        #expect(kept.map(\.count) == [1, 2, 1, 1])
     }
 
     @Test("filter with a string stops with the error's message")

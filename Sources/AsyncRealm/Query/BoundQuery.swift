@@ -215,6 +215,11 @@ struct QueryBinder {
             let op: QueryComparison.Operator
             let argument: Int
             let position: Int
+            /// The constants of the comparison made last, one argument's: made again in place for
+            /// the next call once that comparison is gone (the usual case, a query run in a loop,
+            /// where an array per call was an allocation, and destroying it and its value a
+            /// twentieth of the query). Holds the last argument until then.
+            var lastConstants: [QueryScalar] = [.null]
 
             init(path: BoundKeyPath, column: Int, op: QueryComparison.Operator, argument: Int, position: Int) {
                 self.path = path
@@ -264,7 +269,9 @@ struct QueryBinder {
             let value = arguments[direct.argument]
             // A list argument (`age IN %@`) takes the general way.
             if case .list = value {} else {
-                let constants = [try scalar(value, position: direct.position)]
+                // In place when no comparison holds the array any more; copied when one does.
+                direct.lastConstants[0] = try scalar(value, position: direct.position)
+                let constants = direct.lastConstants
                 try check(constants, against: direct.path, op: direct.op, position: comparison.position)
                 return BoundComparison(
                     quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
