@@ -14,7 +14,7 @@ package final class TableWriter: TableReading {
     @exclusivity(unchecked) var postings: [PostingID: DirtyPosting] = [:]
     let space: TransactionSpace
     private let changes: ChangeRecorder.Entry
-    package internal(set) var isModified = false
+    @exclusivity(unchecked) package internal(set) var isModified = false
     /// Reused to encode rows and index buckets, so that inserting a row allocates no buffer.
     @exclusivity(unchecked) var scratch = ByteWriter(capacity: 256)
 

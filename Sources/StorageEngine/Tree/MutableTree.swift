@@ -15,11 +15,12 @@ package final class MutableTree: TreeReading {
     /// The dirty right edge of the tree, kept between calls to `append` (see MutableTree+BulkAppend).
     @exclusivity(unchecked) var spine: Spine?
     /// The last key given to `putOrAppend`, and how many calls in a row gave increasing keys.
-    var lastPutKey: UInt64?
-    var increasingPuts = 0
+    @exclusivity(unchecked) var lastPutKey: UInt64?
+    @exclusivity(unchecked) var increasingPuts = 0
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
-    package internal(set) var isModified = false
+    /// (Unchecked too: set by every change, an appended row's most frequent access.)
+    @exclusivity(unchecked) package internal(set) var isModified = false
 
     package init(root: PageRef, space: TransactionSpace) {
         self.store = space.store
