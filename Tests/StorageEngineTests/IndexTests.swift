@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StorageEngine
 
@@ -26,6 +27,37 @@ struct IndexTests {
         }
         // Canonically equivalent strings are equal, as Swift compares them.
         #expect(Value.string("caf\u{E9}") == .string("cafe\u{301}"))
+    }
+
+    @Test("rows and index buckets appended in order are found again, short values and long ones, after reopening")
+    func appendedRowsAndBuckets() throws {
+        // Increasing index keys (an 8-byte prefix that counts up), so every bucket is appended
+        // along the index's right edge; every fifth value is long (its bucket's value takes
+        // 128 bytes or more, past the length byte set aside for it) and every seventh row holds
+        // a list (no bound on its encoding: the row is encoded the growing way).
+        let file = InMemoryFile()
+        func value(_ number: Int) -> String {
+            let prefix = String(format: "%08d", number)
+            return number % 5 == 0 ? prefix + String(repeating: "x", count: 200 + number % 3) : prefix + "-\(number)"
+        }
+        func row(_ number: Int) -> [Value] {
+            [.string(value(number)), .int(Int64(number) * 1_000_003), .timestamp(seconds: Int64(number) << 20, nanoseconds: Int32(number % 7)),
+             number % 7 == 0 ? .list([.int(Int64(number)), .string("l")]) : .double(Double(number) / 3)]
+        }
+        do {
+            let database = try Database.open(file: file)
+            try database.write { transaction in
+                let table = transaction.createTable("t")
+                try table.addIndex(on: 0, unique: true)
+                for number in 1...400 { _ = try table.insert(row(number)) }
+            }
+        }
+        let table = try Database.open(file: file).snapshot().table("t")
+        for number in 1...400 {
+            let keys = try table.keys(where: 0, equals: .string(value(number)))
+            #expect(keys.count == 1, "\(value(number))")
+            if let key = keys.first { #expect(try table.row(key) == row(number)) }
+        }
     }
 
     @Test("random inserts, updates and deletes keep indexes equal to a scan, inside and across transactions")

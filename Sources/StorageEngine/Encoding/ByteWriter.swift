@@ -1,5 +1,15 @@
+/// Where encoders write: a growing array (`ByteWriter`) or memory sized beforehand
+/// (`UnsafeByteWriter`). Encoders written against it are specialised for each.
+package protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func appendVarint(_ value: UInt64)
+    mutating func appendUInt32(_ value: UInt32)
+    mutating func appendUInt64(_ value: UInt64)
+    mutating func append(_ buffer: UnsafeRawBufferPointer)
+}
+
 /// Appends little-endian integers, LEB128 varints and raw bytes to a growing buffer.
-package struct ByteWriter {
+package struct ByteWriter: ByteSink {
     package var bytes: [UInt8]
 
     package init(capacity: Int = 0) {
@@ -62,12 +72,12 @@ package struct ByteWriter {
 /// encoders that bound their length (a branch, a leaf): appending to an array checks its
 /// uniqueness and capacity at every byte, which made encoding a branch's few hundred child
 /// references a tenth of a small commit's instructions.
-package struct UnsafeByteWriter {
+package struct UnsafeByteWriter: ByteSink {
     private let base: UnsafeMutableRawPointer
     private let capacity: Int
     package private(set) var count = 0
 
-    init(_ buffer: UnsafeMutableRawBufferPointer) {
+    package init(_ buffer: UnsafeMutableRawBufferPointer) {
         base = buffer.baseAddress!
         capacity = buffer.count
     }
@@ -83,6 +93,20 @@ package struct UnsafeByteWriter {
             body(&writer)
             initialized = prefix + writer.count
         }
+    }
+
+    /// Replaces byte `offset` of what was written (a length set aside before what it counts).
+    @inline(__always)
+    package mutating func store(_ byte: UInt8, at offset: Int) {
+        precondition(offset < count, "a patch past what was written")
+        base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
+    }
+
+    @inline(__always)
+    package mutating func append(_ byte: UInt8) {
+        precondition(count < capacity, "an unchecked write passed its room")
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
     }
 
     @inline(__always)

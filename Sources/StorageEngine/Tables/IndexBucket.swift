@@ -166,6 +166,22 @@ package struct IndexBucket {
         writer.appendVarint(key)
     }
 
+    /// As `encodeSingle(_:key:into:)`, into memory with room for
+    /// `RowCodec.maximumEncodedSize(single:)` bytes and 21 more. Returns false, having written
+    /// an unfinished entry, for a value whose encoding takes 128 bytes or more (its length would
+    /// not fit the byte set aside for it): encode such a value into a `ByteWriter` instead.
+    static func encodeSingle(_ value: Value, key: UInt64, into writer: inout UnsafeByteWriter) -> Bool {
+        let lengthAt = writer.count
+        writer.append(0)
+        RowCodec.encode(single: value, into: &writer)
+        let length = writer.count - lengthAt - 1
+        guard length < 0x80 else { return false }
+        writer.store(UInt8(length), at: lengthAt)
+        writer.appendVarint(1 << 1)
+        writer.appendVarint(key)
+        return true
+    }
+
     /// An entry's value: its encoded length, then the encoding.
     private static func appendValue(_ value: Value, to writer: inout ByteWriter) {
         // Most values take under 128 bytes, so one byte is set aside for the length and the

@@ -17,7 +17,7 @@ package enum RowCodec {
         return writer.bytes
     }
 
-    package static func encode(_ values: [Value], into writer: inout ByteWriter) {
+    package static func encode(_ values: [Value], into writer: inout some ByteSink) {
         writer.appendVarint(UInt64(values.count))
         var index = 0
         while index < values.count {
@@ -31,7 +31,7 @@ package enum RowCodec {
 
     /// Encodes a row of one column, `value`, as `encode([value], into:)` does without building
     /// the array: how index buckets store their values.
-    package static func encode(single value: Value, into writer: inout ByteWriter) {
+    package static func encode(single value: Value, into writer: inout some ByteSink) {
         writer.append(1)
         writer.append(tag(of: value).rawValue)
         encodePayload(value, into: &writer)
@@ -53,7 +53,7 @@ package enum RowCodec {
         }
     }
 
-    private static func encodePayload(_ value: Value, into writer: inout ByteWriter) {
+    private static func encodePayload(_ value: Value, into writer: inout some ByteSink) {
         switch value {
         case .null, .bool: break
         case .int(let number):
@@ -70,7 +70,7 @@ package enum RowCodec {
             }
         case .binary(let bytes):
             writer.appendVarint(UInt64(bytes.count))
-            writer.append(contentsOf: bytes)
+            bytes.withUnsafeBytes { writer.append($0) }
         case .timestamp(let seconds, let nanoseconds):
             writer.appendVarint(UInt64(bitPattern: (seconds << 1) ^ (seconds >> 63)))
             writer.appendVarint(UInt64(UInt32(bitPattern: nanoseconds)))
@@ -82,7 +82,39 @@ package enum RowCodec {
             var nested = ByteWriter(capacity: elements.count * 3 + 4)
             encode(elements, into: &nested)
             writer.appendVarint(UInt64(nested.count))
-            writer.append(contentsOf: nested.bytes)
+            nested.bytes.withUnsafeBytes { writer.append($0) }
+        }
+    }
+
+    /// At most how many bytes `encode(values, into:)` writes, with the ten bytes of slack an
+    /// `UnsafeByteWriter` asks for before a varint; nil for a row holding a list (whose nested
+    /// encoding is not bounded here).
+    package static func maximumEncodedSize(_ values: [Value]) -> Int? {
+        var size = 10 + (values.count + 1) / 2
+        for value in values {
+            guard let payload = maximumPayloadSize(value) else { return nil }
+            size += payload
+        }
+        return size
+    }
+
+    /// At most how many bytes `encode(single:into:)` writes, as `maximumEncodedSize`.
+    package static func maximumEncodedSize(single value: Value) -> Int? {
+        maximumPayloadSize(value).map { 2 + $0 }
+    }
+
+    /// At most how many bytes `value`'s payload takes, counting ten for each varint.
+    private static func maximumPayloadSize(_ value: Value) -> Int? {
+        switch value {
+        case .null, .bool: 0
+        case .int, .objectKey: 10
+        case .float: 4
+        case .double: 8
+        case .string(let text): 10 + text.utf8.count
+        case .binary(let bytes): 10 + bytes.count
+        case .timestamp: 20
+        case .uuid: 16
+        case .list: nil
         }
     }
 

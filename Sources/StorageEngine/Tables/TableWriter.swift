@@ -17,6 +17,10 @@ package final class TableWriter: TableReading {
     @exclusivity(unchecked) package internal(set) var isModified = false
     /// Reused to encode rows and index buckets, so that inserting a row allocates no buffer.
     @exclusivity(unchecked) var scratch = ByteWriter(capacity: 256)
+    /// Memory rows and index buckets of a known bound are encoded into in place (`withRoom`):
+    /// appending to `scratch` checks the array's uniqueness and capacity at every byte, which
+    /// was a seventh of inserting a row.
+    @exclusivity(unchecked) private var room = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
     init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
         self.name = name
@@ -27,6 +31,17 @@ package final class TableWriter: TableReading {
         for index in roots.indexes {
             indexTrees[index.column] = (MutableTree(root: index.root, space: space), index.unique)
         }
+    }
+
+    deinit { room.deallocate() }
+
+    /// Calls `body` with this writer's scratch memory, at least `size` bytes of it.
+    func withRoom<Result>(_ size: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> Result) rethrows -> Result {
+        if room.count < size {
+            room.deallocate()
+            room = .allocate(byteCount: Swift.max(size, room.count * 2), alignment: 8)
+        }
+        return try body(room)
     }
 
     package var count: Int { Int(roots.rowCount) }
@@ -57,9 +72,17 @@ package final class TableWriter: TableReading {
         for (column, _) in indexTrees {
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
-        scratch.bytes.removeAll(keepingCapacity: true)
-        RowCodec.encode(values, into: &scratch)
-        try scratch.bytes.withUnsafeBytes { try rowTree.append(key, $0) }
+        if let maximum = RowCodec.maximumEncodedSize(values) {
+            try withRoom(maximum) { room in
+                var writer = UnsafeByteWriter(room)
+                RowCodec.encode(values, into: &writer)
+                try rowTree.append(key, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
+            }
+        } else {
+            scratch.bytes.removeAll(keepingCapacity: true)
+            RowCodec.encode(values, into: &scratch)
+            try scratch.bytes.withUnsafeBytes { try rowTree.append(key, $0) }
+        }
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
         isModified = true
