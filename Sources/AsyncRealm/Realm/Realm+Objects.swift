@@ -389,15 +389,27 @@ extension Realm {
         // it links to first, which takes an array of its own.
         var values = rowScratch
         rowScratch = []
-        values.removeAll(keepingCapacity: true)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        for field in info.storageFields(of: object) { values.append(field.type.storageValue(at: base + field.offset, realm: self)) }
+        let fields = info.storageFields(of: object)
+        if values.count == fields.count {
+            // The last add's values are overwritten in place (an object of the same class, the
+            // usual case): emptying the array destroyed each through the runtime's generic
+            // array destruction, a call per value, a twentieth of an add.
+            values.withUnsafeMutableBufferPointer { values in
+                for index in fields.indices {
+                    values[index] = fields[index].type.storageValue(at: base + fields[index].offset, realm: self)
+                }
+            }
+        } else {
+            values.removeAll(keepingCapacity: true)
+            for field in fields { values.append(field.type.storageValue(at: base + field.offset, realm: self)) }
+        }
         return values
     }
 
-    /// Keeps `values`' storage for the next add (see `rowScratch`).
+    /// Keeps `values`' storage for the next add (see `rowScratch`), values and all: the next
+    /// add of the class overwrites them.
     private func recycle(_ values: inout [Value]) {
-        values.removeAll(keepingCapacity: true)
         rowScratch = values
     }
 

@@ -344,9 +344,11 @@ public final class Realm {
         return result
     }
 
-    /// Drops the table writers classes keep for the transaction that just ended.
+    /// Drops the table writers classes keep for the transaction that just ended, and the values
+    /// of the transaction's last add (`rowScratch`), which may be large.
     private func forgetTableWriters() {
         for info in classInfos.values { info.writer = nil }
+        rowScratch.removeAll(keepingCapacity: true)
     }
 
     // MARK: Confinement

@@ -18,15 +18,19 @@ package enum RowCodec {
     }
 
     package static func encode(_ values: [Value], into writer: inout some ByteSink) {
-        writer.appendVarint(UInt64(values.count))
-        var index = 0
-        while index < values.count {
-            let low = tag(of: values[index]).rawValue
-            let high = index + 1 < values.count ? tag(of: values[index + 1]).rawValue : 0
-            writer.append(low | high << 4)
-            index += 2
+        // Through the array's buffer: iterating the array copied each value out (counting a
+        // reference to its string, and a call to copy and one to destroy the enum).
+        values.withUnsafeBufferPointer { values in
+            writer.appendVarint(UInt64(values.count))
+            var index = 0
+            while index < values.count {
+                let low = tag(of: values[index]).rawValue
+                let high = index + 1 < values.count ? tag(of: values[index + 1]).rawValue : 0
+                writer.append(low | high << 4)
+                index += 2
+            }
+            for index in values.indices { encodePayload(values[index], into: &writer) }
         }
-        for value in values { encodePayload(value, into: &writer) }
     }
 
     /// Encodes a row of one column, `value`, as `encode([value], into:)` does without building
@@ -63,6 +67,13 @@ package enum RowCodec {
         case .float(let number): writer.appendUInt32(number.bitPattern)
         case .double(let number): writer.appendUInt64(number.bitPattern)
         case .string(let text):
+            // Native strings hand out their UTF-8 in place; `withUTF8` needs a mutable copy.
+            if let written: Void = text.utf8.withContiguousStorageIfAvailable({ utf8 in
+                writer.appendVarint(UInt64(utf8.count))
+                writer.append(UnsafeRawBufferPointer(utf8))
+            }) {
+                return written
+            }
             var text = text
             text.withUTF8 { utf8 in
                 writer.appendVarint(UInt64(utf8.count))
