@@ -67,17 +67,14 @@ package enum RowCodec {
         case .float(let number): writer.appendUInt32(number.bitPattern)
         case .double(let number): writer.appendUInt64(number.bitPattern)
         case .string(let text):
-            // Native strings hand out their UTF-8 in place; `withUTF8` needs a mutable copy.
-            if let written: Void = text.utf8.withContiguousStorageIfAvailable({ utf8 in
+            func write(_ utf8: UnsafeBufferPointer<UInt8>) {
                 writer.appendVarint(UInt64(utf8.count))
                 writer.append(UnsafeRawBufferPointer(utf8))
-            }) {
-                return written
             }
-            var text = text
-            text.withUTF8 { utf8 in
-                writer.appendVarint(UInt64(utf8.count))
-                writer.append(UnsafeRawBufferPointer(utf8))
+            // Native strings hand out their UTF-8 in place; `withUTF8` needs a mutable copy.
+            if text.utf8.withContiguousStorageIfAvailable(write) == nil {
+                var text = text
+                text.withUTF8(write)
             }
         case .binary(let bytes):
             writer.appendVarint(UInt64(bytes.count))
