@@ -73,7 +73,7 @@ final class QueryEvaluator {
     }
 
     /// `predicate` as closures over the stored row itself, for a scan: built once, then called
-    /// per row. Nil unless the predicate tests on rows (`testsOnRows`).
+    /// per row. Nil unless every comparison in it has a row test (`BoundComparison.rowTest`).
     static func compileOnRows(_ predicate: BoundPredicate) -> ((RowView) throws -> Bool)? {
         switch predicate {
         case .constant(let value):
