@@ -33,8 +33,8 @@ struct IndexTests {
     func appendedRowsAndBuckets() throws {
         // Increasing index keys (an 8-byte prefix that counts up), so every bucket is appended
         // along the index's right edge; every fifth value is long (its bucket's value takes
-        // 128 bytes or more, past the length byte set aside for it) and every seventh row holds
-        // a list (no bound on its encoding: the row is encoded the growing way).
+        // 128 bytes or more, past the length byte set aside for it: the bucket is encoded the
+        // growing way) and every seventh row holds a list (a nested encoding, bounded too).
         let file = InMemoryFile()
         func value(_ number: Int) -> String {
             let prefix = String(format: "%08d", number)

@@ -391,18 +391,17 @@ extension Realm {
         rowScratch = []
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let fields = info.storageFields(of: object)
-        if values.count == fields.count {
-            // The last add's values are overwritten in place (an object of the same class, the
-            // usual case): emptying the array destroyed each through the runtime's generic
-            // array destruction, a call per value, a twentieth of an add.
-            values.withUnsafeMutableBufferPointer { values in
-                for index in fields.indices {
-                    values[index] = fields[index].type.storageValue(at: base + fields[index].offset, realm: self)
-                }
-            }
-        } else {
+        // The last add's values are overwritten in place (an object of the same class, the usual
+        // case): emptying the array destroyed each through the runtime's generic array
+        // destruction, a call per value, a twentieth of an add.
+        if values.count != fields.count {
             values.removeAll(keepingCapacity: true)
-            for field in fields { values.append(field.type.storageValue(at: base + field.offset, realm: self)) }
+            values.append(contentsOf: repeatElement(.null, count: fields.count))
+        }
+        values.withUnsafeMutableBufferPointer { values in
+            for index in fields.indices {
+                values[index] = fields[index].type.storageValue(at: base + fields[index].offset, realm: self)
+            }
         }
         return values
     }

@@ -95,24 +95,20 @@ package enum RowCodec {
     }
 
     /// At most how many bytes `encode(values, into:)` writes, with the ten bytes of slack an
-    /// `UnsafeByteWriter` asks for before a varint; nil for a row holding a list (whose nested
-    /// encoding is not bounded here).
-    package static func maximumEncodedSize(_ values: [Value]) -> Int? {
+    /// `UnsafeByteWriter` asks for before a varint.
+    package static func maximumEncodedSize(_ values: [Value]) -> Int {
         var size = 10 + (values.count + 1) / 2
-        for value in values {
-            guard let payload = maximumPayloadSize(value) else { return nil }
-            size += payload
-        }
+        for value in values { size += maximumPayloadSize(value) }
         return size
     }
 
     /// At most how many bytes `encode(single:into:)` writes, as `maximumEncodedSize`.
-    package static func maximumEncodedSize(single value: Value) -> Int? {
-        maximumPayloadSize(value).map { 2 + $0 }
+    package static func maximumEncodedSize(single value: Value) -> Int {
+        2 + maximumPayloadSize(value)
     }
 
     /// At most how many bytes `value`'s payload takes, counting ten for each varint.
-    private static func maximumPayloadSize(_ value: Value) -> Int? {
+    private static func maximumPayloadSize(_ value: Value) -> Int {
         switch value {
         case .null, .bool: 0
         case .int, .objectKey: 10
@@ -122,7 +118,7 @@ package enum RowCodec {
         case .binary(let bytes): 10 + bytes.count
         case .timestamp: 20
         case .uuid: 16
-        case .list: nil
+        case .list(let elements): 10 + maximumEncodedSize(elements)
         }
     }
 

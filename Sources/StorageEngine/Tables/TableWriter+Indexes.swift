@@ -108,15 +108,13 @@ extension TableWriter {
             // After every indexed value (an increasing primary key): a bucket of its own,
             // appended along the tree's right edge without reading or building one, encoded
             // in place when its value is short.
-            if let maximum = RowCodec.maximumEncodedSize(single: value) {
-                let appended = try withRoom(maximum + 21) { room in
-                    var writer = UnsafeByteWriter(room)
-                    guard IndexBucket.encodeSingle(value, key: key, into: &writer) else { return false }
-                    try tree.append(indexKey, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
-                    return true
-                }
-                if appended { return }
+            let appended = try withRoom(RowCodec.maximumEncodedSize(single: value) + 21) { room in
+                var writer = UnsafeByteWriter(room)
+                guard IndexBucket.encodeSingle(value, key: key, into: &writer) else { return false }
+                try tree.append(indexKey, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
+                return true
             }
+            if appended { return }
             scratch.bytes.removeAll(keepingCapacity: true)
             IndexBucket.encodeSingle(value, key: key, into: &scratch)
             try scratch.bytes.withUnsafeBytes { try tree.append(indexKey, $0) }

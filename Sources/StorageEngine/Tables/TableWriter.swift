@@ -15,9 +15,9 @@ package final class TableWriter: TableReading {
     let space: TransactionSpace
     private let changes: ChangeRecorder.Entry
     @exclusivity(unchecked) package internal(set) var isModified = false
-    /// Reused to encode rows and index buckets, so that inserting a row allocates no buffer.
+    /// Reused to encode index buckets, so that inserting a row allocates no buffer.
     @exclusivity(unchecked) var scratch = ByteWriter(capacity: 256)
-    /// Memory rows and index buckets of a known bound are encoded into in place (`withRoom`):
+    /// Memory rows and short index buckets are encoded into in place (`withRoom`):
     /// appending to `scratch` checks the array's uniqueness and capacity at every byte, which
     /// was a seventh of inserting a row.
     @exclusivity(unchecked) private var room = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
@@ -72,16 +72,10 @@ package final class TableWriter: TableReading {
         for (column, _) in indexTrees {
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
-        if let maximum = RowCodec.maximumEncodedSize(values) {
-            try withRoom(maximum) { room in
-                var writer = UnsafeByteWriter(room)
-                RowCodec.encode(values, into: &writer)
-                try rowTree.append(key, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
-            }
-        } else {
-            scratch.bytes.removeAll(keepingCapacity: true)
-            RowCodec.encode(values, into: &scratch)
-            try scratch.bytes.withUnsafeBytes { try rowTree.append(key, $0) }
+        try withRoom(RowCodec.maximumEncodedSize(values)) { room in
+            var writer = UnsafeByteWriter(room)
+            RowCodec.encode(values, into: &writer)
+            try rowTree.append(key, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
         }
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
