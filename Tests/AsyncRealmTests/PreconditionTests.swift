@@ -43,14 +43,37 @@ struct PreconditionTests {
         }
     }
 
-    @Test("reading a deleted object")
-    func deletedObject() async {
-        await #expect(processExitsWith: .failure) {
+    @Test("reading a deleted object, with the message that says what to do")
+    func deletedObject() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-deleted"))
             let dog = Dog()
             try realm.write { realm.add(dog) }
             try realm.write { realm.delete(dog) }
             _ = dog.name
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("check isInvalidated before using it"), "\(printed)")
+    }
+
+    /// `precondition` and `preconditionFailure` drop their message in optimized builds, which
+    /// these tests (built unoptimized) cannot see; `stop` and `require` print it in every build
+    /// (see `ProgrammerError.swift`). So the module's sources must not use the standard forms.
+    @Test("no programmer error of the module loses its message in an optimized build")
+    func messagesSurviveOptimization() throws {
+        let sources = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/AsyncRealm")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 20, "the module's sources were not found at \(sources.path)")
+        let standardForms = try Regex(#"\bprecondition(Failure)?\("#)
+        for file in files where file.lastPathComponent != "ProgrammerError.swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(standardForms) {
+                Issue.record("\(file.lastPathComponent):\(number + 1) uses the standard form; use stop(_:) or require(_:_:): \(line)")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StorageEngine
 @testable import AsyncRealm
@@ -13,6 +14,54 @@ struct RealmErrorTests {
         #expect(error?.code == .fileCorrupted)
         #expect(error?.message.contains("not an AsyncRealm database") == true)
         #expect(error?.offset == 0)
+    }
+
+    /// A file of 3,000 dogs whose row tree's last leaf (the rows of the newest dogs) fails its
+    /// checksum; the rest of the file is intact, so it opens.
+    static func damagedDogs(at path: String) throws {
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self, Person.self]))
+            try realm.write {
+                for number in 0..<3000 { realm.create(Dog.self, value: ["name": "dog \(number)", "age": number % 20]) }
+            }
+            // A later commit: opening checks the newest commit's pages, and the damage is to be
+            // met by reads, not by opening.
+            try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ana"]) }
+        }
+        let ref: PageRef = try {
+            let snapshot = try Database.open(path: path).snapshot()
+            var ref = try #require(snapshot.tableIfPresent(SchemaStore.tableName(forClass: "Dog"))).roots.rows
+            while case .branch(let branch) = try snapshot.store.node(ref), case .stored(let last)? = branch.children.last { ref = last }
+            return ref
+        }()
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? file.close() }
+        let position = ref.offset + UInt64(ref.length / 2)
+        try file.seek(toOffset: position)
+        let byte = try #require(try file.read(upToCount: 1)?.first)
+        try file.seek(toOffset: position)
+        try file.write(contentsOf: [byte ^ 0x5A])
+    }
+
+    @Test("reads that meet a damaged page stop with a message, not with a short or empty answer",
+          arguments: ["iterate", "sum", "scan", "index"])
+    func damagedPageStopsReads(read: String) async throws {
+        let directory = RealmDirectory()
+        let path = directory.file().path
+        try Self.damagedDogs(at: path)
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String, read = read as String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Dog.self, Person.self]))
+            let dogs = realm.objects(Dog.self)
+            switch read {
+            case "iterate": print(dogs.reduce(0) { $0 + $1.age })
+            case "sum": print(dogs.sum(ofProperty: "age") as Int)
+            case "scan": print(dogs.filter("age >= 0").count)
+            default: print(dogs.filter("name == %@", "dog 2999").count)
+            }
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("the realm file could not be read"), "\(printed)")
+        #expect(printed.contains("failed its checksum"), "\(printed)")
     }
 
     @Test("a duplicate unique value surfaces as duplicatePrimaryKey and the commit stores nothing")

@@ -91,7 +91,7 @@ final class StreamDriver<Observer: ChangeObserver>: StreamCore<Observer.Element>
     private var pending: [Observer.Element] = []
 
     init(realm: Realm, observer: Observer) {
-        precondition(!realm.isFrozen, "a frozen realm never changes, so it has no change stream; observe the live value (thaw() gives it)")
+        require(!realm.isFrozen, "a frozen realm never changes, so it has no change stream; observe the live value (thaw() gives it)")
         self.realm = realm
         self.observer = observer
         super.init(token: NotificationToken(signal: realm.coordinator.versions))

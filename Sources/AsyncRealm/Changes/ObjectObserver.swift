@@ -66,11 +66,11 @@ final class ObjectObserver<T: Object>: ChangeObserver {
     private func value(of property: Property, column: Int, in snapshot: Snapshot) -> Any? {
         let realm = managed.realm
         guard let table = snapshot.tableIfPresent(managed.info.tableName),
-              let stored = try? table.value(managed.key, column: column) else { return nil }
+              let stored = readOrStop({ try table.value(managed.key, column: column) }) else { return nil }
         if property.isArray {
             let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
-            guard let list = snapshot.tableIfPresent(elements),
-                  let values = try? ListStore.elements(in: list, owner: managed.key, count: ListStore.count(stored)) else { return [] as [Any?] }
+            guard let list = snapshot.tableIfPresent(elements) else { return [] as [Any?] }
+            let values = readOrStop { try ListStore.elements(in: list, owner: managed.key, count: ListStore.count(stored)) }
             return values.map { realm.dynamicValue($0, of: property) }
         }
         return realm.dynamicValue(stored, of: property)

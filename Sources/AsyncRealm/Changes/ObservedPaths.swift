@@ -52,13 +52,13 @@ final class ObservedPaths {
         for keyPath in keyPaths {
             let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
             guard let column = schema.storedProperties.firstIndex(where: { $0.name == parts[0] }) else {
-                preconditionFailure("'\(schema.className)' has no stored property '\(parts[0])' to observe (key path '\(keyPath)')")
+                stop("'\(schema.className)' has no stored property '\(parts[0])' to observe (key path '\(keyPath)')")
             }
             if parts.count == 1 {
                 columns.insert(column)
             } else {
                 guard schema.storedProperties[column].objectClassName != nil else {
-                    preconditionFailure("'\(schema.className).\(parts[0])' is not a link or list of objects, so the key path '\(keyPath)' goes nowhere")
+                    stop("'\(schema.className).\(parts[0])' is not a link or list of objects, so the key path '\(keyPath)' goes nowhere")
                 }
                 nested[column, default: []].append(parts[1])
             }
@@ -66,7 +66,7 @@ final class ObservedPaths {
         let links = nested.sorted { $0.key < $1.key }.map { column, rest -> Link in
             let property = schema.storedProperties[column]
             guard let target = schemas[property.objectClassName!] else {
-                preconditionFailure("the class '\(property.objectClassName!)' of '\(schema.className).\(property.name)' is not in the realm's schema")
+                stop("the class '\(property.objectClassName!)' of '\(schema.className).\(property.name)' is not in the realm's schema")
             }
             return Link(property: property, column: column, target: paths(rest, of: target, schemas: schemas))
         }

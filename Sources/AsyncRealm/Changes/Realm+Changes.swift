@@ -19,7 +19,7 @@ extension Realm {
     private func streams(of tokens: [NotificationToken]) -> [any RealmStream] {
         tokens.compactMap { token in
             guard let stream = streams[ObjectIdentifier(token)]?.stream else {
-                precondition(token.isInvalidated, "a notification token passed to withoutNotifying must belong to a stream of this realm; streams of other realms are not notified by this write anyway")
+                require(token.isInvalidated, "a notification token passed to withoutNotifying must belong to a stream of this realm; streams of other realms are not notified by this write anyway")
                 return nil
             }
             return stream

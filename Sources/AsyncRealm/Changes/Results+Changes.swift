@@ -88,7 +88,7 @@ extension List {
 
     private func stream(keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<List<Element>>> {
         guard let location = managedLocation else {
-            preconditionFailure("only a managed list has changes to observe; add its object to a realm first")
+            stop("only a managed list has changes to observe; add its object to a realm first")
         }
         let realm = location.realm
         realm.checkThread()
@@ -137,7 +137,7 @@ extension ObjectChangeObservable where Self: Object {
 
     private func stream(keyPaths: [String]?) -> ChangeStream<ObjectChange<Self>> {
         guard let managed else {
-            preconditionFailure("only a managed object has changes to observe; add it to a realm first")
+            stop("only a managed object has changes to observe; add it to a realm first")
         }
         let realm = managed.realm
         realm.checkThread()

@@ -40,7 +40,7 @@ extension ObjectCollectionQuerying {
 extension List: ObjectCollectionQuerying where Element: Object {
     var queryResults: Results<Element> {
         guard let location = managedLocation else {
-            preconditionFailure("only a managed list can be queried; add its object to a realm first")
+            stop("only a managed list can be queried; add its object to a realm first")
         }
         let realm = location.realm
         let owner = location.owner
@@ -52,7 +52,7 @@ extension List: ObjectCollectionQuerying where Element: Object {
 extension LinkingObjects: ObjectCollectionQuerying {
     var queryResults: Results<Element> {
         guard let realm else {
-            preconditionFailure("only the linking objects of a managed object can be queried; add it to a realm first")
+            stop("only the linking objects of a managed object can be queried; add it to a realm first")
         }
         let keys = elements.compactMap { $0.managed?.key }
         return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .keys(keys))

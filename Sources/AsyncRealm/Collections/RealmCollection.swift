@@ -23,7 +23,7 @@ extension RealmCollection {
         do {
             return try filter(RealmPredicate(predicateFormat, arguments: arguments))
         } catch {
-            preconditionFailure("\(error)")
+            stop("\(error)")
         }
     }
 
@@ -37,7 +37,7 @@ extension RealmCollection {
         do {
             return try index(matching: RealmPredicate(predicateFormat, arguments: arguments))
         } catch {
-            preconditionFailure("\(error)")
+            stop("\(error)")
         }
     }
 

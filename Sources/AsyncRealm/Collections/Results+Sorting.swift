@@ -60,7 +60,7 @@ extension Results {
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
         let (sum, _) = total(of: property)
         guard let value = T._fromAny(sum) else {
-            preconditionFailure("the sum of '\(info.schema.className).\(property)' is \(sum), which is not a \(T.self)")
+            stop("the sum of '\(info.schema.className).\(property)' is \(sum), which is not a \(T.self)")
         }
         return value
     }
@@ -76,7 +76,7 @@ extension Results {
         default: sum
         }
         guard let value = T._fromAny(mean) else {
-            preconditionFailure("the average of '\(info.schema.className).\(property)' is \(mean), which is not a \(T.self)")
+            stop("the average of '\(info.schema.className).\(property)' is \(mean), which is not a \(T.self)")
         }
         return value
     }
@@ -89,11 +89,11 @@ extension Results {
             let path = try QueryBinder(schemas: handle.objectSchemas).keyPath(
                 keyPath.split(separator: ".").map(String.init), from: info.schema, variables: [:], position: 0)
             guard !path.isCollection else {
-                preconditionFailure("cannot \(use) '\(keyPath)': it goes through a list or linking objects; use a property with one value per object")
+                stop("cannot \(use) '\(keyPath)': it goes through a list or linking objects; use a property with one value per object")
             }
             return path
         } catch {
-            preconditionFailure("cannot \(use) '\(keyPath)': \((error as? RealmError)?.message ?? "\(error)")")
+            stop("cannot \(use) '\(keyPath)': \((error as? RealmError)?.message ?? "\(error)")")
         }
     }
 
@@ -104,10 +104,12 @@ extension Results {
         if query == nil, steps.isEmpty, base == nil, path.hops.count == 1, case .value(let column) = path.hops[0] {
             // Every object, one column: one pass over the table, decoding that column alone.
             var values: [QueryScalar] = []
-            try? handle.readTable(info)?.scan { _, row in
-                let value = QueryScalar(stored: try row.column(column), type: path.property.type)
-                if value != .null { values.append(value) }
-                return true
+            readOrStop {
+                try handle.readTable(info)?.scan { _, row in
+                    let value = QueryScalar(stored: try row.column(column), type: path.property.type)
+                    if value != .null { values.append(value) }
+                    return true
+                }
             }
             return (values, path.property.type)
         }
@@ -121,7 +123,7 @@ extension Results {
     private func wholeClassTotal(of property: String) -> (Any, Int)? {
         guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
               type == .int || type == .double, let table = handle.readTable(info) else { return nil }
-        guard let (integers, reals, count) = try? table.total(ofColumn: column) else { return type == .int ? (Int64(0), 0) : (0.0, 0) }
+        let (integers, reals, count) = readOrStop { try table.total(ofColumn: column) }
         return type == .int ? (integers, count) : (reals, count)
     }
 
@@ -144,7 +146,7 @@ extension Results {
         case .decimal128:
             return (values.reduce(Decimal(0)) { if case .decimal(let number) = $1 { $0 + number } else { $0 } }, values.count)
         default:
-            preconditionFailure("cannot sum '\(info.schema.className).\(property)': it is \(type.rawValue), not a number")
+            stop("cannot sum '\(info.schema.className).\(property)': it is \(type.rawValue), not a number")
         }
     }
 }

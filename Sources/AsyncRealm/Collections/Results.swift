@@ -70,7 +70,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         } else if let query {
             (keys, rows) = planner.keys(matching: query, in: table, keepingRows: keepingRows)
         } else {
-            keys = (try? table.keys()) ?? []
+            keys = readOrStop { try table.keys() }
         }
         return steps.isEmpty ? (keys, rows) : planner.apply(steps, to: keys, rows: rows, keepingRows: keepingRows)
     }
@@ -101,7 +101,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         do {
             return try filter(predicateFormat, values: try RealmPredicate.values(of: arguments))
         } catch {
-            preconditionFailure("\(error)")
+            stop("\(error)")
         }
     }
 
@@ -342,9 +342,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
             var order = Array(batch.indices)
             if zip(batch, batch.dropFirst()).contains(where: { $0 > $1 }) { order.sort { batch[$0] < batch[$1] } }
             let sortedKeys = order.map { batch[$0] }
-            try? sortedKeys.withUnsafeBufferPointer { sorted in
-                try table.withRows(sortedKeys: sorted) { index, row in
-                    found[order[index]] = buffer.append(row)
+            readOrStop {
+                try sortedKeys.withUnsafeBufferPointer { sorted in
+                    try table.withRows(sortedKeys: sorted) { index, row in
+                        found[order[index]] = buffer.append(row)
+                    }
                 }
             }
             keys = batch
@@ -368,19 +370,21 @@ public final class Results<Element: Object>: RandomAccessCollection {
             // Whole leaves until the batch is full: each leaf's keys copied together and its
             // rows in one copy (a call per row cost more than the copying). A row stored in
             // overflow pages gets no row here and is read by its key when reached.
-            try? table.scanRowLeaves(from: nextKey) { leaf in
-                let (first, count) = (leaf.start, leaf.keys.count)
-                let base = leaf.valueStart(first)
-                let copied = buffer.append(UnsafeRawBufferPointer(rebasing: leaf.bytes[base..<leaf.valueEnd(count - 1)]))
-                let offset = copied.lowerBound - base
-                keys.append(contentsOf: UnsafeBufferPointer(rebasing: leaf.keys[first..<count]))
-                var start = base
-                for index in first..<count {
-                    let end = leaf.valueEnd(index)
-                    rows.append(leaf.isOverflow(index) ? nil : (start + offset)..<(end + offset))
-                    start = end
+            readOrStop {
+                try table.scanRowLeaves(from: nextKey) { leaf in
+                    let (first, count) = (leaf.start, leaf.keys.count)
+                    let base = leaf.valueStart(first)
+                    let copied = buffer.append(UnsafeRawBufferPointer(rebasing: leaf.bytes[base..<leaf.valueEnd(count - 1)]))
+                    let offset = copied.lowerBound - base
+                    keys.append(contentsOf: UnsafeBufferPointer(rebasing: leaf.keys[first..<count]))
+                    var start = base
+                    for index in first..<count {
+                        let end = leaf.valueEnd(index)
+                        rows.append(leaf.isOverflow(index) ? nil : (start + offset)..<(end + offset))
+                        start = end
+                    }
+                    return keys.count < Self.scanBatchSize
                 }
-                return keys.count < Self.scanBatchSize
             }
             if keys.count < Self.scanBatchSize { exhausted = true }
             if let last = keys.last { nextKey = last &+ 1 }

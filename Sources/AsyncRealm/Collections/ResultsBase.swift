@@ -16,9 +16,9 @@ enum ResultsBase: Sendable {
         case .list(let ownerClass, let owner, let column):
             guard let schema = realm.objectSchemas[ownerClass],
                   let table = realm.readTable(named: SchemaStore.tableName(forClass: ownerClass)),
-                  let stored = try? table.value(owner, column: column),
-                  let elements = realm.readTable(named: ListStore.tableName(forClass: ownerClass, property: schema.storedProperties[column].name)),
-                  let values = try? ListStore.elements(in: elements, owner: owner, count: ListStore.count(stored)) else { return [] }
+                  let stored = readOrStop({ try table.value(owner, column: column) }),
+                  let elements = realm.readTable(named: ListStore.tableName(forClass: ownerClass, property: schema.storedProperties[column].name)) else { return [] }
+            let values = readOrStop { try ListStore.elements(in: elements, owner: owner, count: ListStore.count(stored)) }
             return values.compactMap { if case .objectKey(let key) = $0 { key } else { nil } }
         case .linking(let source):
             return realm.linkingKeys(to: source.target, of: source.targetClass, through: source.property)

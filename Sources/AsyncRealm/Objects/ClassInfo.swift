@@ -44,7 +44,7 @@ final class ClassInfo {
         let types = PersistedFields.storageTypes(of: sample)
         let found = schema.storedProperties.map { property in
             guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
-                preconditionFailure("cannot find the storage of '\(schema.className).\(property.name)'")
+                stop("cannot find the storage of '\(schema.className).\(property.name)'")
             }
             return (offset, storage)
         }

@@ -24,7 +24,7 @@ extension Realm {
 
     func dynamicClassInfo(_ className: String) -> ClassInfo {
         guard let schema = objectSchemas[className] else {
-            preconditionFailure("the realm has no class '\(className)'; its classes are \(objectSchemas.keys.sorted())")
+            stop("the realm has no class '\(className)'; its classes are \(objectSchemas.keys.sorted())")
         }
         if let info = dynamicClassInfos[className] { return info }
         // Kept for the realm's lifetime, as typed class infos are: accessors do not own theirs.
@@ -36,7 +36,7 @@ extension Realm {
     func dynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
         checkThread()
         guard let property = managed.info.schema[name] else {
-            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+            stop("'\(managed.info.schema.className)' has no property '\(name)'")
         }
         if property.type == .linkingObjects {
             let origin = dynamicClassInfo(property.objectClassName ?? "")
@@ -72,12 +72,12 @@ extension Realm {
     func setDynamicValue(_ value: Any?, named name: String, of managed: ManagedObjectState) {
         checkThread()
         guard let property = managed.info.schema[name], let column = managed.info.columns[name] else {
-            preconditionFailure("'\(managed.info.schema.className)' has no stored property '\(name)'")
+            stop("'\(managed.info.schema.className)' has no stored property '\(name)'")
         }
         guard let stored = storageValue(dynamic: value, for: property) else {
-            preconditionFailure("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
+            stop("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
         }
-        precondition(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        require(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         write(stored: stored, column: column, of: managed)
     }
 

@@ -22,7 +22,7 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     /// index whenever the realm changes (what change streams and thread-safe references use).
     var liveResults: Results<Element> {
         guard let realm, let source else {
-            preconditionFailure("only the linking objects of a managed object can be observed or passed on; add the object to a realm first")
+            stop("only the linking objects of a managed object can be observed or passed on; add the object to a realm first")
         }
         return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .linking(source))
     }
@@ -43,7 +43,7 @@ extension LinkingObjects: _Persistable {
 
     /// Linking objects are computed, never stored; `Realm` builds them (see `Realm.linkingObjects`).
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> LinkingObjects {
-        preconditionFailure("LinkingObjects are not stored")
+        stop("LinkingObjects are not stored")
     }
 
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.null) }

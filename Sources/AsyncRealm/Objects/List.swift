@@ -154,8 +154,8 @@ struct ManagedListLocation {
 
     func checkWritable() {
         realm.checkThread()
-        precondition(!realm.isFrozen, "a frozen list cannot be changed; change its live version (thaw() gives it) in a write transaction")
-        precondition(realm.transaction != nil, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
+        require(!realm.isFrozen, "a frozen list cannot be changed; change its live version (thaw() gives it) in a write transaction")
+        require(realm.transaction != nil, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
     }
 
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
@@ -165,7 +165,7 @@ struct ManagedListLocation {
     }
 
     func checkIndex(_ index: Int, within count: Int) {
-        precondition(index >= 0 && index < count, "index \(index) is out of bounds for a list of \(count) elements")
+        require(index >= 0 && index < count, "index \(index) is out of bounds for a list of \(count) elements")
     }
 
     func change(_ body: (TableWriter, Int) throws -> Int) {

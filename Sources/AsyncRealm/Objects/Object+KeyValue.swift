@@ -7,7 +7,7 @@ extension Object {
     ///   naming the class and property (`Realm.create` reports the same as a failed write).
     public convenience init(value: Any) {
         self.init()
-        if let problem = assign(value) { preconditionFailure(problem) }
+        if let problem = assign(value) { stop(problem) }
     }
 
     /// Sets the unmanaged properties given by `value`; returns what was wrong, if anything.
@@ -83,7 +83,7 @@ extension Object {
             }
             mirror = current.superclassMirror
         }
-        preconditionFailure("'\(Self.className)' has no property '\(key)'")
+        stop("'\(Self.className)' has no property '\(key)'")
     }
 
     /// Sets property `key`. On a managed object this needs a write transaction.
@@ -100,8 +100,8 @@ extension Object {
             return
         }
         let schema = try? SchemaDiscovery.objectSchema(for: type(of: self))
-        guard let schema else { preconditionFailure("'\(Self.className)' is not a valid model") }
-        if let problem = setUnmanaged(key, to: value, schema: schema) { preconditionFailure(problem) }
+        guard let schema else { stop("'\(Self.className)' is not a valid model") }
+        if let problem = setUnmanaged(key, to: value, schema: schema) { stop(problem) }
     }
 
     /// The value of property `key`, as `value(forKey:)` and `setValue(_:forKey:)`.

@@ -32,7 +32,7 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 
     init(bytes: [UInt8]) {
-        precondition(bytes.count == 12, "an ObjectId has 12 bytes")
+        require(bytes.count == 12, "an ObjectId has 12 bytes")
         self.bytes = bytes
     }
 

@@ -18,14 +18,14 @@ extension PersistableEnum {
 
     public static func _persistedDefault() -> Self {
         guard let first = allCases.first else {
-            preconditionFailure("\(Self.self) has no cases; a PersistableEnum needs at least one")
+            stop("\(Self.self) has no cases; a PersistableEnum needs at least one")
         }
         return first
     }
 
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self {
         guard let value = Self(rawValue: RawValue._fromStorage(stored, realm: realm)) else {
-            preconditionFailure("the realm holds \(stored.value), which is no case of \(Self.self)")
+            stop("the realm holds \(stored.value), which is no case of \(Self.self)")
         }
         return value
     }

@@ -174,7 +174,7 @@ extension Persisted: PersistedPropertyDescribing {
 
     static func write(_ value: Any?, to realm: Realm, managed: ManagedObjectState, named name: String) {
         guard let converted = Value._fromAny(value) else {
-            preconditionFailure("property '\(name)' of '\(managed.info.schema.className)' is \(Value.self), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
+            stop("property '\(name)' of '\(managed.info.schema.className)' is \(Value.self), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
         }
         realm.write(converted, of: managed, named: name)
     }

@@ -42,11 +42,11 @@ final class PropertySlots {
         let storages = PersistedFields.storageTypes(of: sample)
         var object: [(offset: Int, slot: UInt16)] = []
         var recorder: [(offset: Int, slot: UInt16)] = []
-        precondition(schema.properties.count < Int(Self.general) && columns.count < Int(Self.general),
+        require(schema.properties.count < Int(Self.general) && columns.count < Int(Self.general),
                      "'\(schema.className)' has more than 32,767 properties; split the model")
         for (index, property) in schema.properties.enumerated() {
             guard let storage = storages[property.name], let field = PersistedFields.offset(of: property.name, in: type) else {
-                preconditionFailure("cannot find the @Persisted storage of '\(schema.className).\(property.name)' in \(type)")
+                stop("cannot find the @Persisted storage of '\(schema.className).\(property.name)' in \(type)")
             }
             let offset = field + storage.managedSlotOffset
             let general = Self.general | UInt16(index)
@@ -112,7 +112,7 @@ extension ClassInfo {
     /// The property that general slot `slot` names.
     func property(forSlot slot: UInt16) -> Property {
         guard slot >= PropertySlots.general, Int(slot - PropertySlots.general) < schema.properties.count else {
-            preconditionFailure("this object of '\(schema.className)' was not made by its realm; objects are read through realm.objects(_:) or made managed by realm.add(_:)")
+            stop("this object of '\(schema.className)' was not made by its realm; objects are read through realm.objects(_:) or made managed by realm.add(_:)")
         }
         return schema.properties[Int(slot - PropertySlots.general)]
     }

@@ -97,7 +97,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     /// The bytes at `range`, valid while this buffer lives and no row is appended.
     func bytes(at range: Range<Int>) -> UnsafeRawBufferPointer {
         withUnsafeMutablePointerToHeader { fields in
-            precondition(range.upperBound <= fields.pointee.count, "row range outside its buffer")
+            require(range.upperBound <= fields.pointee.count, "row range outside its buffer")
             return UnsafeRawBufferPointer(start: fields.pointee.storage + range.lowerBound, count: range.count)
         }
     }
@@ -123,6 +123,6 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     }
 
     private static func damaged(_ error: any Error, table: String) -> Never {
-        preconditionFailure("a row of '\(table)' cannot be read: \(error); the file is damaged, restore it from a copy")
+        stopOnDamage(error, table: table)
     }
 }

@@ -34,7 +34,7 @@ public struct Query<T> {
     func predicate(_ op: QueryComparison.Operator, _ value: Any?, quantifier: QueryComparison.Quantifier? = nil,
                    caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Query<Bool> {
         guard let constant = QueryValue.from(argument: value) else {
-            preconditionFailure("\(value.map { "\(type(of: $0))" } ?? "nil") cannot be compared in a query; use a value of a property type or a managed object")
+            stop("\(value.map { "\(type(of: $0))" } ?? "nil") cannot be compared in a query; use a value of a property type or a managed object")
         }
         let comparison = QueryComparison(
             quantifier: quantifier, left: operand, op: op, right: .value(constant, position: 0),
@@ -206,7 +206,7 @@ extension Results {
             let bound = try QueryBinder(schemas: handle.objectSchemas).bind(node, to: info.schema)
             return try filter(bound: bound)
         } catch {
-            preconditionFailure("\(error)")
+            stop("\(error)")
         }
     }
 }

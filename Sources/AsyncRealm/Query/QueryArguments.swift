@@ -20,7 +20,7 @@ enum QueryArguments {
     subscript(index: Int) -> QueryValue {
         switch self {
         case .one(let value):
-            precondition(index == 0, "argument \(index + 1) of 1")
+            require(index == 0, "argument \(index + 1) of 1")
             return value
         case .many(let values):
             return values[index]

@@ -121,7 +121,7 @@ final class QueryEvaluator {
 
     private func object(_ key: UInt64, of schema: ObjectSchema) -> ObjectRow? {
         guard let table = table(named: SchemaStore.tableName(forClass: schema.className)),
-              let row = (try? table.row(key)) ?? nil else { return nil }
+              let row = readOrStop({ try table.row(key) }) else { return nil }
         return ObjectRow(schema: schema, key: key, row: row)
     }
 
@@ -154,9 +154,8 @@ final class QueryEvaluator {
                 var elements: [Value] = []
                 for object in objects {
                     let count = ListStore.count(column < object.row.count ? object.row[column] : .null)
-                    guard count > 0, let table = table(named: tableName),
-                          let found = try? ListStore.elements(in: table, owner: object.key, count: count) else { continue }
-                    elements += found
+                    guard count > 0, let table = table(named: tableName) else { continue }
+                    elements += readOrStop { try ListStore.elements(in: table, owner: object.key, count: count) }
                 }
                 guard let target else {
                     return .values(elements.map { QueryScalar(stored: $0, type: path.property.type) })

@@ -46,19 +46,21 @@ struct QueryPlanner {
         func candidates(in table: any TableReading) -> [UInt64] {
             if range == nil, constants.count == 1 {
                 guard let value = QueryPlanner.stored(constants[0], as: type) else { return [] }
-                var keys = (try? table.keys(where: column, equals: value)) ?? []
+                var keys = readOrStop { try table.keys(where: column, equals: value) }
                 keys.sort()
                 return keys
             }
             var candidates = Set<UInt64>()
             if let range {
-                try? table.indexEntries(on: column, in: range) { _, keys in
-                    candidates.formUnion(keys)
-                    return true
+                readOrStop {
+                    try table.indexEntries(on: column, in: range) { _, keys in
+                        candidates.formUnion(keys)
+                        return true
+                    }
                 }
             }
             for value in values {
-                candidates.formUnion((try? table.keys(where: column, equals: value)) ?? [])
+                candidates.formUnion(readOrStop { try table.keys(where: column, equals: value) })
             }
             return candidates.sorted()
         }
@@ -77,18 +79,20 @@ struct QueryPlanner {
             var matches = 0
             for position in keys.indices {
                 let key = keys[position]
-                let verdict = (try? table.withRow(key) { row -> Bool? in
-                    guard let matched = try QueryEvaluator.matchesOnRow(query, row) else { return nil }
-                    if matched { kept.keep(row) }
-                    return matched
-                }) ?? .some(false)
+                let verdict = readOrStop {
+                    try table.withRow(key) { row -> Bool? in
+                        guard let matched = try QueryEvaluator.matchesOnRow(query, row) else { return nil }
+                        if matched { kept.keep(row) }
+                        return matched
+                    }
+                } ?? .some(false)
                 // A comparison with no row test (the first candidate meets it, or a later one
                 // that reaches a part the others did not): the candidates are evaluated as
                 // objects instead, from the start.
                 guard let verdict else {
                     let evaluator = QueryEvaluator(realm: realm)
                     keys = lookup.candidates(in: table).filter { key in
-                        guard let row = (try? table.row(key)) ?? nil else { return false }
+                        guard let row = readOrStop({ try table.row(key) }) else { return false }
                         return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
                     }
                     return (keys, nil)
@@ -104,8 +108,7 @@ struct QueryPlanner {
         if case .comparison(let comparison) = query, case .integer(let column, let test, let nilHolds)? = comparison.rowTest,
            let bounds = test.bounds {
             // One integer column within bounds: the engine tests it inside its scan loop.
-            let found = try? table.keys(whereInteger: column, in: bounds, nullMatches: nilHolds, keepingRows ? { kept.keep($0) } : nil)
-            guard let found else { return ([], nil) }
+            let found = readOrStop { try table.keys(whereInteger: column, in: bounds, nullMatches: nilHolds, keepingRows ? { kept.keep($0) } : nil) }
             return (found, kept.rows(count: found.count))
         }
         // Decode only the columns the predicate starts from; the others read as nil.
@@ -113,12 +116,14 @@ struct QueryPlanner {
         let width = (columns.last ?? -1) + 1
         if let matches = QueryEvaluator.compileOnRows(query) {
             // Tested on the stored rows: nothing decoded but what is compared.
-            try? table.scan { key, view in
-                if try matches(view) {
-                    keys.append(key)
-                    kept.keep(view)
+            readOrStop {
+                try table.scan { key, view in
+                    if try matches(view) {
+                        keys.append(key)
+                        kept.keep(view)
+                    }
+                    return true
                 }
-                return true
             }
             return (keys, kept.rows(count: keys.count))
         }
@@ -127,13 +132,15 @@ struct QueryPlanner {
         let evaluator = QueryEvaluator(realm: realm)
         let matches = evaluator.compile(query)
         withExtendedLifetime(evaluator) {
-            try? table.scan { key, view in
-                for column in columns { row[column] = try view.column(column) }
-                if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
-                    keys.append(key)
-                    kept.keep(view)
+            readOrStop {
+                try table.scan { key, view in
+                    for column in columns { row[column] = try view.column(column) }
+                    if matches(QueryEvaluator.ObjectRow(schema: schema, key: key, row: row)) {
+                        keys.append(key)
+                        kept.keep(view)
+                    }
+                    return true
                 }
-                return true
             }
         }
         return (keys, kept.rows(count: keys.count))
@@ -184,7 +191,7 @@ struct QueryPlanner {
                 rows = read?.reordered(by: positions)
             case .distinct(let paths):
                 let columns = sortValues(paths, of: keys, evaluator: evaluator, keepingRows: false, asciiStrings: false).values.map { column in
-                    guard case .scalars(let scalars) = column else { preconditionFailure("values read without ASCII string columns") }
+                    guard case .scalars(let scalars) = column else { stop("values read without ASCII string columns") }
                     return scalars
                 }
                 var seen = Set<[QueryScalar]>()
@@ -222,20 +229,22 @@ struct QueryPlanner {
         let sortedKeys = order.map { keys[$0] }
         var values = asBytes.map { $0 ? [] : [QueryScalar](repeating: .null, count: keys.count) }
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows, expectedRows: keys.count)
-        try? sortedKeys.withUnsafeBufferPointer { sorted in
-            try table.withRows(sortedKeys: sorted) { index, row in
-                for (path, column) in columns.enumerated() {
-                    if asBytes[path] {
-                        if let utf8 = try row.stringBytes(column) {
-                            allASCII = strings[path].set(utf8, at: order[index]) && allASCII
-                        } else if try row.column(column) != .null {
-                            allASCII = false
+        readOrStop {
+            try sortedKeys.withUnsafeBufferPointer { sorted in
+                try table.withRows(sortedKeys: sorted) { index, row in
+                    for (path, column) in columns.enumerated() {
+                        if asBytes[path] {
+                            if let utf8 = try row.stringBytes(column) {
+                                allASCII = strings[path].set(utf8, at: order[index]) && allASCII
+                            } else if try row.column(column) != .null {
+                                allASCII = false
+                            }
+                        } else {
+                            values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
                         }
-                    } else {
-                        values[path][order[index]] = QueryScalar(stored: try row.column(column), type: paths[path].property.type)
                     }
+                    kept.keep(row)
                 }
-                kept.keep(row)
             }
         }
         if !allASCII {
@@ -267,7 +276,7 @@ struct QueryPlanner {
         var verdicts: [UInt64: Bool] = [:]
         return candidates.filter { key in
             if let verdict = verdicts[key] { return verdict }
-            let verdict = ((try? table.row(key)) ?? nil).map {
+            let verdict = readOrStop({ try table.row(key) }).map {
                 evaluator.matches(query, QueryEvaluator.ObjectRow(schema: info.schema, key: key, row: $0))
             } ?? false
             verdicts[key] = verdict

@@ -19,12 +19,11 @@ extension Realm {
         let target = Value.objectKey(key)
         let property = origin.storedProperties[column]
         if property.isArray {
-            guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)),
-                  let found = try? ListStore.occurrences(of: target, in: table) else { return [] }
-            return found.map(\.owner)
+            guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)) else { return [] }
+            return readOrStop { try ListStore.occurrences(of: target, in: table) }.map(\.owner)
         }
         guard let table = readTable(named: SchemaStore.tableName(forClass: origin.className)) else { return [] }
-        return (try? table.keys(where: column, equals: target)) ?? []
+        return readOrStop { try table.keys(where: column, equals: target) }
     }
 
     // MARK: Deleting
@@ -34,9 +33,9 @@ extension Realm {
     /// - Important: Call inside a write transaction, with an object managed by this realm.
     public func delete(_ object: Object) {
         checkThread()
-        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
+        guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
         guard let managed = object.managed, managed.realm === self else {
-            preconditionFailure("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
+            stop("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
         }
         guard !isInvalidated(managed) else { return }
         do {
@@ -66,7 +65,7 @@ extension Realm {
     /// filtered, sorted or list-based results one object at a time.
     public func delete<Element: Object>(_ results: Results<Element>) {
         checkThread()
-        guard let transaction else { preconditionFailure("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
+        guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
         guard results.isWholeClass else {
             // The keys first: deleting changes what the results hold.
             for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info)) }
@@ -86,7 +85,7 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         checkThread()
-        guard let transaction else { preconditionFailure("deleteAll() needs a write transaction") }
+        guard let transaction else { stop("deleteAll() needs a write transaction") }
         do {
             for schema in objectSchemas.values {
                 try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()

@@ -10,7 +10,7 @@ extension Realm {
     /// Element `position` of list column `column` of a managed object.
     func listElement(of managed: ManagedObjectState, column: Int, at position: Int) -> Value {
         let count = listCount(of: managed, column: column)
-        precondition(position >= 0 && position < count, "index \(position) is out of bounds for a list of \(count) elements")
+        require(position >= 0 && position < count, "index \(position) is out of bounds for a list of \(count) elements")
         guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
         do {
             return try ListStore.element(in: table, owner: managed.key, position: position)
@@ -35,7 +35,7 @@ extension Realm {
     func changeList(of managed: ManagedObjectState, column: Int, _ change: (TableWriter, Int) throws -> Int) {
         checkThread()
         guard let transaction else {
-            preconditionFailure("cannot change a managed list outside a write transaction; make the change inside realm.write { }")
+            stop("cannot change a managed list outside a write transaction; make the change inside realm.write { }")
         }
         let count = listCount(of: managed, column: column)
         do {
@@ -80,6 +80,6 @@ extension Realm {
     }
 
     private func stopCorrupted(_ managed: ManagedObjectState, _ column: Int) -> Never {
-        preconditionFailure("the elements of '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)' do not match its length; the file is damaged")
+        stop("the elements of '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)' do not match its length; the file is damaged")
     }
 }

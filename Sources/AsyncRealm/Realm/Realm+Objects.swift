@@ -24,7 +24,7 @@ extension Realm {
         do {
             return try classInfo(for: type)
         } catch {
-            preconditionFailure("cannot use '\(type.className)' with this realm: \(error)")
+            stop("cannot use '\(type.className)' with this realm: \(error)")
         }
     }
 
@@ -52,7 +52,7 @@ extension Realm {
     /// The table named `name` as this handle reads it now; nil if there is none.
     func readTable(named name: String) -> (any TableReading)? {
         if let transaction { return transaction.tableIfPresent(name) }
-        return try? snapshot().tableIfPresent(name)
+        return readOrStop { try snapshot() }.tableIfPresent(name)
     }
 
     // MARK: Accessors
@@ -77,16 +77,16 @@ extension Realm {
 
     func isInvalidated(_ managed: ManagedObjectState) -> Bool {
         if managed.isInvalidated { return true }
-        return !((try? readTable(managed.info)?.contains(managed.key)) ?? false)
+        return !(readOrStop { try readTable(managed.info)?.contains(managed.key) } ?? false)
     }
 
     /// Makes sure the object's row is the one this handle reads now, reading it again if not.
     private func refreshRow(_ managed: ManagedObjectState) {
         if managed.hasCurrentRow { return }
-        precondition(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
+        require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
         let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
-        guard let range = (try? readTable(managed.info)?.withRow(managed.key, buffer.append)) ?? nil else {
-            preconditionFailure("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
+        guard let range = readOrStop({ try readTable(managed.info)?.withRow(managed.key, buffer.append) }) ?? nil else {
+            stop("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
         managed.setRow(range, of: buffer, stamp: stamp)
     }
@@ -122,7 +122,7 @@ extension Realm {
         _ = recorder[keyPath: keyPath]
         let name = recordedProperty
         guard !name.isEmpty else {
-            preconditionFailure("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
+            stop("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
         }
         return name
     }
@@ -137,10 +137,10 @@ extension Realm {
         case .value(let column):
             return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
         case .list(let column):
-            precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             return (V.self as! ManagedListBuilding.Type).managed(at: ManagedListLocation(owner: managed, column: column)) as! V
         case .linkingObjects(let property):
-            precondition(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
             let keys = linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
             let source = LinkingSource(target: managed.key, targetClass: managed.info.schema.className, property: property)
             return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys, source: source) as! V
@@ -151,7 +151,7 @@ extension Realm {
     func value(named name: String, of managed: ManagedObjectState, object: Object) -> Any? {
         checkThread()
         guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
-            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+            stop("'\(managed.info.schema.className)' has no property '\(name)'")
         }
         return storage.read(from: self, managed: managed, named: name)
     }
@@ -160,7 +160,7 @@ extension Realm {
     func setValue(_ value: Any?, named name: String, of managed: ManagedObjectState, object: Object) {
         checkThread()
         guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
-            preconditionFailure("'\(managed.info.schema.className)' has no property '\(name)'")
+            stop("'\(managed.info.schema.className)' has no property '\(name)'")
         }
         storage.write(value, to: self, managed: managed, named: name)
     }
@@ -176,7 +176,7 @@ extension Realm {
     func setColumn(_ column: Int, of managed: ManagedObjectState, to value: Value) {
         checkThread()
         guard let transaction else {
-            preconditionFailure("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+            stop("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         }
         do {
             try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: value)
@@ -196,9 +196,9 @@ extension Realm {
 
     /// Sets property `name` of a managed object; needs a write transaction.
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
-        precondition(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        require(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         guard let column = managed.info.columns[name] else {
-            preconditionFailure("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
+            stop("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
         }
         write(stored: value._toStorage(realm: self).value, column: column, of: managed)
     }
@@ -246,7 +246,7 @@ extension Realm {
     ///   be added.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
-        precondition(transaction != nil, "add objects inside a write transaction: realm.write { realm.add(object) }")
+        require(transaction != nil, "add objects inside a write transaction: realm.write { realm.add(object) }")
         addPolicy = update
         defer { addPolicy = .error }
         _ = keyAddingIfNeeded(object)
@@ -260,11 +260,11 @@ extension Realm {
     /// The key of `object` in this realm, adding it (and what it links to) if it is unmanaged.
     func keyAddingIfNeeded(_ object: Object) -> UInt64 {
         if let managed = object.managed {
-            precondition(managed.realm === self, "this object is managed by another Realm instance; read it through this realm instead")
+            require(managed.realm === self, "this object is managed by another Realm instance; read it through this realm instead")
             return managed.key
         }
         guard let transaction else {
-            preconditionFailure("linking an unmanaged object adds it, which needs a write transaction")
+            stop("linking an unmanaged object adds it, which needs a write transaction")
         }
         let info = classInfoOrStop(for: type(of: object))
         do {
@@ -313,7 +313,7 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         checkThread()
-        precondition(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
+        require(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
         let info = classInfoOrStop(for: type)
         if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
            let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
@@ -367,7 +367,7 @@ extension Realm {
         let field = info.storageFields(of: probe)[column]
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         let key = field.type.storageValue(at: base + field.offset, realm: self)
-        guard let table = readTable(info), let found = (try? table.firstKey(where: column, equals: key)) ?? nil else {
+        guard let table = readTable(info), let found = readOrStop({ try table.firstKey(where: column, equals: key) }) else {
             return nil
         }
         return accessor(of: type, key: found, info: info)
@@ -429,7 +429,7 @@ extension Realm {
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         guard let key = key as? _Persistable else {
             let info = classInfoOrStop(for: type)
-            preconditionFailure("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.type.rawValue ?? "not declared")")
+            stop("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.type.rawValue ?? "not declared")")
         }
         return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
     }
@@ -444,9 +444,9 @@ extension Realm {
         checkThread()
         let info = classInfoOrStop(for: type)
         guard let column = info.primaryKeyColumn else {
-            preconditionFailure("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
+            stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let table = readTable(info), let found = (try? table.firstKey(where: column, equals: stored.value)) ?? nil else {
+        guard let table = readTable(info), let found = readOrStop({ try table.firstKey(where: column, equals: stored.value) }) else {
             return nil
         }
         return accessor(of: type, key: found, info: info)

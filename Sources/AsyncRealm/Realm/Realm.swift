@@ -201,7 +201,7 @@ public final class Realm {
         if let transaction {
             return objectSchemas.keys.allSatisfy { transaction.tableIfPresent(SchemaStore.tableName(forClass: $0))?.isEmpty ?? true }
         }
-        guard let snapshot = try? snapshot() else { return true }
+        let snapshot = readOrStop { try self.snapshot() }
         return objectSchemas.keys.allSatisfy { snapshot.tableIfPresent(SchemaStore.tableName(forClass: $0))?.isEmpty ?? true }
     }
 
@@ -249,8 +249,8 @@ public final class Realm {
     /// - Throws: `readOnly` for a read-only realm; an engine error if the file cannot be read.
     public func beginWrite() throws {
         checkThread()
-        precondition(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
-        precondition(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
+        require(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        require(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
         }
@@ -279,7 +279,7 @@ public final class Realm {
     func commitWrite(withoutNotifying tokens: [NotificationToken], whenDurable: (@Sendable ((any Error)?) -> Void)?) throws {
         checkThread()
         guard let transaction else {
-            preconditionFailure("commitWrite() needs a write transaction; call beginWrite() first")
+            stop("commitWrite() needs a write transaction; call beginWrite() first")
         }
         if let failure = transactionFailure {
             cancelWrite()
@@ -311,7 +311,7 @@ public final class Realm {
     public func cancelWrite() {
         checkThread()
         guard let transaction else {
-            preconditionFailure("cancelWrite() needs a write transaction; call beginWrite() first")
+            stop("cancelWrite() needs a write transaction; call beginWrite() first")
         }
         self.transaction = nil
         transactionFailure = nil

@@ -55,7 +55,7 @@ extension _Persistable {
 }
 
 func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {
-    preconditionFailure("the realm holds \(stored.value) where the schema says \(T.self); the file does not match its schema")
+    stop("the realm holds \(stored.value) where the schema says \(T.self); the file does not match its schema")
 }
 
 /// A type whose `Optional` a `@Persisted` property can hold.

@@ -19,7 +19,7 @@ public struct Frozen<Value: ThreadConfined>: Sendable {
     /// - Important: `value` must be managed, and not deleted.
     public init(_ value: Value) {
         let frozen = value.freeze()
-        guard let realm = frozen.realm else { preconditionFailure("only managed objects and collections can be frozen") }
+        guard let realm = frozen.realm else { stop("only managed objects and collections can be frozen") }
         state = realm.frozenState()
         description = frozen._confinedDescription
     }
@@ -30,7 +30,7 @@ public struct Frozen<Value: ThreadConfined>: Sendable {
     /// The frozen value, read through a frozen realm of the caller's own.
     public var value: Value {
         guard let value = Value._resolve(description, in: state.makeRealm()) else {
-            preconditionFailure("a frozen value always exists at its version")
+            stop("a frozen value always exists at its version")
         }
         return value
     }

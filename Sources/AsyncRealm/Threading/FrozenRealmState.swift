@@ -34,9 +34,9 @@ extension Realm {
 
     /// The state of a frozen realm at this realm's current version.
     func frozenState() -> FrozenRealmState {
-        precondition(transaction == nil, "a realm in a write transaction cannot be frozen; commit or cancel the write first")
+        require(transaction == nil, "a realm in a write transaction cannot be frozen; commit or cancel the write first")
         guard let snapshot = try? snapshot() else {
-            preconditionFailure("the realm's current version cannot be read, so it cannot be frozen")
+            stop("the realm's current version cannot be read, so it cannot be frozen")
         }
         return FrozenRealmState(configuration: configuration, database: database, coordinator: coordinator,
                                 snapshot: snapshot, schemas: objectSchemas)
@@ -55,7 +55,7 @@ extension Realm {
         do {
             return try Realm(configuration: configuration, confinement: confinement)
         } catch {
-            preconditionFailure("the realm the frozen value came from could not be opened again: \(error)")
+            stop("the realm the frozen value came from could not be opened again: \(error)")
         }
     }
 }

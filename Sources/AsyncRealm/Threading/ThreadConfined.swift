@@ -32,10 +32,10 @@ extension ThreadConfined {
     ///
     /// - Important: Only managed values can be frozen.
     public func freeze() -> Self {
-        guard let realm else { preconditionFailure("only managed objects and collections can be frozen; add the object to a realm first") }
+        guard let realm else { stop("only managed objects and collections can be frozen; add the object to a realm first") }
         if realm.isFrozen { return self }
         guard let frozen = Self._resolve(_confinedDescription, in: realm.freeze()) else {
-            preconditionFailure("a deleted object cannot be frozen; check isInvalidated first")
+            stop("a deleted object cannot be frozen; check isInvalidated first")
         }
         return frozen
     }
@@ -50,14 +50,14 @@ extension ThreadConfined {
 
 extension Object: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
-        guard let managed else { preconditionFailure("an unmanaged object is not confined; pass it as it is, or add it to a realm first") }
+        guard let managed else { stop("an unmanaged object is not confined; pass it as it is, or add it to a realm first") }
         return _ConfinedDescription(kind: .object(className: managed.info.schema.className, key: managed.key))
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Self? {
         guard case .object(_, let key) = description.kind else { return nil }
         let info = realm.classInfoOrStop(for: self)
-        guard (try? realm.readTable(info)?.contains(key)) == true else { return nil }
+        guard readOrStop({ try realm.readTable(info)?.contains(key) }) == true else { return nil }
         return realm.accessor(of: self, key: key, info: info)
     }
 }
@@ -75,14 +75,14 @@ extension Results: ThreadConfined {
 
 extension List: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
-        guard let location = managedLocation else { preconditionFailure("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
+        guard let location = managedLocation else { stop("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
         return _ConfinedDescription(kind: .list(ownerClass: location.owner.info.schema.className, owner: location.owner.key, column: location.column))
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> List? {
         guard case .list(let ownerClass, let owner, let column) = description.kind else { return nil }
         let info = realm.dynamicClassInfo(ownerClass)
-        guard (try? realm.readTable(info)?.contains(owner)) == true else { return nil }
+        guard readOrStop({ try realm.readTable(info)?.contains(owner) }) == true else { return nil }
         // The owner's accessor, read by class name: the list needs its realm and row, not its model.
         let ownerObject = DynamicObject()
         ownerObject._manage(realm: realm, key: owner, info: info)
@@ -92,7 +92,7 @@ extension List: ThreadConfined {
 
 extension LinkingObjects: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
-        guard let source else { preconditionFailure("the linking objects of an unmanaged object are not confined; add the object to a realm first") }
+        guard let source else { stop("the linking objects of an unmanaged object are not confined; add the object to a realm first") }
         return _ConfinedDescription(kind: .linking(source))
     }
 

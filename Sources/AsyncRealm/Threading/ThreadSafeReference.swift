@@ -20,10 +20,10 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     /// A reference to `threadConfined`, which must be managed by a live realm.
     public init(to threadConfined: Confined) {
         guard let realm = threadConfined.realm else {
-            preconditionFailure("an unmanaged object is not confined to a realm; pass it as it is (or add it to a realm first)")
+            stop("an unmanaged object is not confined to a realm; pass it as it is (or add it to a realm first)")
         }
         realm.checkThread()
-        precondition(!realm.isFrozen, "a frozen value can be passed as it is with Frozen; ThreadSafeReference is for live values")
+        require(!realm.isFrozen, "a frozen value can be passed as it is with Frozen; ThreadSafeReference is for live values")
         description = threadConfined._confinedDescription
         configuration = realm.configuration
         state = Locked((false, try? realm.snapshot()))
@@ -36,7 +36,7 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
             defer { state = (true, nil) }
             return state
         }
-        precondition(!wasResolved, "a ThreadSafeReference can be resolved only once; make a new reference for each resolve")
+        require(!wasResolved, "a ThreadSafeReference can be resolved only once; make a new reference for each resolve")
         return made
     }
 
@@ -52,11 +52,11 @@ extension Realm {
     ///   the same file.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         checkThread()
-        precondition(transaction == nil, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")
-        precondition(!isFrozen, "a ThreadSafeReference resolves in a live realm; this one is frozen")
+        require(transaction == nil, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")
+        require(!isFrozen, "a ThreadSafeReference resolves in a live realm; this one is frozen")
         let made = reference.take()
         if let made {
-            precondition(made.store === database.shared.store, "a ThreadSafeReference resolves in a realm of the file it was made in")
+            require(made.store === database.shared.store, "a ThreadSafeReference resolves in a realm of the file it was made in")
             if (try? snapshot().version) ?? 0 < made.version { refresh() }
         }
         return Confined._resolve(reference.confinedDescription, in: self)
