@@ -189,6 +189,40 @@ struct ObjectTests {
         let again = try #require(realm.objects(Dog.self).first, "re-running the query finds the restored object")
         #expect(again.name == "Old" && again.age == 5)
         #expect(realm.objects(Dog.self).count == 1)
+
+        // Objects added by a committed write stay valid when a later write is cancelled; an
+        // object added through a link, and one added by a write whose block throws, do not.
+        let kept = Self.makeDog("Kept")
+        try realm.write { realm.add(kept) }
+        let owner = Self.makePerson(7, "Ann", dogs: [])
+        let linked = Self.makeDog("Linked")
+        owner.dogs.append(linked)
+        try realm.beginWrite()
+        realm.add(owner)
+        realm.cancelWrite()
+        #expect(!kept.isInvalidated && kept.name == "Kept")
+        #expect(owner.isInvalidated && linked.isInvalidated)
+        struct Stop: Error {}
+        let thrown = Self.makeDog("Thrown")
+        #expect(throws: Stop.self) { try realm.write { realm.add(thrown); throw Stop() } }
+        #expect(thrown.isInvalidated && !kept.isInvalidated)
+        #expect(realm.objects(Dog.self).map(\.name).sorted() == ["Kept", "Old"])
+    }
+
+    @Test("the realm does not keep the objects a write adds: one the caller lets go of is freed at once", arguments: RealmKind.allCases)
+    func addedObjectsNotKept(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        weak var added: Dog?
+        try realm.write {
+            do {
+                let dog = Self.makeDog("Rex")
+                realm.add(dog)
+                added = dog
+            }
+            #expect(added == nil, "the realm kept an added object until the commit")
+        }
+        #expect(realm.objects(Dog.self).first?.name == "Rex")
     }
 
     @Test("deleting an object removes it from every list and sets every link to it to nil", arguments: RealmKind.allCases)

@@ -56,6 +56,26 @@ struct PreconditionTests {
         #expect(printed.contains("check isInvalidated before using it"), "\(printed)")
     }
 
+    @Test("adding an object whose write was cancelled, or that was deleted")
+    func addInvalidated() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-add-cancelled"))
+            let dog = Dog()
+            try realm.beginWrite()
+            realm.add(dog)
+            realm.cancelWrite()
+            try realm.write { realm.add(dog) }
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("add a new unmanaged object instead"))
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-add-deleted"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            try realm.write { realm.delete(dog) }
+            try realm.write { realm.add(dog) }
+        }
+    }
+
     /// `precondition` and `preconditionFailure` drop their message in optimized builds, which
     /// these tests (built unoptimized) cannot see; `stop` and `require` print it in every build
     /// (see `ProgrammerError.swift`). So the module's sources must not use the standard forms.

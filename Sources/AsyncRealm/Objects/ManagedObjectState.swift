@@ -25,9 +25,10 @@ struct ManagedObjectState {
     var key: UInt64 { object._key }
     var info: ClassInfo { object._info.unsafelyUnwrapped }
     var row: UnsafeRawBufferPointer { object._row }
-    /// Set when the object was deleted through this accessor or its write was cancelled.
+    /// Set when the object was deleted through this accessor or the write that added it was
+    /// cancelled.
     var isInvalidated: Bool {
-        get { object._wasInvalidated }
+        get { object._wasInvalidated || object._addedIn?.wasCancelled == true }
         nonmutating set { object._wasInvalidated = newValue }
     }
     var isRecorder: Bool { object._isRecorder }

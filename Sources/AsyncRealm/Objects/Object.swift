@@ -40,8 +40,11 @@ open class Object {
     @exclusivity(unchecked) final var _rowStamp = -1
     /// Where in `_row` the last column read starts, so that reading the next one resumes there.
     @exclusivity(unchecked) final var _rowCursor = ColumnCursor()
-    /// Set when the object was deleted through this accessor or its write was cancelled.
+    /// Set when the object was deleted through this accessor.
     @exclusivity(unchecked) final var _wasInvalidated = false
+    /// The write that added the object, if this accessor added it: a cancelled one leaves the
+    /// object invalidated (see `WriteAdditions`).
+    @exclusivity(unchecked) final var _addedIn: WriteAdditions?
     /// Set on a *recorder*, an instance used to learn which property a key path names
     /// (`Realm.propertyName(of:in:)`).
     @exclusivity(unchecked) final var _isRecorder = false

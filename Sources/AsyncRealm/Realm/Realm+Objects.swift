@@ -261,6 +261,7 @@ extension Realm {
     func keyAddingIfNeeded(_ object: Object) -> UInt64 {
         if let managed = object.managed {
             require(managed.realm === self, "this object is managed by another Realm instance; read it through this realm instead")
+            require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled, so it cannot be added or linked to; add a new unmanaged object instead")
             return managed.key
         }
         guard let transaction else {
@@ -290,7 +291,8 @@ extension Realm {
             info.nextPendingKey = key + 1
             object._manage(realm: self, key: key, info: info)
             info.writeSlots(into: object)
-            objectsAddedInTransaction.append(ManagedObjectState(object))
+            if additions == nil { additions = WriteAdditions() }
+            object._addedIn = additions
             var values = unmanagedValues(of: object, info: info)
             try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
             recycle(&values)

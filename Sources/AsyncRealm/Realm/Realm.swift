@@ -48,8 +48,9 @@ public final class Realm {
     /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?
-    /// The accessors of objects added in the current write, invalidated if it is cancelled.
-    @exclusivity(unchecked) var objectsAddedInTransaction: [ManagedObjectState] = []
+    /// What the objects added in the current write share (see `WriteAdditions`); made by the
+    /// write's first add.
+    @exclusivity(unchecked) var additions: WriteAdditions?
     /// The property a recorder read last (see `propertyName(of:in:)`).
     var recordedProperty = ""
     /// Counts the write transactions begun, so that what is cached for one is not used in another.
@@ -288,7 +289,7 @@ public final class Realm {
         try checkActiveVersions()
         self.transaction = nil
         defer {
-            objectsAddedInTransaction.removeAll()
+            additions = nil
             forgetTableWriters()
         }
         // Change streams hear of a commit once it is durable.
@@ -319,8 +320,8 @@ public final class Realm {
         forgetTableWriters()
         // Objects added in the cancelled transaction no longer exist; deleted ones are back
         // (their accessors stay invalidated, as in Realm).
-        for object in objectsAddedInTransaction { object.isInvalidated = true }
-        objectsAddedInTransaction.removeAll()
+        additions?.wasCancelled = true
+        additions = nil
         advance(to: transaction.base)
     }
 
