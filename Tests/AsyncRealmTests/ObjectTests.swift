@@ -106,6 +106,36 @@ struct ObjectTests {
         #expect(object.dogs.first?.name == "Rex")
     }
 
+    @Test("an added object's values read through the specialised field reads equal the general ones")
+    func addedValuesOfEveryType() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "storage-fields"))
+        let object = EveryType()
+        object.bool = true
+        object.int = -42
+        object.double = -2.25e300
+        object.string = "a string longer than fifteen bytes, 🐶"
+        object.date = Date(timeIntervalSince1970: -1_700_000_000.987654)
+        object.optionalInt = 7
+        object.colour = .green
+        let info = try realm.classInfo(for: EveryType.self)
+        let fields = info.storageFields(of: object)
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        var specialised = 0
+        for (column, field) in fields.enumerated() {
+            let general = field.type.storageValue(at: base + field.offset, realm: realm)
+            #expect(field.storageValue(in: base, realm: realm) == general, "\(info.schema.storedProperties[column].name)")
+            if ["bool", "int", "double", "string", "date"].contains(info.schema.storedProperties[column].name) {
+                #expect(general != .null)
+                specialised += 1
+            }
+        }
+        #expect(specialised == 5)
+        try realm.write { realm.add(object) }
+        let stored = try #require(realm.objects(EveryType.self).first)
+        #expect(stored.bool && stored.int == -42 && stored.double == -2.25e300 && stored.string == object.string)
+        #expect(abs(stored.date.timeIntervalSince(object.date)) < 1e-6 && stored.optionalInt == 7 && stored.colour == .green)
+    }
+
     @Test("a duplicate primary key fails the write and stores nothing of it; update policies update in place", arguments: RealmKind.allCases)
     func primaryKeys(kind: RealmKind) throws {
         let directory = RealmDirectory()

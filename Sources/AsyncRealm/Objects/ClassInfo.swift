@@ -36,17 +36,17 @@ final class ClassInfo {
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
     @exclusivity(unchecked) var filterTemplates = BoundTemplates()
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
-    private var fields: [(offset: Int, type: PersistedPropertyDescribing.Type)]?
+    private var fields: [StorageField]?
 
     /// The storage fields of the stored properties, found once from a sample instance.
-    func storageFields(of sample: Object) -> [(offset: Int, type: PersistedPropertyDescribing.Type)] {
+    func storageFields(of sample: Object) -> [StorageField] {
         if let fields { return fields }
         let types = PersistedFields.storageTypes(of: sample)
         let found = schema.storedProperties.map { property in
             guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
                 stop("cannot find the storage of '\(schema.className).\(property.name)'")
             }
-            return (offset, storage)
+            return StorageField(offset: offset, type: storage)
         }
         fields = found
         return found

@@ -273,7 +273,7 @@ extension Realm {
             if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
                 let field = info.storageFields(of: object)[column]
                 let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                let primaryKey = field.type.storageValue(at: base + field.offset, realm: self)
+                let primaryKey = field.storageValue(in: base, realm: self)
                 if let existing = try table.firstKey(where: column, equals: primaryKey) {
                     // Managed before its links are converted, so a cycle back to it ends here.
                     object._manage(realm: self, key: existing, info: info)
@@ -368,7 +368,7 @@ extension Realm {
         guard probe.assign([info.schema.storedProperties[column].name: given]) == nil else { return nil }
         let field = info.storageFields(of: probe)[column]
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
-        let key = field.type.storageValue(at: base + field.offset, realm: self)
+        let key = field.storageValue(in: base, realm: self)
         guard let table = readTable(info), let found = readOrStop({ try table.firstKey(where: column, equals: key) }) else {
             return nil
         }
@@ -402,7 +402,7 @@ extension Realm {
         }
         values.withUnsafeMutableBufferPointer { values in
             for index in fields.indices {
-                values[index] = fields[index].type.storageValue(at: base + fields[index].offset, realm: self)
+                values[index] = fields[index].storageValue(in: base, realm: self)
             }
         }
         return values
