@@ -103,6 +103,27 @@ struct TreeTests {
         #expect(try Self.height(tree) == 1)
     }
 
+    @Test("a large commit's leaves, encoded on several threads, are the pages one thread makes")
+    func parallelLeafEncoding() throws {
+        var random = SeededGenerator(seed: 7)
+        let leaves: [Leaf] = (0..<48).map { number in
+            var leaf = Leaf()
+            for entry in 0..<(50 + number * 3) {
+                // Few distinct bytes, so that LZ4 finds matches, in values of varied lengths.
+                let value = (0..<(8 + entry % 40)).map { _ in UInt8.random(in: 0...3, using: &random) }
+                value.withUnsafeBytes { leaf.append(key: UInt64(number * 1000 + entry), value: $0, overflow: false) }
+            }
+            return leaf
+        }
+        let indices = Array((0..<48).reversed())
+        let pages = ParallelLeafEncoding.encode(indices, of: leaves)
+        #expect(pages.count == leaves.count)
+        for index in indices {
+            let sequential = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            #expect(pages[index] == sequential, "leaf \(index)")
+        }
+    }
+
     @Test("putOrAppend agrees with a dictionary through runs of increasing keys, random keys and deletes")
     func putOrAppend() throws {
         let database = try Database.open(file: InMemoryFile())

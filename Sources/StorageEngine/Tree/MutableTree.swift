@@ -161,7 +161,18 @@ package final class MutableTree: TreeReading {
     func prepareFlush() -> (bytes: UInt64, pages: Int) {
         encodedLeaves.removeAll(keepingCapacity: true)
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 { return (0, 0) }
+        var dirty: [Int] = []
+        collectDirtyLeaves(root, into: &dirty)
+        if dirty.count >= ParallelLeafEncoding.minimumLeaves { encodedLeaves = ParallelLeafEncoding.encode(dirty, of: leaves) }
         return prepare(root)
+    }
+
+    private func collectDirtyLeaves(_ child: Child, into indices: inout [Int]) {
+        switch child {
+        case .stored: break
+        case .dirtyLeaf(let index): indices.append(index)
+        case .dirtyBranch(let index): for grandchild in branches[index].children { collectDirtyLeaves(grandchild, into: &indices) }
+        }
     }
 
     private func prepare(_ child: Child) -> (bytes: UInt64, pages: Int) {
@@ -169,7 +180,7 @@ package final class MutableTree: TreeReading {
         case .stored:
             return (0, 0)
         case .dirtyLeaf(let index):
-            let stored = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            let stored = encodedLeaves[index] ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
             encodedLeaves[index] = stored
             return (FreeSpace.rounded(UInt64(stored.count)), 1)
         case .dirtyBranch(let index):
