@@ -26,6 +26,30 @@ struct PosixFileTests {
         #expect(try file.read(count: 1000, at: 9000) == [UInt8](repeating: 0, count: 1000))
     }
 
+    @Test("a gathering write of more parts than one pwritev takes lands in order, and a page writer's run with it")
+    func gatheringWrite() throws {
+        let directory = TemporaryDirectory()
+        let file = try PosixFile(path: directory.file("gathered"), create: true, readOnly: false)
+        // 2,500 parts of 1 to 7 bytes: three calls' worth, with parts of every length.
+        let parts: [[UInt8]] = (0..<2_500).map { index in [UInt8](repeating: UInt8(index % 251), count: 1 + index % 7) }
+        let expected = parts.flatMap { $0 }
+        var pointers: [UnsafeRawBufferPointer] = []
+        for part in parts { part.withUnsafeBytes { pointers.append($0) } }
+        try withExtendedLifetime(parts) { try file.write(gathering: pointers, at: 4096) }
+        #expect(try file.read(count: expected.count, at: 4096) == expected)
+
+        // A page writer's run of padded pages, through the same call.
+        let writer = PageWriter(file: file)
+        for index in 0..<300 {
+            try writer.write([UInt8](repeating: UInt8(index % 200 + 1), count: 100), at: 1_000_000 + UInt64(index) * 128, paddedTo: 128)
+        }
+        try writer.flush()
+        for index in [0, 1, 150, 299] {
+            let page = try file.read(count: 128, at: 1_000_000 + UInt64(index) * 128)
+            #expect(page == [UInt8](repeating: UInt8(index % 200 + 1), count: 100) + [UInt8](repeating: 0, count: 28), "page \(index)")
+        }
+    }
+
     @Test("growing the file never cuts off what another descriptor (another process) wrote past this one's length")
     func growthKeepsOthersWrites() throws {
         let directory = TemporaryDirectory()

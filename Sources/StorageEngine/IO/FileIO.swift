@@ -23,6 +23,16 @@ package protocol FileIO: AnyObject, Sendable {
 extension FileIO {
     package func prepareForWriting(_ range: Range<UInt64>) throws {}
 
+    /// Writes `parts`, one after the other, from `offset`: what `PageWriter` issues for a run of
+    /// adjacent pages. This form joins them and makes one `write`; `PosixFile` hands the parts
+    /// to the kernel as they are (`pwritev`).
+    package func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+        var joined: [UInt8] = []
+        joined.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { joined.append(contentsOf: part) }
+        try joined.withUnsafeBytes { try write($0, at: offset) }
+    }
+
     package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         try bytes.withUnsafeMutableBytes { (buffer) in

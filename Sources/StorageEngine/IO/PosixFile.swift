@@ -64,6 +64,44 @@ package final class PosixFile: FileIO {
         }
     }
 
+    /// How many buffers one `pwritev` takes on Linux (`UIO_MAXIOV`, which glibc's `IOV_MAX`
+    /// names but Swift does not import).
+    private static let maximumVectors = 1024
+
+    /// Writes `parts` with `pwritev`, at most `maximumVectors` at a time: the pages of a run are
+    /// not copied into one buffer first.
+    package func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+        let total = parts.reduce(0) { $0 + $1.count }
+        try growIfNeeded(to: offset + UInt64(total))
+        var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+        var first = 0
+        var position = offset
+        try vectors.withUnsafeMutableBufferPointer { vectors in
+            while first < vectors.count {
+                let count = min(vectors.count - first, PosixFile.maximumVectors)
+                let written = pwritev(descriptor, vectors.baseAddress! + first, Int32(count), off_t(position))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw PosixFile.error(errno, "write \(total) bytes at offset \(offset) of '\(path)'")
+                }
+                // A short write leaves the rest of a part, or whole parts, to the next call.
+                var left = written
+                position += UInt64(written)
+                while left > 0 && first < vectors.count {
+                    if left >= vectors[first].iov_len {
+                        left -= vectors[first].iov_len
+                        first += 1
+                    } else {
+                        vectors[first].iov_base = vectors[first].iov_base! + left
+                        vectors[first].iov_len -= left
+                        left = 0
+                    }
+                }
+                while first < vectors.count && vectors[first].iov_len == 0 { first += 1 }
+            }
+        }
+    }
+
     package func sync() throws {
         while fdatasync(descriptor) != 0 {
             if errno != EINTR { throw PosixFile.error(errno, "sync '\(path)'") }
