@@ -15,6 +15,11 @@ import StorageEngine
 ///   task reading it 4 times.
 struct ConcurrencyReport {
     var latencyMilliseconds: (p50: Double, p99: Double)?
+    /// The same from the moment the write was asked for, which includes the commit and its
+    /// sync: the element usually arrives before the writer resumes, so the measure above is
+    /// mostly zero and this one says how long a change takes to be seen at all.
+    var latencyFromStartMilliseconds: (p50: Double, p99: Double)?
+    var largeResultsFromStartMilliseconds: Double?
     var largeResultsMilliseconds: Double?
     var contended: (ours: Double, sqlite: Double?)?
     var frozen: (parallel: Double, sequential: Double)?
@@ -78,11 +83,13 @@ actor NotifyWriter {
     let configuration: Realm.Configuration
     init(configuration: Realm.Configuration) { self.configuration = configuration }
 
-    /// Sets object 1's age to 1...count, one write each, recording when each write returned.
-    func write(count: Int, moments: Moments, pause: Duration) async throws {
+    /// Sets object 1's age to 1...count, one write each, recording when each write was asked
+    /// for and when it returned.
+    func write(count: Int, moments: Moments, started: Moments, pause: Duration) async throws {
         let realm = try await Realm(configuration: configuration, actor: self)
         let object = realm.object(ofType: BenchObject.self, forPrimaryKey: 1)!
         for value in 1...count {
+            started.record(value)
             try await realm.asyncWrite { object.age = value }
             moments.record(value)
             try await Task.sleep(for: pause)
@@ -90,10 +97,11 @@ actor NotifyWriter {
     }
 
     /// Modifies the score of 100 objects, `rounds` times, recording when each write returned.
-    func modify(rounds: Int, moments: Moments, objectCount: Int) async throws {
+    func modify(rounds: Int, moments: Moments, started: Moments, objectCount: Int) async throws {
         let realm = try await Realm(configuration: configuration, actor: self)
         for round in 1...rounds {
             try await Task.sleep(for: .milliseconds(50))
+            started.record(round)
             try await realm.asyncWrite {
                 for id in stride(from: round, through: objectCount, by: objectCount / 100).prefix(100) {
                     realm.object(ofType: BenchObject.self, forPrimaryKey: id)!.score += 1
@@ -108,27 +116,30 @@ actor NotifyObserver {
     let configuration: Realm.Configuration
     init(configuration: Realm.Configuration) { self.configuration = configuration }
 
-    /// Follows object 1 until its age reaches `count`; the latency of each value seen.
-    func follow(count: Int, moments: Moments, ready: Moments) async throws -> [Double] {
+    /// Follows object 1 until its age reaches `count`; the latency of each value seen, from
+    /// the write's return and from its start.
+    func follow(count: Int, moments: Moments, started: Moments, ready: Moments) async throws -> (returned: [Double], started: [Double]) {
         let realm = try await Realm(configuration: configuration, actor: self)
         let object = realm.object(ofType: BenchObject.self, forPrimaryKey: 1)!
-        var latencies: [Double] = []
+        var latencies: [Double] = [], fromStart: [Double] = []
         ready.record(0)
         for await change in object.changes(keyPaths: ["age"]) {
             let received = ContinuousClock.now
             guard case .change = change else { break }
             let value = object.age
             latencies.append(latency(received, since: moments.instant(value)))
+            fromStart.append(latency(received, since: started.instant(value)))
             if value >= count { break }
         }
-        return latencies
+        return (latencies, fromStart)
     }
 
-    /// Follows all objects sorted by age; the time from each recorded write to its element.
-    func followSorted(rounds: Int, moments: Moments, ready: Moments) async throws -> [Double] {
+    /// Follows all objects sorted by age; the time from each recorded write (its return, and
+    /// its start) to its element.
+    func followSorted(rounds: Int, moments: Moments, started: Moments, ready: Moments) async throws -> (returned: [Double], started: [Double]) {
         let realm = try await Realm(configuration: configuration, actor: self)
         let sorted = realm.objects(BenchObject.self).sorted(byKeyPath: "age")
-        var latencies: [Double] = []
+        var latencies: [Double] = [], fromStart: [Double] = []
         var round = 0
         for await change in sorted.changes {
             let received = ContinuousClock.now
@@ -138,10 +149,11 @@ actor NotifyObserver {
                 round += 1
                 guard modifications.count == 100 else { fatalError("NotifyLargeResults: \(modifications.count) modifications, 100 expected") }
                 latencies.append(latency(received, since: moments.instant(round)))
+                fromStart.append(latency(received, since: started.instant(round)))
             }
             if round >= rounds { break }
         }
-        return latencies
+        return (latencies, fromStart)
     }
 }
 
@@ -176,24 +188,27 @@ func runConcurrencyWorkloads(directory: String, objectCount: Int, quick: Bool, o
     if wanted("NotifyLatency") {
         let configuration = try fresh(Array(rows.prefix(1)))
         let count = quick ? 200 : 1_000
-        let moments = Moments(), ready = Moments()
+        let moments = Moments(), started = Moments(), ready = Moments()
         let observer = NotifyObserver(configuration: configuration)
-        let following = Task { try await observer.follow(count: count, moments: moments, ready: ready) }
+        let following = Task { try await observer.follow(count: count, moments: moments, started: started, ready: ready) }
         try await waitUntilReady(ready)
-        try await NotifyWriter(configuration: configuration).write(count: count, moments: moments, pause: .microseconds(200))
+        try await NotifyWriter(configuration: configuration).write(count: count, moments: moments, started: started, pause: .microseconds(200))
         let latencies = try await following.value
-        report.latencyMilliseconds = (percentile(latencies, 0.5), percentile(latencies, 0.99))
+        report.latencyMilliseconds = (percentile(latencies.returned, 0.5), percentile(latencies.returned, 0.99))
+        report.latencyFromStartMilliseconds = (percentile(latencies.started, 0.5), percentile(latencies.started, 0.99))
     }
 
     if wanted("NotifyLargeResults") {
         let configuration = try fresh(rows)
         let rounds = 20
-        let moments = Moments(), ready = Moments()
+        let moments = Moments(), started = Moments(), ready = Moments()
         let observer = NotifyObserver(configuration: configuration)
-        let following = Task { try await observer.followSorted(rounds: rounds, moments: moments, ready: ready) }
+        let following = Task { try await observer.followSorted(rounds: rounds, moments: moments, started: started, ready: ready) }
         try await waitUntilReady(ready)
-        try await NotifyWriter(configuration: configuration).modify(rounds: rounds, moments: moments, objectCount: objectCount)
-        report.largeResultsMilliseconds = percentile(try await following.value, 0.5)
+        try await NotifyWriter(configuration: configuration).modify(rounds: rounds, moments: moments, started: started, objectCount: objectCount)
+        let latencies = try await following.value
+        report.largeResultsMilliseconds = percentile(latencies.returned, 0.5)
+        report.largeResultsFromStartMilliseconds = percentile(latencies.started, 0.5)
     }
 
     if wanted("ContendedWrites") {
@@ -307,10 +322,12 @@ func printConcurrencyTable(_ report: ConcurrencyReport) {
     var rows: [String] = []
     if let latency = report.latencyMilliseconds {
         let met = latency.p50 <= 1 && latency.p99 <= 5
-        rows.append("| NotifyLatency | p50 \(ms(latency.p50)), p99 \(ms(latency.p99)) | | | p50 <= 1 ms, p99 <= 5 ms \(met ? "met" : "MISSED") |")
+        let fromStart = report.latencyFromStartMilliseconds.map { " (from the write's start, commit and sync included: p50 \(ms($0.p50)), p99 \(ms($0.p99)))" } ?? ""
+        rows.append("| NotifyLatency | p50 \(ms(latency.p50)), p99 \(ms(latency.p99))\(fromStart) | | | p50 <= 1 ms, p99 <= 5 ms \(met ? "met" : "MISSED") |")
     }
     if let large = report.largeResultsMilliseconds {
-        rows.append("| NotifyLargeResults | median \(ms(large)) | | | <= 5 ms \(large <= 5 ? "met" : "MISSED") |")
+        let fromStart = report.largeResultsFromStartMilliseconds.map { " (from the write's start: \(ms($0)))" } ?? ""
+        rows.append("| NotifyLargeResults | median \(ms(large))\(fromStart) | | | <= 5 ms \(large <= 5 ? "met" : "MISSED") |")
     }
     if let contended = report.contended {
         if let sqlite = contended.sqlite {
