@@ -84,6 +84,32 @@ actor Observer {
 
 @Suite("Actors, asyncWrite and frozen values")
 struct ConcurrencyTests {
+    /// Run under ThreadSanitizer in CI: the commit's leaves are encoded on several threads
+    /// (`ParallelLeafEncoding`), while readers on other actors read the version before.
+    @Test("a large asyncWrite, whose leaves are compressed on several threads, stores every object while others read")
+    func largeCommitOnSeveralThreads() async throws {
+        let directory = TestDirectory()
+        let configuration = directory.configuration
+        let writer = try await Realm.open(configuration: configuration)
+        try await writer.asyncWrite {
+            for id in 0..<200 { writer.add(Pet(value: ["id": id, "name": "first \(id)", "age": id % 30])) }
+        }
+        let frozen = Frozen(writer.objects(Pet.self))
+        async let reads = withTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 { group.addTask { frozen.value.reduce(0) { $0 + $1.age } } }
+            return await group.reduce(0, +)
+        }
+        try await writer.asyncWrite {
+            for id in 200..<12_000 { writer.add(Pet(value: ["id": id, "name": "pet number \(id) with a longer name", "age": id % 30])) }
+        }
+        let firstSum = (0..<200).reduce(0) { $0 + $1 % 30 }
+        #expect(await reads == 2 * firstSum)
+        let reader = try await Realm.open(configuration: configuration)
+        let pets = reader.objects(Pet.self)
+        #expect(pets.count == 12_000)
+        #expect(pets.sum(ofProperty: "age") as Int == (0..<12_000).reduce(0) { $0 + $1 % 30 })
+        #expect(reader.object(ofType: Pet.self, forPrimaryKey: 11_999)?.name == "pet number 11999 with a longer name")
+    }
     @Test("50 actors x 100 asyncWrites while 10 actors follow change streams: exact final state, no deadlock")
     func contendedWritersAndObservers() async throws {
         let directory = TestDirectory()

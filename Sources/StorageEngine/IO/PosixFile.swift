@@ -73,7 +73,7 @@ package final class PosixFile: FileIO {
     package func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
         let total = parts.reduce(0) { $0 + $1.count }
         try growIfNeeded(to: offset + UInt64(total))
-        var vectors = parts.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+        var vectors = parts.filter { !$0.isEmpty }.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
         var first = 0
         var position = offset
         try vectors.withUnsafeMutableBufferPointer { vectors in
@@ -83,6 +83,9 @@ package final class PosixFile: FileIO {
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw PosixFile.error(errno, "write \(total) bytes at offset \(offset) of '\(path)'")
+                }
+                guard written > 0 else {
+                    throw StorageError(.ioError, "writing \(total) bytes at offset \(offset) of '\(path)' made no progress")
                 }
                 // A short write leaves the rest of a part, or whole parts, to the next call.
                 var left = written
