@@ -38,6 +38,26 @@ struct QueryDifferentialTests {
         var random: SeededRandom
         let dogs: [DogModel]
         let people: [PersonModel]
+        /// How many list entries of people hold each dog, and each dog's name folded for each
+        /// string option: computed once, so that evaluating a predicate over thousands of dogs
+        /// does not recount the lists or fold the same few names again for every dog.
+        let ownerCounts: [Int]
+        let foldedNames: [String: [String]]
+
+        init(random: SeededRandom, dogs: [DogModel], people: [PersonModel]) {
+            self.random = random
+            self.dogs = dogs
+            self.people = people
+            var counts = [Int](repeating: 0, count: dogs.count)
+            for person in people { for dog in person.dogs { counts[dog] += 1 } }
+            ownerCounts = counts
+            var folded: [String: [String]] = [:]
+            for options in ["", "[c]", "[d]", "[cd]"] {
+                let byName = Dictionary(Set(dogs.map(\.name)).map { ($0, Self.fold($0, options)) }, uniquingKeysWith: { first, _ in first })
+                folded[options] = dogs.map { byName[$0.name]! }
+            }
+            foldedNames = folded
+        }
 
         mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
         mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
@@ -63,7 +83,7 @@ struct QueryDifferentialTests {
         }
 
         mutating func atom() -> Generated {
-            let dogs = self.dogs, people = self.people
+            let dogs = self.dogs, people = self.people, ownerCounts = self.ownerCounts
             switch int(0...7) {
             case 0:
                 let op = pick(["==", "!=", "<", "<=", ">", ">="]), n = int(-1...16)
@@ -102,8 +122,9 @@ struct QueryDifferentialTests {
                 case "CONTAINS": { $0.name.contains(pattern, options: stringOptions) }
                 default: options.contains("d") ? nil : { $0.name.like(pattern, caseInsensitive: options.contains("c")) }
                 }
+                let names = foldedNames[options]!, needle = Self.fold(pattern, options)
                 return Generated(text: "name \(op)\(options) \(Self.quoted(pattern))", query: query) { index in
-                    let name = Self.fold(dogs[index].name, options), needle = Self.fold(pattern, options)
+                    let name = names[index]
                     switch op {
                     case "==": return name == needle
                     case "!=": return name != needle
@@ -123,9 +144,7 @@ struct QueryDifferentialTests {
                 return Generated(text: "owner.age > \(n)", query: { $0.owner.age > n }) { index in (dogs[index].owner.flatMap { people[$0].age }).map { $0 > n } ?? false }
             default:
                 let n = int(0...3)
-                return Generated(text: "owners.@count >= \(n)", query: { $0.owners.count >= n }) { index in
-                    people.reduce(0) { $0 + $1.dogs.filter { $0 == index }.count } >= n
-                }
+                return Generated(text: "owners.@count >= \(n)", query: { $0.owners.count >= n }) { ownerCounts[$0] >= n }
             }
         }
 
@@ -160,22 +179,27 @@ struct QueryDifferentialTests {
         }
     }
 
-    @Test("1,000 random predicates per realm kind (2,000 in all) over 300 dogs and 40 people agree with Swift, as strings and as where queries (a tenth also sorted and distinct)", arguments: RealmKind.allCases)
-    func randomPredicates(kind: RealmKind) throws {
-        let seed = ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    /// The seed of a run: `ASYNCREALM_SEED` if set, random otherwise (printed on failure).
+    static func seed() -> UInt64 {
+        ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+    }
+
+    /// The data set of `seed`: 3,000 dogs and 300 people, with owners, lists and linking
+    /// objects, as models and in a realm; and the key each dog got.
+    static func kennel(seed: UInt64, kind: RealmKind, directory: RealmDirectory) throws -> (realm: Realm, dogs: [DogModel], people: [PersonModel], keyOfIndex: [UInt64]) {
+        let (dogCount, personCount) = (3_000, 300)
         var random = SeededRandom(seed: seed)
-        var people = (0..<40).map { index in
+        var people = (0..<personCount).map { index in
             PersonModel(key: index, name: "P\(index % 25)", age: random.next() % 4 == 0 ? nil : Int(random.next() % 70))
         }
-        let dogs = (0..<300).map { _ in
+        let dogs = (0..<dogCount).map { _ in
             DogModel(name: Self.names[Int(random.next() % UInt64(Self.names.count))], age: Int(random.next() % 16),
-                     owner: random.next() % 5 == 0 ? nil : Int(random.next() % 40))
+                     owner: random.next() % 5 == 0 ? nil : Int(random.next() % UInt64(personCount)))
         }
         for index in people.indices {
-            people[index].dogs = (0..<Int(random.next() % 5)).map { _ in Int(random.next() % 300) }
+            people[index].dogs = (0..<Int(random.next() % 5)).map { _ in Int(random.next() % UInt64(dogCount)) }
         }
 
-        let directory = RealmDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let objects = dogs.map { ObjectTests.makeDog($0.name, age: $0.age) }
         try realm.write {
@@ -192,6 +216,14 @@ struct QueryDifferentialTests {
         // Adding follows links, so keys need not follow the model's order: map them.
         let keyOfIndex = objects.map { $0.managed!.key }
         #expect(Set(keyOfIndex).count == dogs.count)
+        return (realm, dogs, people, keyOfIndex)
+    }
+
+    @Test("1,000 random predicates per realm kind (2,000 in all) over 3,000 dogs and 300 people agree with Swift, as strings and as where queries (a tenth also sorted and distinct)", arguments: RealmKind.allCases)
+    func randomPredicates(kind: RealmKind) throws {
+        let seed = Self.seed()
+        let directory = RealmDirectory()
+        let (realm, dogs, people, keyOfIndex) = try Self.kennel(seed: seed, kind: kind, directory: directory)
 
         var generator = Generator(random: SeededRandom(seed: seed &+ 1), dogs: dogs, people: people)
         for number in 0..<1000 {
@@ -221,6 +253,78 @@ struct QueryDifferentialTests {
             let distinctIndices = matching.filter { seenAges.insert(dogs[$0].age).inserted }
             let distinct: [UInt64] = realm.objects(Dog.self).filter(generated.text).distinct(by: ["age"]).keys
             #expect(distinct == distinctIndices.map { keyOfIndex[$0] }, "seed \(seed), predicate \(number) distinct: \(generated.text)")
+        }
+    }
+}
+
+extension QueryDifferentialTests {
+    @Test("500 random Foundation #Predicate queries per realm kind agree with Swift and with Foundation's own evaluation of the objects", arguments: RealmKind.allCases)
+    func randomFoundationPredicates(kind: RealmKind) throws {
+        let seed = Self.seed()
+        let directory = RealmDirectory()
+        let (realm, dogs, people, keyOfIndex) = try Self.kennel(seed: seed, kind: kind, directory: directory)
+        var random = SeededRandom(seed: seed &+ 2)
+        func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        let all = realm.objects(Dog.self)
+        let managed = Array(all)
+        // `#Predicate` is a macro: its shapes are fixed when the test is compiled, and their
+        // constants are drawn at random.
+        for number in 0..<500 {
+            let (a, b) = (int(-1...16), int(0...15))
+            let (low, high) = (min(a, b), max(a, b))
+            let name = Self.names[int(0...(Self.names.count - 1))]
+            let prefix = String(name.prefix(int(0...name.count)))
+            let part = name.isEmpty ? "o" : String(name.dropFirst(int(0...(name.count - 1))).prefix(2))
+            let ownerName = people[int(0...(people.count - 1))].name
+            let ownerOf = { (dog: DogModel) in dog.owner.map { people[$0].name } }
+            let text: String
+            let predicate: Predicate<Dog>
+            let holds: (DogModel) -> Bool
+            switch int(0...8) {
+            case 0:
+                text = "age > \(a) && name.starts(with: \(prefix))"
+                predicate = #Predicate<Dog> { $0.age > a && $0.name.starts(with: prefix) }
+                holds = { $0.age > a && $0.name.starts(with: prefix) }
+            case 1:
+                text = "!(age == \(a)) || name == \(name)"
+                predicate = #Predicate<Dog> { !($0.age == a) || $0.name == name }
+                holds = { !($0.age == a) || $0.name == name }
+            case 2:
+                text = "age != \(a) && age <= \(b)"
+                predicate = #Predicate<Dog> { $0.age != a && $0.age <= b }
+                holds = { $0.age != a && $0.age <= b }
+            case 3:
+                text = "name.contains(\(part))"
+                predicate = #Predicate<Dog> { $0.name.contains(part) }
+                holds = { $0.name.contains(part) }
+            case 4:
+                text = "[\(a), \(b)].contains(age)"
+                predicate = #Predicate<Dog> { [a, b].contains($0.age) }
+                holds = { [a, b].contains($0.age) }
+            case 5:
+                text = "(\(low)...\(high)).contains(age)"
+                predicate = #Predicate<Dog> { (low...high).contains($0.age) }
+                holds = { (low...high).contains($0.age) }
+            case 6:
+                text = "owner == nil || age < \(a)"
+                predicate = #Predicate<Dog> { $0.owner == nil || $0.age < a }
+                holds = { $0.owner == nil || $0.age < a }
+            case 7:
+                text = "owner?.name == \(ownerName)"
+                predicate = #Predicate<Dog> { $0.owner?.name == ownerName }
+                holds = { ownerOf($0) == ownerName }
+            default:
+                text = "owner?.name != \(ownerName) && age >= \(b)"
+                predicate = #Predicate<Dog> { $0.owner?.name != ownerName && $0.age >= b }
+                holds = { ownerOf($0) != ownerName && $0.age >= b }
+            }
+            let expected = dogs.indices.filter { holds(dogs[$0]) }.map { keyOfIndex[$0] }.sorted()
+            let found: [UInt64] = try all.filter(predicate).keys
+            #expect(found == expected, "seed \(seed), #Predicate \(number): \(text)")
+            // Foundation evaluating the predicate on the objects themselves agrees too.
+            let evaluated = try managed.filter { try predicate.evaluate($0) }.map { $0.managed!.key }.sorted()
+            #expect(evaluated == expected, "seed \(seed), #Predicate \(number) evaluated by Foundation: \(text)")
+            if found != expected || evaluated != expected { return }
         }
     }
 }
