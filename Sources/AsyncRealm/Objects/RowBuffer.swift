@@ -109,7 +109,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         do {
             return try RowCodec.decodeColumn(column, of: row, cursor: &cursor)
         } catch {
-            damaged(error, table: table())
+            stopOnDamage(error, table: table())
         }
     }
 
@@ -118,11 +118,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         do {
             return try RowCodec.decode(row)
         } catch {
-            damaged(error, table: table)
+            stopOnDamage(error, table: table)
         }
-    }
-
-    private static func damaged(_ error: any Error, table: String) -> Never {
-        stopOnDamage(error, table: table)
     }
 }

@@ -180,7 +180,9 @@ package final class MutableTree: TreeReading {
         case .stored:
             return (0, 0)
         case .dirtyLeaf(let index):
-            let stored = encodedLeaves[index] ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            // Encoded already when the leaves were many (see `ParallelLeafEncoding`).
+            if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(stored.count)), 1) }
+            let stored = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
             encodedLeaves[index] = stored
             return (FreeSpace.rounded(UInt64(stored.count)), 1)
         case .dirtyBranch(let index):
