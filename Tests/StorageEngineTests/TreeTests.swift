@@ -120,7 +120,7 @@ struct TreeTests {
         #expect(pages.count == leaves.count)
         for index in indices {
             let sequential = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
-            #expect(pages[index] == sequential, "leaf \(index)")
+            #expect(pages[index]?.page == sequential, "leaf \(index)")
         }
     }
 

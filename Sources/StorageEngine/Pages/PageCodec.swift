@@ -72,6 +72,11 @@ package enum PageCodec {
         raw.withUnsafeBytes { encode(kind: kind, raw: $0, compress: compress) }
     }
 
+    /// Whether `stored`, a page `encode` made, holds its body compressed.
+    package static func isCompressed(_ stored: [UInt8]) -> Bool {
+        stored[9] & compressedFlag != 0
+    }
+
     /// An uncompressed page whose body `body` writes straight after the header: what
     /// `encode(kind:raw:compress: false)` gives, built in one buffer instead of a body and a
     /// copy of it (a small commit writes several such pages, and large allocations are slow

@@ -7,6 +7,10 @@ package struct Leaf: Sendable {
     package var keys: [UInt64] = []
     package var ends: [UInt32] = []
     package var bytes: [UInt8] = []
+    /// The encoded size at which this leaf's page last came out raw because compressing it
+    /// saved too little; 0 if it compressed or was not tried. In memory only (see
+    /// `LeafCompression`).
+    package var incompressibleSize: UInt32 = 0
 
     static let overflowBit: UInt32 = 1 << 31
 

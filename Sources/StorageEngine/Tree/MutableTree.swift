@@ -163,7 +163,12 @@ package final class MutableTree: TreeReading {
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 { return (0, 0) }
         var dirty: [Int] = []
         collectDirtyLeaves(root, into: &dirty)
-        if dirty.count >= ParallelLeafEncoding.minimumLeaves { encodedLeaves = ParallelLeafEncoding.encode(dirty, of: leaves) }
+        if dirty.count >= ParallelLeafEncoding.minimumLeaves {
+            for (index, encoded) in ParallelLeafEncoding.encode(dirty, of: leaves) {
+                encodedLeaves[index] = encoded.page
+                leaves[index].incompressibleSize = encoded.incompressibleSize
+            }
+        }
         return prepare(root)
     }
 
@@ -182,7 +187,8 @@ package final class MutableTree: TreeReading {
         case .dirtyLeaf(let index):
             // Encoded already when the leaves were many (see `ParallelLeafEncoding`).
             if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(stored.count)), 1) }
-            let stored = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            let (stored, hint) = LeafCompression.page(for: leaves[index])
+            leaves[index].incompressibleSize = hint
             encodedLeaves[index] = stored
             return (FreeSpace.rounded(UInt64(stored.count)), 1)
         case .dirtyBranch(let index):
@@ -218,7 +224,12 @@ package final class MutableTree: TreeReading {
         case .dirtyLeaf(let index):
             // Taken out of `encodedLeaves`, so that sealing it (which writes its checksum in)
             // changes the only reference instead of copying the page.
-            var stored = encodedLeaves.removeValue(forKey: index) ?? PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[index]))
+            var stored: [UInt8]
+            if let encoded = encodedLeaves.removeValue(forKey: index) {
+                stored = encoded
+            } else {
+                (stored, leaves[index].incompressibleSize) = LeafCompression.page(for: leaves[index])
+            }
             let ref = try space.writeStored(&stored)
             store.cache.insert(.leaf(leaves[index]), for: ref, cost: leaves[index].encodedSize + 64)
             return ref

@@ -18,9 +18,10 @@ enum ParallelLeafEncoding {
     /// The cores this process may run on.
     private static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    /// The stored page of each leaf of `leaves` at `indices`, by index.
-    static func encode(_ indices: [Int], of leaves: [Leaf]) -> [Int: [UInt8]] {
-        var pages = [[UInt8]](repeating: [], count: indices.count)
+    /// The stored page of each leaf of `leaves` at `indices`, with the compression hint the
+    /// leaf should carry (see `LeafCompression`), by index.
+    static func encode(_ indices: [Int], of leaves: [Leaf]) -> [Int: (page: [UInt8], incompressibleSize: UInt32)] {
+        var pages = [(page: [UInt8], incompressibleSize: UInt32)](repeating: ([], 0), count: indices.count)
         let workers = max(1, min(cores, indices.count / (minimumLeaves / 2)))
         pages.withUnsafeMutableBufferPointer { pages in
             let output = UnsafeSendablePages(base: pages.baseAddress.unsafelyUnwrapped)
@@ -29,12 +30,12 @@ enum ParallelLeafEncoding {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 var position = worker
                 while position < indices.count {
-                    output.base[position] = PageCodec.encode(kind: .leaf, raw: NodeCodec.encode(leaves[indices[position]]))
+                    output.base[position] = LeafCompression.page(for: leaves[indices[position]])
                     position += workers
                 }
             }
         }
-        var byIndex: [Int: [UInt8]] = [:]
+        var byIndex: [Int: (page: [UInt8], incompressibleSize: UInt32)] = [:]
         byIndex.reserveCapacity(indices.count)
         for (position, index) in indices.enumerated() { byIndex[index] = pages[position] }
         return byIndex
@@ -42,6 +43,6 @@ enum ParallelLeafEncoding {
 
     /// The output array's elements, each written by exactly one worker.
     private struct UnsafeSendablePages: @unchecked Sendable {
-        let base: UnsafeMutablePointer<[UInt8]>
+        let base: UnsafeMutablePointer<(page: [UInt8], incompressibleSize: UInt32)>
     }
 }
