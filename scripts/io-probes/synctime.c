@@ -2,6 +2,9 @@
 // between two syncs of the same file (the CPU a commit spends outside its sync). It prints
 // percentiles and means to stderr when the process exits. For measuring only; see README.md.
 //
+// SYNC_STANDIN=sleep or SYNC_STANDIN=spin replaces every sync by 250 µs of sleeping or of
+// spinning (nothing is durable then), to see what waiting alone does to the time between.
+//
 //   gcc -O2 -shared -fPIC -o synctime.so synctime.c -ldl
 //   LD_PRELOAD=./synctime.so .build/release/realm-bench --only SimpleWrite
 #define _GNU_SOURCE
@@ -42,10 +45,24 @@ static int kindOf(int fd) {
     return 0;
 }
 
+static int standIn(int (*real)(int), int fd) {
+    static const char *mode;
+    static int modeRead;
+    if (!modeRead) { mode = getenv("SYNC_STANDIN"); modeRead = 1; }
+    if (!mode) return real(fd);
+    if (mode[0] == 's' && mode[1] == 'l') {
+        usleep(250);
+    } else {
+        double end = microseconds() + 250;
+        while (microseconds() < end) {}
+    }
+    return 0;
+}
+
 static int timed(int (*real)(int), int fd) {
     int kind = kindOf(fd);
     double start = microseconds();
-    int result = real(fd);
+    int result = standIn(real, fd);
     double end = microseconds();
     pthread_mutex_lock(&samplesLock);
     if (sampleCount < maximumSamples) {
