@@ -3,7 +3,8 @@
 // percentiles and means to stderr when the process exits. For measuring only; see README.md.
 //
 // SYNC_STANDIN=sleep or SYNC_STANDIN=spin replaces every sync by 250 µs of sleeping or of
-// spinning (nothing is durable then), to see what waiting alone does to the time between.
+// spinning, SYNC_STANDIN=none by nothing (nothing is durable then), to see what waiting alone
+// does to the time between.
 //
 //   gcc -O2 -shared -fPIC -o synctime.so synctime.c -ldl
 //   LD_PRELOAD=./synctime.so .build/release/realm-bench --only SimpleWrite
@@ -50,6 +51,7 @@ static int standIn(int (*real)(int), int fd) {
     static int modeRead;
     if (!modeRead) { mode = getenv("SYNC_STANDIN"); modeRead = 1; }
     if (!mode) return real(fd);
+    if (mode[0] == 'n') return 0;
     if (mode[0] == 's' && mode[1] == 'l') {
         usleep(250);
     } else {
