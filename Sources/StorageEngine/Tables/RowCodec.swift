@@ -97,9 +97,12 @@ package enum RowCodec {
     /// At most how many bytes `encode(values, into:)` writes, with the ten bytes of slack an
     /// `UnsafeByteWriter` asks for before a varint.
     package static func maximumEncodedSize(_ values: [Value]) -> Int {
-        var size = 10 + (values.count + 1) / 2
-        for value in values { size += maximumPayloadSize(value) }
-        return size
+        // Through the buffer, as `encode` does: iterating the array copied each value out.
+        values.withUnsafeBufferPointer { values in
+            var size = 10 + (values.count + 1) / 2
+            for index in values.indices { size += maximumPayloadSize(values[index]) }
+            return size
+        }
     }
 
     /// At most how many bytes `encode(single:into:)` writes, as `maximumEncodedSize`.
