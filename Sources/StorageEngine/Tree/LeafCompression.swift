@@ -11,7 +11,8 @@
 /// again at under 5/4 of that size, it is stored raw without trying. A leaf that keeps growing
 /// is tried again at each quarter of growth, so rows that turn compressible are compressed
 /// after all, and a leaf read back from disk (no hint) is tried as before. A wrong guess costs
-/// at most an eighth of the page's size, never correctness: the reader goes by the page's flag.
+/// space (what the rows added since the last try would have saved, until the next try), never
+/// correctness: the reader goes by the page's flag.
 enum LeafCompression {
     /// How much a leaf must have grown past its last failed try before it is tried again.
     static func isWorthTrying(encodedSize: Int, incompressibleSize: UInt32) -> Bool {
