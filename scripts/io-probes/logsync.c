@@ -14,18 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "descriptor_path.h"
+
 enum { logBytes = 1 << 20, recordBytes = 200 };
 static int logDescriptor = -1;
 static long syncs;
 static off_t logOffset;
 
 static int isRealmFile(int fd) {
-    char link[64], path[512];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t length = readlink(link, path, sizeof path - 1);
-    if (length < 0) return 0;
-    path[length] = 0;
-    return strstr(path, "objects.realm") != NULL;
+    char path[512];
+    return descriptorPath(fd, path, sizeof path) && strstr(path, "objects.realm") != NULL;
 }
 
 int fdatasync(int fd) {

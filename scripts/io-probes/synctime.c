@@ -17,8 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "descriptor_path.h"
+
 enum { maximumSamples = 200000, kinds = 8 };
-static const char *kindNames[kinds] = {"other", "objects.realm", "objects.sqlite-wal", "objects.sqlite", "redo log (logsync.c)"};
+static const char *kindNames[kinds] = {"other", "objects.realm", "objects.sqlite-wal", "objects.sqlite", "redo log (logsync.c)", "objects.realm.log"};
 
 static double durations[maximumSamples];
 static double gaps[maximumSamples];
@@ -34,12 +36,10 @@ static double microseconds(void) {
 }
 
 static int kindOf(int fd) {
-    char link[64], path[512];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t length = readlink(link, path, sizeof path - 1);
-    if (length < 0) return 0;
-    path[length] = 0;
+    char path[512];
+    if (!descriptorPath(fd, path, sizeof path)) return 0;
     if (strstr(path, "realm-bench-redo.log")) return 4;
+    if (strstr(path, "objects.realm.log")) return 5;
     if (strstr(path, "objects.realm")) return 1;
     if (strstr(path, "objects.sqlite-wal")) return 2;
     if (strstr(path, "objects.sqlite")) return 3;
