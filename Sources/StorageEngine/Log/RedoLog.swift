@@ -1,0 +1,162 @@
+import CXXHash
+
+/// The log a small commit is made durable in (see `Docs/RedoLogPlan.md`): a header naming a
+/// generation, then records appended one after another, each checksummed and chained to the
+/// one before, so that reading stops at the first record a crash tore or a former generation
+/// left behind.
+///
+/// Layout, little-endian:
+///
+///     header, at 0:
+///     [0, 8)    magic "ARLMLOG1"
+///     [8, 16)   salt: random, new for every generation
+///     [16, 24)  base version: the checkpoint the generation's records follow
+///     [24, 32)  checksum: XXH3-64 of bytes [0, 24)
+///     records, from `recordsStart`, each padded to 8 bytes:
+///     [0, 4)    payload length
+///     [4, 12)   version: the base version plus the record's position, from 1
+///     [12, 20)  salt: the generation's
+///     [20, 28)  checksum: XXH3-64 of bytes [0, 20) and the payload, seeded with the previous
+///               record's checksum (the header's for the first)
+///     [28, ...) payload
+///
+/// A record is read only if its salt is the generation's, its version the next one, and its
+/// checksum matches: a torn record, or one left from an earlier generation past the new tail,
+/// ends the log. Appending after opening overwrites whatever followed the last good record.
+package final class RedoLog {
+    package struct Record: Equatable, Sendable {
+        package let version: UInt64
+        package let payload: [UInt8]
+
+        package init(version: UInt64, payload: [UInt8]) {
+            self.version = version
+            self.payload = payload
+        }
+    }
+
+    package static let recordsStart: UInt64 = 4096
+    static let headerSize = 32
+    static let recordHeaderSize = 28
+    private static let magic: UInt64 = 0x3147_4F4C_4D4C_5241  // "ARLMLOG1"
+
+    package let file: any FileIO
+    package private(set) var salt: UInt64
+    package private(set) var baseVersion: UInt64
+    /// The version of the last record, the base version if there is none.
+    package private(set) var lastVersion: UInt64
+    /// Where the next record goes.
+    package private(set) var tail: UInt64
+    private var lastChecksum: UInt64
+
+    private init(file: any FileIO, salt: UInt64, baseVersion: UInt64, headerChecksum: UInt64) {
+        self.file = file
+        self.salt = salt
+        self.baseVersion = baseVersion
+        self.lastVersion = baseVersion
+        self.tail = RedoLog.recordsStart
+        self.lastChecksum = headerChecksum
+    }
+
+    /// Starts a log in `file` whose records follow `baseVersion`, and makes its header durable.
+    package static func create(in file: any FileIO, baseVersion: UInt64) throws -> RedoLog {
+        let log = RedoLog(file: file, salt: 0, baseVersion: 0, headerChecksum: 0)
+        try log.startGeneration(baseVersion: baseVersion)
+        return log
+    }
+
+    /// Opens the log in `file` and returns it with its records, or nil if the file holds no
+    /// valid header (never written, or its header torn while a new generation started, which
+    /// only happens once the old generation's records are all in the database file).
+    package static func open(_ file: any FileIO) throws -> (RedoLog, [Record])? {
+        let size = try file.size()
+        guard size >= UInt64(headerSize) else { return nil }
+        let header = try file.read(count: headerSize, at: 0)
+        let (magic, salt, baseVersion, checksum) = header.withUnsafeBytes { bytes in
+            (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self).littleEndian)
+        }
+        guard magic == RedoLog.magic, checksum == header.withUnsafeBytes({ XXH3_64bits_withSeed($0.baseAddress, 24, 0) }) else {
+            return nil
+        }
+        let log = RedoLog(file: file, salt: salt, baseVersion: baseVersion, headerChecksum: checksum)
+        var records: [Record] = []
+        while let record = try log.readRecord(at: log.tail, fileSize: size) {
+            records.append(record.record)
+            log.lastVersion = record.record.version
+            log.lastChecksum = record.checksum
+            log.tail = record.next
+        }
+        return (log, records)
+    }
+
+    /// Begins a new generation whose records follow `baseVersion`: a fresh salt, so that every
+    /// record already in the file becomes stale, and a header made durable before this returns.
+    package func startGeneration(baseVersion: UInt64) throws {
+        var salt = UInt64.random(in: 1...UInt64.max)
+        if salt == self.salt { salt &+= 1 }
+        var writer = ByteWriter(capacity: RedoLog.headerSize)
+        writer.appendUInt64(RedoLog.magic)
+        writer.appendUInt64(salt)
+        writer.appendUInt64(baseVersion)
+        let checksum = writer.bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, 24, 0) }
+        writer.appendUInt64(checksum)
+        try file.write(writer.bytes, at: 0)
+        try file.sync()
+        self.salt = salt
+        self.baseVersion = baseVersion
+        self.lastVersion = baseVersion
+        self.lastChecksum = checksum
+        self.tail = RedoLog.recordsStart
+    }
+
+    /// Writes a record for `version`, which must follow the last one; durable once `sync()`
+    /// returns.
+    package func append(version: UInt64, payload: [UInt8]) throws {
+        precondition(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
+        let length = RedoLog.recordHeaderSize + payload.count
+        var writer = ByteWriter(capacity: RedoLog.padded(length))
+        writer.appendUInt32(UInt32(payload.count))
+        writer.appendUInt64(version)
+        writer.appendUInt64(salt)
+        let checksum = RedoLog.checksum(fields: writer.bytes, payload: payload, seed: lastChecksum)
+        writer.appendUInt64(checksum)
+        writer.append(contentsOf: payload)
+        writer.append(contentsOf: repeatElement(0, count: RedoLog.padded(length) - length))
+        try file.write(writer.bytes, at: tail)
+        tail += UInt64(writer.count)
+        lastVersion = version
+        lastChecksum = checksum
+    }
+
+    /// Makes every record appended so far durable.
+    package func sync() throws {
+        try file.sync()
+    }
+
+    private func readRecord(at offset: UInt64, fileSize: UInt64) throws -> (record: Record, checksum: UInt64, next: UInt64)? {
+        guard offset + UInt64(RedoLog.recordHeaderSize) <= fileSize else { return nil }
+        let fields = try file.read(count: RedoLog.recordHeaderSize, at: offset)
+        let (length, version, salt, checksum) = fields.withUnsafeBytes { bytes in
+            (Int(bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian),
+             bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 20, as: UInt64.self).littleEndian)
+        }
+        guard salt == self.salt, version == lastVersion + 1,
+              offset + UInt64(RedoLog.recordHeaderSize + length) <= fileSize else { return nil }
+        let payload = try file.read(count: length, at: offset + UInt64(RedoLog.recordHeaderSize))
+        let expected = RedoLog.checksum(fields: Array(fields[..<20]), payload: payload, seed: lastChecksum)
+        guard checksum == expected else { return nil }
+        return (Record(version: version, payload: payload), checksum, offset + UInt64(RedoLog.padded(RedoLog.recordHeaderSize + length)))
+    }
+
+    private static func checksum(fields: [UInt8], payload: [UInt8], seed: UInt64) -> UInt64 {
+        var covered = fields
+        covered.append(contentsOf: payload)
+        return covered.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, $0.count, seed) }
+    }
+
+    private static func padded(_ length: Int) -> Int { (length + 7) & ~7 }
+}
