@@ -26,6 +26,7 @@ extension TableWriter {
     /// - Throws: `duplicateKey` if `unique` and two rows share a value; nothing is changed then.
     package func addIndex(on column: Int, unique: Bool) throws {
         guard indexTrees[column] == nil else { return }
+        redo.stop()
         indexTrees[column] = (MutableTree(root: .null, space: space), unique)
         var seen: [Value: UInt64] = [:]
         var failure: StorageError?
@@ -48,6 +49,7 @@ extension TableWriter {
 
     package func removeIndex(on column: Int) throws {
         guard indexTrees[column] != nil else { return }
+        redo.stop()
         try clearIndex(column: column)
         indexTrees[column] = nil
         isModified = true

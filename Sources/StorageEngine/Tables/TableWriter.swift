@@ -14,6 +14,8 @@ package final class TableWriter: TableReading {
     @exclusivity(unchecked) var postings: [PostingID: DirtyPosting] = [:]
     let space: TransactionSpace
     private let changes: ChangeRecorder.Entry
+    /// The transaction's redo recorder (see `RedoRecord`).
+    let redo: RedoRecorder
     @exclusivity(unchecked) package internal(set) var isModified = false
     /// Reused to encode index buckets, so that inserting a row allocates no buffer.
     @exclusivity(unchecked) var scratch = ByteWriter(capacity: 256)
@@ -22,8 +24,9 @@ package final class TableWriter: TableReading {
     /// was a seventh of inserting a row.
     @exclusivity(unchecked) private var room = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 8)
 
-    init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder) {
+    init(name: String, roots: TableRoots, space: TransactionSpace, recorder: ChangeRecorder, redo: RedoRecorder) {
         self.name = name
+        self.redo = redo
         self.roots = roots
         self.space = space
         self.changes = recorder.entry(for: name)
@@ -75,7 +78,9 @@ package final class TableWriter: TableReading {
         try withRoom(RowCodec.maximumEncodedSize(values)) { room in
             var writer = UnsafeByteWriter(room)
             RowCodec.encode(values, into: &writer)
-            try rowTree.append(key, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
+            let row = UnsafeRawBufferPointer(rebasing: room[..<writer.count])
+            try rowTree.append(key, row)
+            redo.record(.insert(table: name, key: key, row: Array(row)), rowBytes: row.count)
         }
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
@@ -98,7 +103,9 @@ package final class TableWriter: TableReading {
             try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
-        try rowTree.put(key, RowCodec.encode(values))
+        let row = RowCodec.encode(values)
+        try rowTree.put(key, row)
+        redo.record(.update(table: name, key: key, row: row), rowBytes: row.count)
         isModified = true
         changes.changes.recordModify(key, columns: changed)
         return true
@@ -121,6 +128,7 @@ package final class TableWriter: TableReading {
             try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
         }
         try rowTree.delete(key)
+        redo.record(.delete(table: name, key: key), rowBytes: 0)
         roots.rowCount -= 1
         isModified = true
         changes.changes.recordDelete(key)
@@ -131,6 +139,7 @@ package final class TableWriter: TableReading {
     package func deleteAll() throws {
         changes.changes.recordDeletes(increasing: try keys())
         try rowTree.freeAll()
+        redo.record(.deleteAll(table: name), rowBytes: 0)
         for column in indexTrees.keys { try clearIndex(column: column) }
         roots.rowCount = 0
         isModified = true

@@ -9,6 +9,7 @@ package final class WriteTransaction {
     private let database: Database
     private let space: TransactionSpace
     private let recorder = ChangeRecorder()
+    private let redo = RedoRecorder()
     private var catalog: Catalog
     @exclusivity(unchecked) private var tables: [String: TableWriter] = [:]
     private let baseHeader: FileHeader
@@ -52,6 +53,10 @@ package final class WriteTransaction {
     /// The changes made so far.
     package var changeset: Changeset { recorder.changeset }
 
+    /// The row changes made so far as a redo record, or nil if the transaction did something a
+    /// record cannot hold (see `RedoRecord`).
+    package var redoRecord: RedoRecord? { redo.record }
+
     package var tableNames: [String] { catalog.tables.keys.sorted() }
 
     /// The table named `name` for reading and writing, or nil if there is none.
@@ -59,7 +64,7 @@ package final class WriteTransaction {
         precondition(isActive, "this write transaction has already ended; begin a new one")
         if let table = tables[name] { return table }
         guard let roots = catalog.tables[name] else { return nil }
-        let table = TableWriter(name: name, roots: roots, space: space, recorder: recorder)
+        let table = TableWriter(name: name, roots: roots, space: space, recorder: recorder, redo: redo)
         tables[name] = table
         return table
     }
@@ -78,6 +83,7 @@ package final class WriteTransaction {
     @discardableResult
     package func createTable(_ name: String) -> TableWriter {
         if let table = tableIfPresent(name) { return table }
+        redo.stop()
         catalog.tables[name] = TableRoots()
         return tableIfPresent(name)!
     }
@@ -85,6 +91,7 @@ package final class WriteTransaction {
     /// Drops the table named `name` and frees its pages.
     package func dropTable(_ name: String) throws {
         guard let table = tableIfPresent(name) else { return }
+        redo.stop()
         try table.freeAll()
         tables[name] = nil
         catalog.tables[name] = nil
