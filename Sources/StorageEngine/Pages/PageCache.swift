@@ -11,6 +11,9 @@ package final class PageCache: Sendable {
         var ref: PageRef
         var node: Node?
         var cost: Int
+        /// Held until `release`, never evicted: a node that exists only in memory (see
+        /// `PageStore.holdInMemory`).
+        var isHeld = false
     }
 
     private struct State {
@@ -21,6 +24,8 @@ package final class PageCache: Sendable {
         var freeSlots: [Int] = []
         var hand = 0
         var usedBytes = 0
+        /// Bytes of held nodes, which eviction cannot free and does not count.
+        var heldBytes = 0
         var hits = 0
         var misses = 0
     }
@@ -102,6 +107,7 @@ package final class PageCache: Sendable {
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
             if let index = state.summaries.slot(for: ref.offset) {
+                precondition(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
                 state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
@@ -123,6 +129,39 @@ package final class PageCache: Sendable {
         }
     }
 
+    /// Keeps `node` under `ref` until `release(_:)`, whatever the cache's capacity.
+    package func hold(_ node: Node, for ref: PageRef, cost: Int) {
+        state.withLock { state in
+            precondition(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
+            let slot = Slot(ref: ref, node: node, cost: cost, isHeld: true)
+            let index: Int
+            if let free = state.freeSlots.popLast() {
+                state.slots[free] = slot
+                index = free
+            } else {
+                state.slots.append(slot)
+                index = state.slots.count - 1
+            }
+            state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: false))
+            state.heldBytes += cost
+        }
+    }
+
+    /// Drops a node `hold(_:for:cost:)` kept.
+    package func release(_ ref: PageRef) {
+        state.withLock { state in
+            guard let index = state.summaries.slot(for: ref.offset), state.slots[index].isHeld,
+                  state.slots[index].ref == ref else { return }
+            state.heldBytes -= state.slots[index].cost
+            state.summaries.remove(ref.offset)
+            state.slots[index] = Slot(ref: ref, node: nil, cost: 0)
+            state.freeSlots.append(index)
+        }
+    }
+
+    /// Bytes of nodes held in memory (see `hold`).
+    package var heldBytes: Int { state.withLock { $0.heldBytes } }
+
     /// Counters for tests and benchmarks: (hits, misses, bytes held).
     package var statistics: (hits: Int, misses: Int, usedBytes: Int) {
         state.withLock { ($0.hits, $0.misses, $0.usedBytes) }
@@ -135,7 +174,8 @@ package final class PageCache: Sendable {
             if state.hand >= state.slots.count { state.hand = 0 }
             let index = state.hand
             state.hand += 1
-            guard state.slots[index].node != nil, let summary = state.summaries.summary(for: state.slots[index].ref.offset) else { continue }
+            guard state.slots[index].node != nil, !state.slots[index].isHeld,
+                  let summary = state.summaries.summary(for: state.slots[index].ref.offset) else { continue }
             if summary.pointee.referenced {
                 summary.pointee.referenced = false
                 continue

@@ -20,6 +20,9 @@ package struct PageRef: Hashable, Sendable, CustomStringConvertible {
 
     package static let null = PageRef(offset: 0, length: 0, checksum: 0)
     package var isNull: Bool { offset == 0 }
+    /// Whether this names a node held in memory rather than a page of the file (see
+    /// `PageStore.holdInMemory`).
+    package var isSynthetic: Bool { offset >= PageStore.syntheticBase }
 
     /// Size of a reference as `write(to:)` stores it.
     package static let encodedSize = 20

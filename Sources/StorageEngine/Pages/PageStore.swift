@@ -3,14 +3,47 @@ package final class PageStore: Sendable {
     package let file: any FileIO
     package let cache: PageCache
 
+    /// The next synthetic reference's number (see `holdInMemory`).
+    private let nextSynthetic = Locked<UInt64>(1)
+
     package init(file: any FileIO, cache: PageCache) {
         self.file = file
         self.cache = cache
     }
 
+    /// Where synthetic references start: past the end of any file, so that no page of the file
+    /// is ever confused with a node held in memory.
+    package static let syntheticBase: UInt64 = 1 << 62
+
+    /// Keeps `node` in memory under a new synthetic reference, until `releaseFromMemory`: how a
+    /// commit made durable by the redo log "writes" its nodes (see `Docs/RedoLogPlan.md`).
+    /// Every reader path reaches the node through the cache as it would a stored one.
+    package func holdInMemory(_ node: Node) -> PageRef {
+        let number = nextSynthetic.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        // Offsets a cache-line apart, each a distinct key of the cache's offset table.
+        let ref = PageRef(offset: PageStore.syntheticBase + number * 64, length: 0, checksum: number)
+        let cost = switch node {
+        case .leaf(let leaf): leaf.encodedSize + 64
+        case .branch(let branch): NodeCodec.encodedSize(of: branch) + 64
+        }
+        cache.hold(node, for: ref, cost: cost)
+        return ref
+    }
+
+    /// Drops a node `holdInMemory` kept.
+    package func releaseFromMemory(_ ref: PageRef) {
+        cache.release(ref)
+    }
+
     /// The decoded tree node at `ref`, from the cache or from disk.
     package func node(_ ref: PageRef) throws -> Node {
         if let node = cache.node(for: ref) { return node }
+        if ref.isSynthetic {
+            throw StorageError.corrupted("a node held in memory (\(ref)) was released while a version still used it", at: ref.offset)
+        }
         let (kind, raw) = try readRaw(ref)
         let node = try NodeCodec.decode(kind: kind, raw: raw, origin: ref.offset)
         cache.insert(node, for: ref, cost: raw.count + 64)

@@ -7,6 +7,9 @@ package final class TransactionSpace {
     package let store: PageStore
     package var freeSpace: FreeSpace
     package private(set) var freed: [Extent] = []
+    /// Nodes held in memory (synthetic references) this transaction stopped using: not space
+    /// of the file, released once no version reaches them (see `PageStore.holdInMemory`).
+    package private(set) var freedInMemory: [PageRef] = []
     /// Every page this transaction wrote, for its commit record.
     package private(set) var written: [PageRef] = []
     package private(set) var writtenBytes = 0
@@ -23,7 +26,11 @@ package final class TransactionSpace {
     /// Marks a page the transaction no longer references.
     package func free(_ ref: PageRef) {
         guard !ref.isNull else { return }
-        freed.append(Extent(ref))
+        if ref.isSynthetic {
+            freedInMemory.append(ref)
+        } else {
+            freed.append(Extent(ref))
+        }
     }
 
     /// Places, seals and writes (buffered until `flush()`) an encoded page.

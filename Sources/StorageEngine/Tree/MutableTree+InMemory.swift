@@ -1,0 +1,54 @@
+/// Flushing a tree into memory instead of the file, and back: the tree side of commits made
+/// durable by the redo log (see `Docs/RedoLogPlan.md`).
+extension MutableTree {
+    /// Keeps every dirty node in memory under a synthetic reference (`PageStore.holdInMemory`)
+    /// and returns the new root: no encoding, compression, checksum or write. Readers reach the
+    /// nodes through the page cache as they would stored ones, and a later transaction makes
+    /// them dirty like stored ones (freeing them into `TransactionSpace.freedInMemory`).
+    package func flushToMemory() -> PageRef {
+        let ref: PageRef
+        if case .dirtyLeaf(let index) = root, leaves[index].count == 0 {
+            ref = .null
+        } else {
+            ref = flushToMemory(root)
+        }
+        root = .stored(ref)
+        leaves.removeAll()
+        branches.removeAll()
+        spine = nil
+        return ref
+    }
+
+    private func flushToMemory(_ child: Child) -> PageRef {
+        switch child {
+        case .stored(let ref):
+            return ref
+        case .dirtyLeaf(let index):
+            return store.holdInMemory(.leaf(leaves[index]))
+        case .dirtyBranch(let index):
+            for position in branches[index].children.indices {
+                if case .stored = branches[index].children[position] { continue }
+                branches[index].children[position] = .stored(flushToMemory(branches[index].children[position]))
+            }
+            return store.holdInMemory(.branch(branches[index]))
+        }
+    }
+
+    /// Makes every node held in memory that the tree reaches dirty, so that the next `flush()`
+    /// writes them all to the file: a checkpoint. Subtrees of stored pages are not visited.
+    package func makeHeldNodesDirty() throws {
+        root = try makeHeldNodesDirty(root)
+    }
+
+    private func makeHeldNodesDirty(_ child: Child) throws -> Child {
+        guard case .stored(let ref) = child, ref.isSynthetic else { return child }
+        let dirty = try makeDirty(child)
+        if case .dirtyBranch(let index) = dirty {
+            for position in branches[index].children.indices {
+                let grandchild = try makeHeldNodesDirty(branches[index].children[position])
+                branches[index].children[position] = grandchild
+            }
+        }
+        return dirty
+    }
+}
