@@ -33,6 +33,12 @@ package final class TransactionSpace {
         }
     }
 
+    /// Marks extents freed by earlier transactions as freed by this one, to be retired at its
+    /// version (the pages logged commits replaced, at the checkpoint).
+    package func free(_ extents: [Extent]) {
+        freed.append(contentsOf: extents)
+    }
+
     /// Places, seals and writes (buffered until `flush()`) an encoded page.
     package func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
         let ref = try writePage(&stored, at: allocate(stored.count))

@@ -166,6 +166,24 @@ package final class TableWriter: TableReading {
         return roots
     }
 
+    /// Keeps the table's dirty nodes in memory (see `MutableTree.flushToMemory`) and returns
+    /// its new roots. `finalizeIndexes()` must have run first.
+    func flushToMemory() -> TableRoots {
+        roots.rows = rowTree.flushToMemory()
+        roots.indexes = indexTrees.keys.sorted().map { column in
+            let index = indexTrees[column]!
+            return IndexRoots(column: column, unique: index.unique, root: index.tree.flushToMemory())
+        }
+        return roots
+    }
+
+    /// Makes every node of the table held in memory dirty, for a checkpoint to write.
+    func makeHeldNodesDirty() throws {
+        try rowTree.makeHeldNodesDirty()
+        for (_, index) in indexTrees { try index.tree.makeHeldNodesDirty() }
+        if rowTree.isModified || indexTrees.values.contains(where: { $0.tree.isModified }) { isModified = true }
+    }
+
     /// Frees every page of the table (when it is dropped).
     func freeAll() throws {
         try rowTree.freeAll()

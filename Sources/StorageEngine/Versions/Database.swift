@@ -52,7 +52,40 @@ package final class Database: Sendable {
             files[canonical] = WeakSharedFile(file: created)
             return created
         }
-        return Database(shared: shared, writeLock: writeLock, readOnly: readOnly)
+        let database = Database(shared: shared, writeLock: writeLock, readOnly: readOnly)
+        if !readOnly, getenv("ASYNCREALM_REDO_LOG") != nil {
+            try database.startLogging(logPath: canonical + ".log")
+        }
+        return database
+    }
+
+    /// (Prototype, see `LogEpoch`.) Replays what the redo log at `logPath` holds past the file's
+    /// newest version as ordinary commits, starts a new log generation, and from then on makes
+    /// small commits durable in the log.
+    private func startLogging(logPath: String) throws {
+        guard shared.epoch.withLock({ $0 }) == nil else { return }
+        let file = try PosixFile(path: logPath, create: true, readOnly: false)
+        let log: RedoLog
+        // A log whose base is past the file's newest version belongs to a file since replaced
+        // (deleted and created again): it has nothing for this one. (A real version would name
+        // the file it belongs to in its header.)
+        if let (existing, records) = try RedoLog.open(file), existing.baseVersion <= (try newestVersion()) {
+            for record in records {
+                let newest = try newestVersion()
+                guard record.version > newest else { continue }
+                guard record.version == newest + 1 else {
+                    throw StorageError(.fileCorrupted, "the redo log continues from version \(record.version - 1), the file holds \(newest)")
+                }
+                _ = try write { try RedoRecord.decode(record.payload).apply(to: $0) }
+            }
+            try existing.startGeneration(baseVersion: try newestVersion())
+            log = existing
+        } else {
+            log = try RedoLog.create(in: file, baseVersion: try newestVersion())
+        }
+        try file.prepareForWriting(RedoLog.recordsStart..<(RedoLog.recordsStart + (1 << 20)))
+        try file.sync()
+        shared.epoch.withLock { $0 = LogEpoch(log: log) }
     }
 
     /// Opens the in-memory database named `identifier`, creating it empty if no handle in this

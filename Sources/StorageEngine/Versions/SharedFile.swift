@@ -29,6 +29,9 @@ package final class SharedFile: Sendable {
     /// The write lock of in-memory databases (file-backed ones lock `<file>.lock`).
     let memoryLock = DispatchSemaphore(value: 1)
     let state: Locked<Committed>
+    /// The redo log's state when small commits are logged (a prototype; see `LogEpoch`), used
+    /// under the write lock only.
+    package let epoch: Locked<LogEpoch?> = Locked(nil)
     /// The newest header whose commit is known complete, so it is checked only once.
     private let completeHeader = Locked<FileHeader?>(nil)
 

@@ -136,6 +136,16 @@ package final class WriteTransaction {
             if isActive { end() }
         }
         for table in tables.values { try table.finalizeIndexes() }
+        // (Prototype, see `LogEpoch`.) A small synchronous commit of rows goes to the redo log;
+        // any other commit is a checkpoint, writing what the logged ones held in memory.
+        let epoch = database.shared.epoch.withLock { $0 }
+        if let epoch {
+            if whenDurable == nil, !joinedGroup, epoch.commits < LogEpoch.commitsPerCheckpoint,
+               let record = redo.record, !record.operations.isEmpty, space.writtenBytes == 0 {
+                return try commitToLog(epoch, record: record, pinning: pinning)
+            }
+            try materialize(epoch)
+        }
         let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
         // Every page of the commit goes into one extent set aside now, sized exactly: the tree
         // pages (encoded ahead), the catalog, the commit record, and the free list, which
@@ -260,7 +270,18 @@ package final class WriteTransaction {
             }
             throw error
         }
+        if let epoch {
+            // The checkpoint is durable: the log starts over after it.
+            try epoch.log.startGeneration(baseVersion: version)
+            epoch.checkpoint = nil
+            epoch.commits = 0
+            epoch.heldRetired.append((version, space.freedInMemory))
+        }
         let waiters = database.shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
+        if let epoch {
+            let oldest = database.shared.state.withLock { database.shared.oldestPinned($0) }
+            epoch.releaseHeld(oldestPinned: oldest, store: base.store)
+        }
         let snapshot = pinning ? pinnedLatest() : nil
         if joinedGroup {
             isActive = false
@@ -269,6 +290,57 @@ package final class WriteTransaction {
         for waiter in waiters { waiter(nil) }
         whenDurable?(nil)
         return (result, snapshot)
+    }
+
+    /// Commits by keeping the changed nodes in memory and appending `record` to the redo log,
+    /// synced (a prototype; see `LogEpoch`).
+    private func commitToLog(_ epoch: LogEpoch, record: RedoRecord, pinning: Bool) throws -> (CommitResult, Snapshot?) {
+        let version = base.version + 1
+        for table in tables.values where table.isModified || table.rowTree.isModified {
+            catalog.tables[table.name] = table.flushToMemory()
+        }
+        try epoch.log.append(version: version, payload: record.encoded())
+        try epoch.log.sync()
+        // The first logged commit since a checkpoint starts from that checkpoint's real header.
+        if epoch.commits == 0 { epoch.checkpoint = baseHeader }
+        epoch.freedOnDisk += space.freed
+        epoch.heldRetired.append((version, space.freedInMemory))
+        epoch.commits += 1
+        // A header for this process only: no catalog page exists; the catalog is kept beside it.
+        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end)
+        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
+        database.shared.state.withLock { committed in
+            committed.recentCommits.append(result)
+            if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
+            committed.header = header
+            committed.catalog = catalog
+            committed.freeSpace = space.freeSpace
+        }
+        let oldest = database.shared.state.withLock { database.shared.oldestPinned($0) }
+        epoch.releaseHeld(oldestPinned: oldest, store: base.store)
+        let snapshot = pinning ? pinnedLatest() : nil
+        end()
+        return (result, snapshot)
+    }
+
+    /// Makes every node the logged commits hold in memory dirty, and frees what they replaced
+    /// on disk and the last checkpoint's own pages into this transaction, so that its commit
+    /// is the next checkpoint.
+    private func materialize(_ epoch: LogEpoch) throws {
+        for name in catalog.tables.keys {
+            let roots = catalog.tables[name]!
+            guard roots.rows.isSynthetic || roots.indexes.contains(where: { $0.root.isSynthetic }) else { continue }
+            try tableIfPresent(name)!.makeHeldNodesDirty()
+        }
+        space.free(epoch.freedOnDisk)
+        epoch.freedOnDisk = []
+        // This transaction's base is then a logged version, whose header names no pages: the
+        // checkpoint's pages are the ones this commit replaces.
+        if epoch.commits > 0, let checkpoint = epoch.checkpoint {
+            space.free(checkpoint.catalog)
+            space.free(checkpoint.freeList)
+            space.free(checkpoint.commitRecord)
+        }
     }
 
     /// The newest version, pinned: still under the write lock, the one this process knows.
