@@ -136,7 +136,10 @@ package final class SharedFile: Sendable {
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.
-            guard readerTable != nil, try readHeader().header.version != header.version else {
+            // (Prototype, see `LogEpoch`.) A version the redo log holds is newer than the file's
+            // header, and this process's: no other process commits meanwhile.
+            let logged = epoch.withLock { $0 != nil } && header.catalog.isNull && header.version > 0
+            guard readerTable != nil, !logged, try readHeader().header.version != header.version else {
                 return (header, catalog, pin)
             }
         }
