@@ -107,6 +107,10 @@ struct InMemoryNodesTests {
 
         let space = TransactionSpace(store: store, freeSpace: freeSpace)
         let tree = MutableTree(root: root, space: space)
+        // The checkpoint's own transaction changed a path first: held nodes beside it must be
+        // found under the branches that path made dirty.
+        try tree.put(2999, [9])
+        model[2999] = [9]
         try tree.makeHeldNodesDirty()
         _ = tree.prepareFlush()
         root = try tree.flush()

@@ -41,14 +41,19 @@ extension MutableTree {
     }
 
     private func makeHeldNodesDirty(_ child: Child) throws -> Child {
-        guard case .stored(let ref) = child, ref.isSynthetic else { return child }
-        let dirty = try makeDirty(child)
-        if case .dirtyBranch(let index) = dirty {
+        var current = child
+        if case .stored(let ref) = child {
+            guard ref.isSynthetic else { return child }
+            current = try makeDirty(child)
+        }
+        // A branch already dirty (the transaction changed a path through it) may still have
+        // held children beside that path.
+        if case .dirtyBranch(let index) = current {
             for position in branches[index].children.indices {
                 let grandchild = try makeHeldNodesDirty(branches[index].children[position])
                 branches[index].children[position] = grandchild
             }
         }
-        return dirty
+        return current
     }
 }
