@@ -11,7 +11,10 @@ import CXXHash
 ///     [0, 8)    magic "ARLMLOG1"
 ///     [8, 16)   salt: random, new for every generation
 ///     [16, 24)  base version: the checkpoint the generation's records follow
-///     [24, 32)  checksum: XXH3-64 of bytes [0, 24)
+///     [24, 32)  base fingerprint: names that checkpoint's header in that file (see
+///               `LogEpoch.fingerprint`), so a log is replayed only onto the file and version
+///               it follows
+///     [32, 40)  checksum: XXH3-64 of bytes [0, 32)
 ///     records, from `recordsStart`, each padded to 8 bytes:
 ///     [0, 4)    payload length
 ///     [4, 12)   version: the base version plus the record's position, from 1
@@ -23,7 +26,9 @@ import CXXHash
 /// A record is read only if its salt is the generation's, its version the next one, and its
 /// checksum matches: a torn record, or one left from an earlier generation past the new tail,
 /// ends the log. Appending after opening overwrites whatever followed the last good record.
-package final class RedoLog {
+///
+/// `@unchecked Sendable`: a process's log is used by its writer, under the write lock, only.
+package final class RedoLog: @unchecked Sendable {
     package struct Record: Equatable, Sendable {
         package let version: UInt64
         package let payload: [UInt8]
@@ -35,13 +40,14 @@ package final class RedoLog {
     }
 
     package static let recordsStart: UInt64 = 4096
-    static let headerSize = 32
+    static let headerSize = 40
     static let recordHeaderSize = 28
     private static let magic: UInt64 = 0x3147_4F4C_4D4C_5241  // "ARLMLOG1"
 
     package let file: any FileIO
     package private(set) var salt: UInt64
     package private(set) var baseVersion: UInt64
+    package private(set) var baseFingerprint: UInt64 = 0
     /// The version of the last record, the base version if there is none.
     package private(set) var lastVersion: UInt64
     /// Where the next record goes.
@@ -58,9 +64,9 @@ package final class RedoLog {
     }
 
     /// Starts a log in `file` whose records follow `baseVersion`, and makes its header durable.
-    package static func create(in file: any FileIO, baseVersion: UInt64) throws -> RedoLog {
+    package static func create(in file: any FileIO, baseVersion: UInt64, baseFingerprint: UInt64 = 0) throws -> RedoLog {
         let log = RedoLog(file: file, salt: 0, baseVersion: 0, headerChecksum: 0)
-        try log.startGeneration(baseVersion: baseVersion)
+        try log.startGeneration(baseVersion: baseVersion, baseFingerprint: baseFingerprint)
         return log
     }
 
@@ -71,16 +77,18 @@ package final class RedoLog {
         let size = try file.size()
         guard size >= UInt64(headerSize) else { return nil }
         let header = try file.read(count: headerSize, at: 0)
-        let (magic, salt, baseVersion, checksum) = header.withUnsafeBytes { bytes in
+        let (magic, salt, baseVersion, fingerprint, checksum) = header.withUnsafeBytes { bytes in
             (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).littleEndian,
              bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian,
              bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self).littleEndian,
-             bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self).littleEndian)
+             bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self).littleEndian,
+             bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self).littleEndian)
         }
-        guard magic == RedoLog.magic, checksum == header.withUnsafeBytes({ XXH3_64bits_withSeed($0.baseAddress, 24, 0) }) else {
+        guard magic == RedoLog.magic, checksum == header.withUnsafeBytes({ XXH3_64bits_withSeed($0.baseAddress, 32, 0) }) else {
             return nil
         }
         let log = RedoLog(file: file, salt: salt, baseVersion: baseVersion, headerChecksum: checksum)
+        log.baseFingerprint = fingerprint
         var records: [Record] = []
         while let record = try log.readRecord(at: log.tail, fileSize: size) {
             records.append(record.record)
@@ -92,20 +100,25 @@ package final class RedoLog {
     }
 
     /// Begins a new generation whose records follow `baseVersion`: a fresh salt, so that every
-    /// record already in the file becomes stale, and a header made durable before this returns.
-    package func startGeneration(baseVersion: UInt64) throws {
+    /// record already in the file becomes stale. With `sync`, the header is durable when this
+    /// returns; without, the next `sync()` makes it durable with the first record. Until then a
+    /// crash leaves the former header (whose records are stale once the caller has checkpointed)
+    /// or a torn one (no log at all), and either way never a record of this generation.
+    package func startGeneration(baseVersion: UInt64, baseFingerprint: UInt64 = 0, sync: Bool = true) throws {
         var salt = UInt64.random(in: 1...UInt64.max)
         if salt == self.salt { salt &+= 1 }
         var writer = ByteWriter(capacity: RedoLog.headerSize)
         writer.appendUInt64(RedoLog.magic)
         writer.appendUInt64(salt)
         writer.appendUInt64(baseVersion)
-        let checksum = writer.bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, 24, 0) }
+        writer.appendUInt64(baseFingerprint)
+        let checksum = writer.bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, 32, 0) }
         writer.appendUInt64(checksum)
         try file.write(writer.bytes, at: 0)
-        try file.sync()
+        if sync { try file.sync() }
         self.salt = salt
         self.baseVersion = baseVersion
+        self.baseFingerprint = baseFingerprint
         self.lastVersion = baseVersion
         self.lastChecksum = checksum
         self.tail = RedoLog.recordsStart
@@ -128,6 +141,23 @@ package final class RedoLog {
         tail += UInt64(writer.count)
         lastVersion = version
         lastChecksum = checksum
+    }
+
+    /// Where the log ends: the next record's place, and the record before it.
+    package struct Position: Sendable {
+        fileprivate let tail: UInt64
+        fileprivate let lastVersion: UInt64
+        fileprivate let lastChecksum: UInt64
+    }
+
+    package var position: Position { Position(tail: tail, lastVersion: lastVersion, lastChecksum: lastChecksum) }
+
+    /// Forgets the records appended after `position` (their commit failed): the next record
+    /// overwrites them.
+    package func rewind(to position: Position) {
+        tail = position.tail
+        lastVersion = position.lastVersion
+        lastChecksum = position.lastChecksum
     }
 
     /// Makes every record appended so far durable.

@@ -12,10 +12,25 @@ package final class Database: Sendable {
 
     private static let openFiles = Locked<[String: WeakSharedFile]>([:])
 
-    private init(shared: SharedFile, writeLock: WriteLock, readOnly: Bool) {
+    /// Whether this handle counts in `SharedFile.registerHandle`, so that the last one to go
+    /// checkpoints (handles made for a checkpoint or a recovery do not).
+    private let isHandle: Bool
+    /// Whether this handle's small commits may go to the redo log (not while recovering it).
+    let logsCommits: Bool
+
+    private init(shared: SharedFile, writeLock: WriteLock, readOnly: Bool, isHandle: Bool, logsCommits: Bool = true) {
         self.shared = shared
         self.writeLock = writeLock
         self.isReadOnly = readOnly
+        self.isHandle = isHandle
+        self.logsCommits = logsCommits
+    }
+
+    deinit {
+        // The last handle of the process: write the logged commits into the file, so that a
+        // file closed cleanly needs no log.
+        guard isHandle, shared.unregisterHandle() == 0 else { return }
+        try? Database.checkpointLog(of: shared)
     }
 
     /// Opens the database at `path`, creating an empty one if `create` and it does not exist.
@@ -49,43 +64,60 @@ package final class Database: Sendable {
             let created = try SharedFile(
                 file: file, path: canonical, cacheBytes: cacheBytes,
                 readerTable: try ReaderTable(lockFilePath: lockPath))
+            // Before any other thread of this process can read it.
+            try recoverLog(of: created, readOnly: readOnly)
             files[canonical] = WeakSharedFile(file: created)
             return created
         }
-        let database = Database(shared: shared, writeLock: writeLock, readOnly: readOnly)
-        if !readOnly, getenv("ASYNCREALM_REDO_LOG") != nil {
-            try database.startLogging(logPath: canonical + ".log")
-        }
-        return database
+        shared.registerHandle()
+        return Database(shared: shared, writeLock: writeLock, readOnly: readOnly, isHandle: true)
     }
 
-    /// (Prototype, see `LogEpoch`.) Replays what the redo log at `logPath` holds past the file's
-    /// newest version as ordinary commits, starts a new log generation, and from then on makes
-    /// small commits durable in the log.
-    private func startLogging(logPath: String) throws {
-        guard shared.epoch.withLock({ $0 }) == nil else { return }
-        let file = try PosixFile(path: logPath, create: true, readOnly: false)
-        let log: RedoLog
-        // A log whose base is past the file's newest version belongs to a file since replaced
-        // (deleted and created again): it has nothing for this one. (A real version would name
-        // the file it belongs to in its header.)
-        if let (existing, records) = try RedoLog.open(file), existing.baseVersion <= (try newestVersion()) {
-            for record in records {
-                let newest = try newestVersion()
-                guard record.version > newest else { continue }
-                guard record.version == newest + 1 else {
-                    throw StorageError(.fileCorrupted, "the redo log continues from version \(record.version - 1), the file holds \(newest)")
-                }
-                _ = try write { try RedoRecord.decode(record.payload).apply(to: $0) }
+    /// Writes into the file the commits a process left in the redo log when it ended without
+    /// checkpointing them (it crashed; see `LogEpoch`), before this process reads anything.
+    ///
+    /// The caller holds the open lock shared, so no process logs now; a log with records past
+    /// the file's newest version was left by one that died. Applying them needs the open lock
+    /// exclusively, so that no other process reads the file before they are in: every process
+    /// opening it now finds the same records, lets go of the open lock and tries to take it
+    /// exclusively; one does and applies them, the others wait for the open lock and then find
+    /// the log applied.
+    ///
+    /// - Throws: `readOnly` if the records must be applied and this handle cannot write.
+    private static func recoverLog(of shared: SharedFile, readOnly: Bool) throws {
+        guard let readerTable = shared.readerTable, let path = shared.path else { return }
+        while try shared.unappliedLogRecords() != nil {
+            guard !readOnly else {
+                throw StorageError(.readOnly, "'\(path)' has commits in its redo log ('\(path).log') from a process that ended before writing them into the file; open it for writing once to apply them")
             }
-            try existing.startGeneration(baseVersion: try newestVersion())
-            log = existing
-        } else {
-            log = try RedoLog.create(in: file, baseVersion: try newestVersion())
+            readerTable.releaseOpenLock()
+            guard try readerTable.tryTakeOpenLockExclusively() else {
+                usleep(1000)
+                try readerTable.shareOpenLock()
+                continue
+            }
+            defer { readerTable.downgradeOpenLock() }
+            guard let records = try shared.unappliedLogRecords() else { return }
+            // One transaction for all of them: a crash while it commits leaves the log to
+            // apply again. This handle does not log: the open lock must be shared again after.
+            let database = Database(
+                shared: shared, writeLock: try WriteLock(lockFilePath: path + ".lock"), readOnly: false, isHandle: false, logsCommits: false)
+            _ = try database.write { transaction in
+                for record in records { try RedoRecord.decode(record.payload).apply(to: transaction) }
+            }
+            return
         }
-        try file.prepareForWriting(RedoLog.recordsStart..<(RedoLog.recordsStart + (1 << 20)))
-        try file.sync()
-        shared.epoch.withLock { $0 = LogEpoch(log: log) }
+    }
+
+    /// Writes the logged commits of this process's epoch into the file (a checkpoint), if one
+    /// is open, and lets other processes open the file again.
+    static func checkpointLog(of shared: SharedFile) throws {
+        guard let path = shared.path, shared.epoch.withLock({ $0 != nil }) else { return }
+        let database = Database(shared: shared, writeLock: try WriteLock(lockFilePath: path + ".lock"), readOnly: false, isHandle: false)
+        let transaction = try database.beginWrite()
+        // An empty transaction commits as a checkpoint when an epoch is open (see `commit()`).
+        guard shared.epoch.withLock({ $0 != nil }) else { return transaction.rollback() }
+        try transaction.commit()
     }
 
     /// Opens the in-memory database named `identifier`, creating it empty if no handle in this
@@ -100,7 +132,7 @@ package final class Database: Sendable {
             files[key] = WeakSharedFile(file: created)
             return created
         }
-        return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false)
+        return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false, isHandle: false)
     }
 
     /// Opens a database on any `FileIO` (an in-memory file, or a fault-injecting one in tests).
@@ -108,12 +140,13 @@ package final class Database: Sendable {
     package static func open(file: any FileIO, cacheBytes: Int = PageCache.defaultCapacityBytes) throws -> Database {
         if try file.size() == 0 { try initialize(file) }
         let shared = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil)
-        return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false)
+        return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false, isHandle: false)
     }
 
     private static func initialize(_ file: any FileIO) throws {
-        try FileHeader.empty.write(to: file, slot: 0)
-        try FileHeader.empty.write(to: file, slot: 1)
+        let header = FileHeader.newFile()
+        try header.write(to: file, slot: 0)
+        try header.write(to: file, slot: 1)
         try file.truncate(to: FileHeader.dataStart)
         try file.sync()
     }

@@ -22,13 +22,17 @@ import CXXHash
 ///     [52, 72)   free-list page (PageRef)
 ///     [72, 92)   commit record page (PageRef; null when the pages were synced before the header)
 ///     [92, 100)  end of used space
-///     [100, 128) reserved, zero
+///     [100, 108) file id: random, chosen when the file is created and kept by every commit
+///                (names the file to its redo log, see `LogEpoch.fingerprint`; 0 in files
+///                created before it existed)
+///     [108, 128) reserved, zero
 package struct FileHeader: Sendable, Equatable {
     package var version: UInt64
     package var catalog: PageRef
     package var freeList: PageRef
     package var commitRecord: PageRef
     package var end: UInt64
+    package var fileID: UInt64
 
     package static let slotOffsets: [UInt64] = [0, 4096]
     package static let dataStart: UInt64 = 8192
@@ -36,16 +40,22 @@ package struct FileHeader: Sendable, Equatable {
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
     static let formatVersion: UInt32 = 1
 
-    package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64) {
+    package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64, fileID: UInt64) {
         self.version = version
         self.catalog = catalog
         self.freeList = freeList
         self.commitRecord = commitRecord
         self.end = end
+        self.fileID = fileID
     }
 
     /// The header of a new, empty database.
-    package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart)
+    package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart, fileID: 0)
+
+    /// The header of a new, empty database file, with an id of its own.
+    package static func newFile() -> FileHeader {
+        FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart, fileID: .random(in: 1...UInt64.max))
+    }
 
     /// The slot a commit writes when the header it started from is in `slot`.
     package static func slot(replacingTheOneBeside slot: Int) -> Int { 1 - slot }
@@ -61,6 +71,7 @@ package struct FileHeader: Sendable, Equatable {
         freeList.write(to: &writer)
         commitRecord.write(to: &writer)
         writer.appendUInt64(end)
+        writer.appendUInt64(fileID)
         writer.append(contentsOf: repeatElement(0, count: FileHeader.slotBytes - writer.count))
         var bytes = writer.bytes
         let checksum = bytes.withUnsafeBytes { FileHeader.checksum($0, at: offset) }
@@ -92,8 +103,9 @@ package struct FileHeader: Sendable, Equatable {
             let freeList = try PageRef.read(from: &reader)
             let record = try PageRef.read(from: &reader)
             let end = try reader.readUInt64()
+            let fileID = try reader.readUInt64()
             guard end >= dataStart else { return .damaged("records an impossible end \(end)") }
-            return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, commitRecord: record, end: end))
+            return .valid(FileHeader(version: version, catalog: catalog, freeList: freeList, commitRecord: record, end: end, fileID: fileID))
         } catch {
             return .damaged("is truncated")
         }

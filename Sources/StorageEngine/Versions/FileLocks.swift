@@ -19,10 +19,11 @@ enum FileLocks {
         return lock
     }
 
-    /// Takes an exclusive lock on `[start, start + length)`, waiting if `wait`.
-    /// Returns false when `wait` is false and someone else holds it.
-    static func lock(_ descriptor: Int32, start: Int, length: Int, wait: Bool) throws -> Bool {
-        var lock = request(F_WRLCK, start: start, length: length)
+    /// Takes an exclusive lock on `[start, start + length)` (a shared one if `shared`), waiting
+    /// if `wait`. Returns false when `wait` is false and someone else holds a conflicting lock.
+    /// A lock this descriptor already holds on the range is converted, in either direction.
+    static func lock(_ descriptor: Int32, start: Int, length: Int, shared: Bool = false, wait: Bool) throws -> Bool {
+        var lock = request(shared ? F_RDLCK : F_WRLCK, start: start, length: length)
         while fcntl(descriptor, wait ? setLockWait : setLock, &lock) != 0 {
             switch errno {
             case EINTR: continue

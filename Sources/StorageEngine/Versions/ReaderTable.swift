@@ -3,13 +3,23 @@ import Glibc
 /// The oldest version each process still reads, shared through `<file>.lock` so that a writer in
 /// one process never reuses space a reader in another can see (invariant 2 across processes).
 ///
-/// Layout of the lock file: byte 0 is the write lock; from offset 4096, `capacity` slots of 8
-/// bytes each hold `version + 1` of a process's oldest pinned version (0 when it pins nothing).
-/// A process claims its slot with an OFD lock on the slot's bytes, so a writer can tell a live
-/// slot from one left by a process that died: the dead one is unlocked and ignored.
+/// Layout of the lock file: byte 0 is the write lock; byte 1 the *open lock*, byte 2 the *wanted
+/// lock* (below); from offset 4096, `capacity` slots of 8 bytes each hold `version + 1` of a
+/// process's oldest pinned version (0 when it pins nothing). A process claims its slot with an
+/// OFD lock on the slot's bytes, so a writer can tell a live slot from one left by a process
+/// that died: the dead one is unlocked and ignored.
+///
+/// Every process with the file open holds the open lock shared. A process that keeps commits
+/// in its redo log (see `LogEpoch`) holds it exclusively, which it can take only while no
+/// other process has the file open: its logged versions exist in its memory and its log only,
+/// so no other process may read the file meanwhile. A process that opens the file then holds
+/// the wanted lock while it waits for the open lock, which tells the logging process to
+/// checkpoint and share the file.
 package final class ReaderTable: Sendable {
     private static let slotsStart = 4096
     private static let capacity = 256
+    private static let openByte = 1
+    private static let wantedByte = 2
 
     private let descriptor: Int32
     private let slot: Int
@@ -30,6 +40,12 @@ package final class ReaderTable: Sendable {
         }
         slot = claimed
         publish(nil)
+        do {
+            try shareOpenLock()
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
     }
 
     deinit {
@@ -44,6 +60,39 @@ package final class ReaderTable: Sendable {
 
     func unlockWriter() {
         FileLocks.unlock(descriptor, start: 0, length: 1)
+    }
+
+    // MARK: The open lock
+
+    /// Takes the open lock shared, waiting (and saying so through the wanted lock) while a
+    /// process that logs holds it exclusively.
+    func shareOpenLock() throws {
+        if try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: false) { return }
+        _ = try FileLocks.lock(descriptor, start: ReaderTable.wantedByte, length: 1, shared: true, wait: true)
+        defer { FileLocks.unlock(descriptor, start: ReaderTable.wantedByte, length: 1) }
+        _ = try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: true)
+    }
+
+    /// Makes the open lock exclusive if no other process has the file open or waits to.
+    func tryTakeOpenLockExclusively() throws -> Bool {
+        guard !isWantedElsewhere else { return false }
+        return try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, wait: false)
+    }
+
+    /// Gives the open lock back for sharing, after `tryTakeOpenLockExclusively`.
+    func downgradeOpenLock() {
+        // Converting an exclusive lock of this descriptor to a shared one cannot conflict.
+        _ = try? FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: false)
+    }
+
+    /// Lets go of the open lock entirely (before waiting to take it exclusively).
+    func releaseOpenLock() {
+        FileLocks.unlock(descriptor, start: ReaderTable.openByte, length: 1)
+    }
+
+    /// Whether another process waits to open the file.
+    var isWantedElsewhere: Bool {
+        FileLocks.isHeldElsewhere(descriptor, start: ReaderTable.wantedByte, length: 1)
     }
 
     /// Records this process's oldest pinned version (nil: none).

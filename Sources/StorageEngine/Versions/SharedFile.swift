@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// The state one process keeps for one database file, shared by every handle on it: the page
 /// cache, the newest committed version it knows, and the versions its snapshots pin.
@@ -29,9 +30,21 @@ package final class SharedFile: Sendable {
     /// The write lock of in-memory databases (file-backed ones lock `<file>.lock`).
     let memoryLock = DispatchSemaphore(value: 1)
     let state: Locked<Committed>
-    /// The redo log's state when small commits are logged (a prototype; see `LogEpoch`), used
-    /// under the write lock only.
+    /// Whether small commits may go to the redo log (see `LogEpoch`): for files, unless the
+    /// environment sets `ASYNCREALM_REDO_LOG=0` (for measuring without it).
+    let logsCommits: Bool
+    /// The open epoch of logged commits, if this process has one; changed under the write lock.
     package let epoch: Locked<LogEpoch?> = Locked(nil)
+    /// The redo log file, opened by the first epoch.
+    let redoLog = Locked<RedoLog?>(nil)
+    /// Nodes held in memory that no commit uses any more, waiting for their readers.
+    let retiredHeldNodes = Locked(RetiredHeldNodes())
+    /// Ends epochs that another process waits for, or that sat idle (see `watchEpoch`).
+    let epochWatcher = Locked<EpochWatcher?>(nil)
+    /// When this process last committed, for ending idle epochs (`DispatchTime` nanoseconds).
+    let lastCommitTime = Locked<UInt64>(0)
+    /// How many `Database` handles of this process use the file.
+    private let handles = Locked(0)
     /// The newest header whose commit is known complete, so it is checked only once.
     private let completeHeader = Locked<FileHeader?>(nil)
 
@@ -42,6 +55,7 @@ package final class SharedFile: Sendable {
         self.path = path
         self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes))
         self.readerTable = readerTable
+        logsCommits = path != nil && readerTable != nil && getenv("ASYNCREALM_REDO_LOG").map { String(cString: $0) } != "0"
         state = Locked(Committed(header: .empty, catalog: Catalog()))
         let (header, slot) = try readHeader()
         let catalog = try Catalog.load(header.catalog, from: store)
@@ -53,9 +67,23 @@ package final class SharedFile: Sendable {
     }
 
     deinit {
+        epochWatcher.withLock { $0?.cancel() }
         // A group whose handles are all gone is still a set of commits its writers made.
         if let group = claimGroup() { try? commit(group) }
         closeCleanly()
+    }
+
+    /// Counts a new handle on the file.
+    func registerHandle() {
+        handles.withLock { $0 += 1 }
+    }
+
+    /// Counts a handle gone, and returns how many are left.
+    func unregisterHandle() -> Int {
+        handles.withLock { count in
+            count -= 1
+            return count
+        }
     }
 
     /// The newest header on disk whose commit is complete, and its slot.
@@ -136,8 +164,8 @@ package final class SharedFile: Sendable {
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.
-            // (Prototype, see `LogEpoch`.) A version the redo log holds is newer than the file's
-            // header, and this process's: no other process commits meanwhile.
+            // A version the redo log holds is newer than the file's header, and this process's:
+            // while it logs, no other process has the file open.
             let logged = epoch.withLock { $0 != nil } && header.catalog.isNull && header.version > 0
             guard readerTable != nil, !logged, try readHeader().header.version != header.version else {
                 return (header, catalog, pin)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The one write transaction of a database at a time: copy-on-write changes to the newest
 /// version, made durable by `commit()` or dropped by `rollback()`.
 ///
@@ -136,16 +138,22 @@ package final class WriteTransaction {
             if isActive { end() }
         }
         for table in tables.values { try table.finalizeIndexes() }
-        // (Prototype, see `LogEpoch`.) A small synchronous commit of rows goes to the redo log;
-        // any other commit is a checkpoint, writing what the logged ones held in memory.
-        let epoch = database.shared.epoch.withLock { $0 }
-        if let epoch {
-            if whenDurable == nil, !joinedGroup, epoch.commits < LogEpoch.commitsPerCheckpoint,
-               let record = redo.record, !record.operations.isEmpty, space.writtenBytes == 0 {
-                return try commitToLog(epoch, record: record, pinning: pinning)
+        // A small synchronous commit of rows goes to the redo log (see `LogEpoch`); any other
+        // commit while an epoch is open is its checkpoint, writing what the logged ones held
+        // in memory.
+        let shared = database.shared
+        var epoch = shared.epoch.withLock { $0 }
+        if whenDurable == nil, !joinedGroup, database.logsCommits, space.writtenBytes == 0,
+           let record = redo.record, !record.operations.isEmpty {
+            let payload = record.encoded()
+            if payload.count <= LogEpoch.largestRecord, shared.readerTable?.isWantedElsewhere != true {
+                if epoch == nil { epoch = try shared.beginEpoch(base: baseHeader) }
+                if let epoch, !epoch.isFull(forRecordOf: payload.count) {
+                    return try commitToLog(epoch, payload: payload, pinning: pinning)
+                }
             }
-            try materialize(epoch)
         }
+        if let epoch { try materialize(epoch) }
         let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
         // Every page of the commit goes into one extent set aside now, sized exactly: the tree
         // pages (encoded ahead), the catalog, the commit record, and the free list, which
@@ -167,6 +175,8 @@ package final class WriteTransaction {
         let changed = catalog != base.catalog || !space.freed.isEmpty
         guard changed else {
             space.releaseReservation()
+            // An epoch whose first record failed has nothing to write: the file holds its base.
+            if epoch != nil { shared.endEpoch() }
             // Nothing to make durable: the base version is (or becomes, with its group).
             if let whenDurable {
                 if joinedGroup { database.shared.waitForGroup(whenDurable) } else { whenDurable(nil) }
@@ -194,7 +204,8 @@ package final class WriteTransaction {
         let pages = (carried + space.written).filter { !freedHere.contains($0.offset) }
         let syncPagesFirst = space.writtenBytes > WriteTransaction.syncedPagesThreshold
         let groupIsFull = joinedGroup && database.shared.state.withLock { ($0.group?.commits ?? 0) + 1 >= CommitGroup.maximumCommits }
-        let grouping = whenDurable != nil && !syncPagesFirst && !groupIsFull
+        // A checkpoint ends its epoch at once, so it does not wait for a group.
+        let grouping = whenDurable != nil && !syncPagesFirst && !groupIsFull && epoch == nil
         let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
         let recordOffset = syncPagesFirst ? 0 : space.allocate(PageCodec.headerSize + recordSize)
         // The free list describes itself as allocated: size it first (with room for one more
@@ -227,7 +238,7 @@ package final class WriteTransaction {
         try space.flush()
         if syncPagesFirst { try file.sync() }
 
-        let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end)
+        let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end, fileID: baseHeader.fileID)
         // The changeset is recorded before the header is written: a handle of this process
         // that finds the new header on disk (as `refreshFromDisk` does) must find its
         // changeset too, or it would compute the change again from the trees. Only this
@@ -270,18 +281,13 @@ package final class WriteTransaction {
             }
             throw error
         }
-        if let epoch {
-            // The checkpoint is durable: the log starts over after it.
-            try epoch.log.startGeneration(baseVersion: version)
-            epoch.checkpoint = nil
-            epoch.commits = 0
-            epoch.heldRetired.append((version, space.freedInMemory))
-        }
-        let waiters = database.shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
-        if let epoch {
-            let oldest = database.shared.state.withLock { database.shared.oldestPinned($0) }
-            epoch.releaseHeld(oldestPinned: oldest, store: base.store)
-        }
+        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
+        let waiters = shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
+        // The checkpoint is durable: the log's records are stale (their base is no longer the
+        // file's newest header), and other processes may open the file.
+        if epoch != nil { shared.endEpoch() }
+        shared.releaseRetiredHeldNodes()
+        shared.lastCommitTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
         let snapshot = pinning ? pinnedLatest() : nil
         if joinedGroup {
             isActive = false
@@ -292,22 +298,31 @@ package final class WriteTransaction {
         return (result, snapshot)
     }
 
-    /// Commits by keeping the changed nodes in memory and appending `record` to the redo log,
-    /// synced (a prototype; see `LogEpoch`).
-    private func commitToLog(_ epoch: LogEpoch, record: RedoRecord, pinning: Bool) throws -> (CommitResult, Snapshot?) {
+    /// Commits by keeping the changed nodes in memory and appending the record `payload` to the
+    /// redo log, synced (see `LogEpoch`).
+    ///
+    /// - Throws: an I/O error writing or syncing the record; the log then ends before it and
+    ///   nothing of the transaction is kept.
+    private func commitToLog(_ epoch: LogEpoch, payload: [UInt8], pinning: Bool) throws -> (CommitResult, Snapshot?) {
         let version = base.version + 1
+        let tail = epoch.log.position
+        do {
+            try epoch.log.append(version: version, payload: payload)
+            try epoch.log.sync()
+        } catch {
+            epoch.log.rewind(to: tail)
+            throw error
+        }
         for table in tables.values where table.isModified || table.rowTree.isModified {
             catalog.tables[table.name] = table.flushToMemory()
         }
-        try epoch.log.append(version: version, payload: record.encoded())
-        try epoch.log.sync()
-        // The first logged commit since a checkpoint starts from that checkpoint's real header.
-        if epoch.commits == 0 { epoch.checkpoint = baseHeader }
         epoch.freedOnDisk += space.freed
-        epoch.heldRetired.append((version, space.freedInMemory))
         epoch.commits += 1
+        let shared = database.shared
+        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
+        shared.lastCommitTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
         // A header for this process only: no catalog page exists; the catalog is kept beside it.
-        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end)
+        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
         let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
         database.shared.state.withLock { committed in
             committed.recentCommits.append(result)
@@ -316,8 +331,7 @@ package final class WriteTransaction {
             committed.catalog = catalog
             committed.freeSpace = space.freeSpace
         }
-        let oldest = database.shared.state.withLock { database.shared.oldestPinned($0) }
-        epoch.releaseHeld(oldestPinned: oldest, store: base.store)
+        shared.releaseRetiredHeldNodes()
         let snapshot = pinning ? pinnedLatest() : nil
         end()
         return (result, snapshot)
@@ -332,14 +346,15 @@ package final class WriteTransaction {
             guard roots.rows.isSynthetic || roots.indexes.contains(where: { $0.root.isSynthetic }) else { continue }
             try tableIfPresent(name)!.makeHeldNodesDirty()
         }
+        // Kept by the epoch until the checkpoint is durable: a checkpoint that fails is tried
+        // again by a later transaction, which frees them anew.
         space.free(epoch.freedOnDisk)
-        epoch.freedOnDisk = []
         // This transaction's base is then a logged version, whose header names no pages: the
         // checkpoint's pages are the ones this commit replaces.
-        if epoch.commits > 0, let checkpoint = epoch.checkpoint {
-            space.free(checkpoint.catalog)
-            space.free(checkpoint.freeList)
-            space.free(checkpoint.commitRecord)
+        if epoch.commits > 0 {
+            space.free(epoch.checkpoint.catalog)
+            space.free(epoch.checkpoint.freeList)
+            space.free(epoch.checkpoint.commitRecord)
         }
     }
 

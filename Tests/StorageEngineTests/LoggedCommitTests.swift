@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import StorageEngine
+
+/// Small commits made durable by the redo log (see `LogEpoch` and `Docs/RedoLog.md`).
+@Suite("Commits through the redo log")
+struct LoggedCommitTests {
+    /// The newest complete version the file itself holds, read as another process would.
+    static func versionOnDisk(_ path: String) throws -> UInt64 {
+        let file = try PosixFile(path: path, create: false, readOnly: true)
+        let store = PageStore(file: file, cache: PageCache(capacityBytes: 1 << 20))
+        return try FileHeader.read(from: file) { CommitRecord.isComplete($0, store: store) }.header.version
+    }
+
+    /// Creates table "t" (a commit to the file) and inserts keys 1...count, one commit each.
+    static func insertRows(_ database: Database, count: Int) throws {
+        try database.write { $0.createTable("t") }
+        for key in UInt64(1)...UInt64(count) {
+            try database.write { try $0.table("t").insert([.int(Int64(key)), .string("row \(key)")], forKey: key) }
+        }
+    }
+
+    static func expectRows(_ database: Database, count: Int) throws {
+        let table = try database.snapshot().table("t")
+        #expect(table.count == count)
+        #expect(try table.keys() == Array(UInt64(1)...UInt64(count)))
+        #expect(try table.row(UInt64(count)) == [.int(Int64(count)), .string("row \(count)")])
+    }
+
+    @Test("small commits go to the log, not the file, and the last handle's close writes them into the file")
+    func closeCheckpoints() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("logged.realm")
+        var database: Database? = try Database.open(path: path)
+        try Self.insertRows(database!, count: 20)
+        #expect(database!.shared.epoch.withLock { $0?.commits } == 20)
+        #expect(try database!.newestVersion() == 21)
+        #expect(try Self.versionOnDisk(path) == 1, "the logged commits are in the log only")
+        database = nil
+        #expect(try Self.versionOnDisk(path) > 1, "closing checkpoints")
+        let reopened = try Database.open(path: path)
+        #expect(try reopened.shared.unappliedLogRecords() == nil)
+        try Self.expectRows(reopened, count: 20)
+    }
+
+    @Test("a process opening the file while another logs waits for a checkpoint, and no commit is logged while both have it open")
+    func openerWaitsForCheckpoint() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("shared.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 10)
+        #expect(try Self.versionOnDisk(path) == 1)
+        // A reader table of its own opens the lock file as another process would.
+        var other: ReaderTable? = try ReaderTable(lockFilePath: path + ".lock")
+        #expect(database.shared.epoch.withLock { $0 } == nil, "the watcher ended the epoch for the other process")
+        // The checkpoint is a commit of its own, after the ten logged ones.
+        #expect(try Self.versionOnDisk(path) == 12, "every logged commit is in the file once the other process is in")
+        #expect(try database.newestVersion() == 12)
+        try database.write { try $0.table("t").insert([.int(11), .string("row 11")], forKey: 11) }
+        #expect(database.shared.epoch.withLock { $0 } == nil)
+        #expect(try Self.versionOnDisk(path) == 13, "with another process in, commits go to the file")
+        other = nil
+        _ = other
+        try database.write { try $0.table("t").insert([.int(12), .string("row 12")], forKey: 12) }
+        #expect(database.shared.epoch.withLock { $0?.commits } == 1, "alone again, the process logs")
+        try Self.expectRows(database, count: 12)
+    }
+
+    /// Copies the database and its log while the process logs: the files as a crash would leave
+    /// them, since every logged commit was synced.
+    static func crashCopy(of path: String, to copy: String) throws {
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: path + ".log", toPath: copy + ".log")
+    }
+
+    @Test("opening after a crash applies the logged commits, once; a read-only handle refuses to open before")
+    func recovery() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("live.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 30)
+        let crashed = directory.file("crashed.realm")
+        try Self.crashCopy(of: path, to: crashed)
+        let readOnlyCopy = directory.file("readonly.realm")
+        try Self.crashCopy(of: path, to: readOnlyCopy)
+        #expect(try Self.versionOnDisk(crashed) == 1)
+
+        do {
+            let recovered = try Database.open(path: crashed)
+            try Self.expectRows(recovered, count: 30)
+            #expect(try Self.versionOnDisk(crashed) > 1, "applied to the file, not only to memory")
+        }
+        // The log's records are stale now: opening again applies nothing twice.
+        let again = try Database.open(path: crashed)
+        try Self.expectRows(again, count: 30)
+        #expect(try again.shared.unappliedLogRecords() == nil)
+
+        #expect(throws: StorageError.self) { try Database.open(path: readOnlyCopy, readOnly: true) }
+        try Self.expectRows(try Database.open(path: readOnlyCopy), count: 30)
+    }
+
+    @Test("a log is applied only to the file it was written for, not to another at its path with the same history")
+    func foreignLog() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("first.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 5)
+        // A file created anew with the very same first commit: same version, same layout.
+        let other = directory.file("other.realm")
+        do {
+            let fresh = try Database.open(path: other)
+            try fresh.write { $0.createTable("t") }
+        }
+        try FileManager.default.copyItem(atPath: path + ".log", toPath: other + ".log")
+        let reopened = try Database.open(path: other)
+        #expect(try reopened.snapshot().table("t").count == 0)
+    }
+
+    @Test("a logged transaction rolled back leaves the newest version as it was; the next one logs on")
+    func rollback() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database.open(path: directory.file("rollback.realm"))
+        try Self.insertRows(database, count: 3)
+        let transaction = try database.beginWrite()
+        try transaction.table("t").insert([.int(99), .string("gone")], forKey: 99)
+        transaction.rollback()
+        #expect(try database.newestVersion() == 4)
+        try database.write { try $0.table("t").insert([.int(4), .string("row 4")], forKey: 4) }
+        try Self.expectRows(database, count: 4)
+        #expect(database.shared.epoch.withLock { $0?.commits } == 4)
+    }
+}
