@@ -37,7 +37,7 @@ struct LoggedCommitTests {
         #expect(try database!.newestVersion() == 21)
         #expect(try Self.versionOnDisk(path) == 1, "the logged commits are in the log only")
         database = nil
-        #expect(try Self.versionOnDisk(path) > 1, "closing checkpoints")
+        #expect(try Self.versionOnDisk(path) == 21, "closing checkpoints, under the newest version's number")
         let reopened = try Database.open(path: path)
         #expect(try reopened.shared.unappliedLogRecords() == nil)
         try Self.expectRows(reopened, count: 20)
@@ -53,17 +53,43 @@ struct LoggedCommitTests {
         // A reader table of its own opens the lock file as another process would.
         var other: ReaderTable? = try ReaderTable(lockFilePath: path + ".lock")
         #expect(database.shared.epoch.withLock { $0 } == nil, "the watcher ended the epoch for the other process")
-        // The checkpoint is a commit of its own, after the ten logged ones.
-        #expect(try Self.versionOnDisk(path) == 12, "every logged commit is in the file once the other process is in")
-        #expect(try database.newestVersion() == 12)
+        // The checkpoint writes the newest logged version under its own number.
+        #expect(try Self.versionOnDisk(path) == 11, "every logged commit is in the file once the other process is in")
+        #expect(try database.newestVersion() == 11)
         try database.write { try $0.table("t").insert([.int(11), .string("row 11")], forKey: 11) }
         #expect(database.shared.epoch.withLock { $0 } == nil)
-        #expect(try Self.versionOnDisk(path) == 13, "with another process in, commits go to the file")
+        #expect(try Self.versionOnDisk(path) == 12, "with another process in, commits go to the file")
         other = nil
         _ = other
         try database.write { try $0.table("t").insert([.int(12), .string("row 12")], forKey: 12) }
         #expect(database.shared.epoch.withLock { $0?.commits } == 1, "alone again, the process logs")
         try Self.expectRows(database, count: 12)
+    }
+
+    @Test("an idle epoch is checkpointed under its newest version's number, and snapshots of logged versions stay readable")
+    func idleCheckpoint() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("idle.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 10)
+        let logged = try database.snapshot()
+        #expect(logged.version == 11 && logged.catalog.tables["t"]!.rows.isSynthetic)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while database.shared.epoch.withLock({ $0 != nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(database.shared.epoch.withLock { $0 } == nil, "the watcher checkpoints an epoch idle for a second")
+        #expect(try Self.versionOnDisk(path) == 11)
+        #expect(try database.newestVersion() == 11)
+        // Later commits retire the nodes the logged snapshot reads; they stay until it goes.
+        for key in UInt64(11)...20 {
+            try database.write { try $0.table("t").update(key - 10, to: [.int(0), .string("changed")]) }
+        }
+        #expect(try database.newestVersion() == 21)
+        #expect(logged.version == 11)
+        let table = try logged.table("t")
+        #expect(table.count == 10)
+        #expect(try table.row(3) == [.int(3), .string("row 3")])
     }
 
     /// Copies the database and its log while the process logs: the files as a crash would leave

@@ -115,9 +115,8 @@ package final class Database: Sendable {
         guard let path = shared.path, shared.epoch.withLock({ $0 != nil }) else { return }
         let database = Database(shared: shared, writeLock: try WriteLock(lockFilePath: path + ".lock"), readOnly: false, isHandle: false)
         let transaction = try database.beginWrite()
-        // An empty transaction commits as a checkpoint when an epoch is open (see `commit()`).
         guard shared.epoch.withLock({ $0 != nil }) else { return transaction.rollback() }
-        try transaction.commit()
+        try transaction.commitCheckpoint()
     }
 
     /// Opens the in-memory database named `identifier`, creating it empty if no handle in this

@@ -23,6 +23,8 @@ package final class WriteTransaction {
     /// not hand it to a commit group.
     private var ownsLock: Bool
     package private(set) var isActive = true
+    /// Set by `commitCheckpoint()`.
+    private var isCheckpointOnly = false
 
     /// Commits writing more page bytes than this sync twice instead of recording their pages.
     package static let syncedPagesThreshold = 4 << 20
@@ -185,7 +187,10 @@ package final class WriteTransaction {
             return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? base : nil)
         }
 
-        let version = base.version + 1
+        // A checkpoint of its own writes the newest logged version as it is, under its number:
+        // readers of this process already see that version, and no change happened.
+        let keepsVersion = isCheckpointOnly && epoch != nil
+        let version = keepsVersion ? base.version : base.version + 1
         catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: catalogPage.count) { catalog.encode(into: &$0) }
         let catalogRef = try space.writeStored(&catalogPage)
         space.free(baseHeader.catalog)
@@ -244,9 +249,11 @@ package final class WriteTransaction {
         // changeset too, or it would compute the change again from the trees. Only this
         // transaction, holding the write lock, can produce `version`.
         let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
-        database.shared.state.withLock { committed in
-            committed.recentCommits.append(result)
-            if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
+        if !keepsVersion {
+            database.shared.state.withLock { committed in
+                committed.recentCommits.append(result)
+                if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
+            }
         }
 
         if grouping, let whenDurable {
@@ -270,8 +277,10 @@ package final class WriteTransaction {
             // (the other slot holds the durable version) before giving the error to the caller,
             // with the group this commit would have ended.
             try? FileHeader.erase(slot: slot, of: file)
-            database.shared.state.withLock { committed in
-                committed.recentCommits.removeAll { $0.version == version }
+            if !keepsVersion {
+                database.shared.state.withLock { committed in
+                    committed.recentCommits.removeAll { $0.version == version }
+                }
             }
             if joinedGroup {
                 let waiters = database.shared.abandonGroup()
@@ -281,7 +290,8 @@ package final class WriteTransaction {
             }
             throw error
         }
-        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
+        // Snapshots of the version a checkpoint keeps still read its held nodes.
+        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: keepsVersion ? version + 1 : version) }
         let waiters = shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
         // The checkpoint is durable: the log's records are stale (their base is no longer the
         // file's newest header), and other processes may open the file.
@@ -362,6 +372,16 @@ package final class WriteTransaction {
     private func pinnedLatest() -> Snapshot {
         let (header, catalog, pin) = database.shared.pinKnownLatest()
         return Snapshot(version: header.version, catalog: catalog, store: database.shared.store, pin: pin)
+    }
+
+    /// Commits a transaction that changed nothing as a checkpoint: the nodes the redo log's
+    /// epoch holds in memory are written into the file, under the newest version's number
+    /// (see `LogEpoch`). Without an epoch, nothing is written.
+    package func commitCheckpoint() throws {
+        precondition(tables.values.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
+                     "commitCheckpoint() is for a transaction that changed nothing; commit() it instead")
+        isCheckpointOnly = true
+        try commit()
     }
 
     /// Drops every change. Pages the transaction wrote sit in space the committed version
