@@ -24,6 +24,7 @@ extension SharedFile {
                 baseVersion: base.version, baseFingerprint: LogEpoch.fingerprint(of: base), sync: false)
             let epoch = LogEpoch(log: log, checkpoint: base)
             self.epoch.withLock { $0 = epoch }
+            state.withLock { $0.isLogging = true }
             watchEpoch()
             return epoch
         } catch {
@@ -35,6 +36,7 @@ extension SharedFile {
     /// Ends the epoch once its checkpoint is durable: the file holds every logged version, so
     /// other processes may open it again.
     func endEpoch() {
+        state.withLock { $0.isLogging = false }
         epoch.withLock { $0 = nil }
         epochWatcher.withLock { watcher in
             watcher?.cancel()

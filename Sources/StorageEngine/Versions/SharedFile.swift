@@ -21,6 +21,9 @@ package final class SharedFile: Sendable {
         var group: CommitGroup?
         /// How many groups of more than one commit became durable, and their commits.
         var groupStatistics = (groups: 0, commits: 0)
+        /// Whether this process has an epoch of logged commits open (see `LogEpoch`): it
+        /// holds the open lock exclusively, so no other process reads or writes the file.
+        var isLogging = false
     }
 
     /// The canonical path, or nil for an in-memory database.
@@ -130,7 +133,7 @@ package final class SharedFile: Sendable {
 
     /// Adopts a version another process committed, if the file holds a newer one.
     func refreshFromDisk() throws {
-        guard readerTable != nil else { return }
+        guard readerTable != nil, !state.withLock({ $0.isLogging }) else { return }
         let (header, slot) = try readHeader()
         let known = state.withLock { $0.header }
         guard header.version > known.version else { return }
@@ -164,10 +167,9 @@ package final class SharedFile: Sendable {
             // Another process may have scanned the reader table before our pin was published
             // and freed pages of this version since. If the file still holds this version as
             // its newest, no later commit exists, so nothing this version uses was freed.
-            // A version the redo log holds is newer than the file's header, and this process's:
-            // while it logs, no other process has the file open.
-            let logged = epoch.withLock { $0 != nil } && header.catalog.isNull && header.version > 0
-            guard readerTable != nil, !logged, try readHeader().header.version != header.version else {
+            // While this process logs, no other process has the file open, and the version
+            // may be one only the redo log holds.
+            guard readerTable != nil, !state.withLock({ $0.isLogging }), try readHeader().header.version != header.version else {
                 return (header, catalog, pin)
             }
         }
@@ -316,7 +318,7 @@ package final class SharedFile: Sendable {
     func oldestPinned(_ committed: Committed) -> UInt64 {
         var oldest = committed.header.version
         if let local = committed.pins.keys.min() { oldest = min(oldest, local) }
-        if let remote = readerTable?.oldestOfOtherProcesses() { oldest = min(oldest, remote) }
+        if !committed.isLogging, let remote = readerTable?.oldestOfOtherProcesses() { oldest = min(oldest, remote) }
         return oldest
     }
 

@@ -148,7 +148,8 @@ package final class WriteTransaction {
         if whenDurable == nil, !joinedGroup, database.logsCommits, space.writtenBytes == 0,
            let record = redo.record, !record.operations.isEmpty {
             let payload = record.encoded()
-            if payload.count <= LogEpoch.largestRecord, shared.readerTable?.isWantedElsewhere != true {
+            // (Another process waiting to open the file is noticed by the epoch's watcher.)
+            if payload.count <= LogEpoch.largestRecord {
                 if epoch == nil { epoch = try shared.beginEpoch(base: baseHeader) }
                 if let epoch, !epoch.isFull(forRecordOf: payload.count) {
                     return try commitToLog(epoch, payload: payload, pinning: pinning)
