@@ -25,7 +25,8 @@ actor Writer {
     }
 }
 
-/// Appends entries, checking after each write that the file on disk already holds it.
+/// Appends entries, checking after each write that it is durable: the file on disk holds it,
+/// or the redo log does (a synchronous write while the process is alone with the file).
 actor DurabilityChecker {
     let configuration: Realm.Configuration
     let number: Int
@@ -50,7 +51,10 @@ actor DurabilityChecker {
             }
             let version = try #require(realm.lastCommit?.version)
             let onDisk = try FileHeader.read(from: file) { _ in true }.header.version
-            if onDisk < version { early.append(version) }
+            // A record of an older generation is no newer than the file's header.
+            let log = try? PosixFile(path: configuration.fileURL!.path + ".log", create: false, readOnly: true)
+            let logged = try log.flatMap { try RedoLog.open($0)?.0.lastVersion } ?? 0
+            if max(onDisk, logged) < version { early.append(version) }
         }
         return early
     }

@@ -36,7 +36,10 @@ extension SharedFile {
     /// Ends the epoch once its checkpoint is durable: the file holds every logged version, so
     /// other processes may open it again.
     func endEpoch() {
-        state.withLock { $0.isLogging = false }
+        state.withLock { committed in
+            committed.isLogging = false
+            publishOldest(&committed)
+        }
         epoch.withLock { $0 = nil }
         epochWatcher.withLock { watcher in
             watcher?.cancel()
@@ -73,7 +76,10 @@ extension SharedFile {
     /// Checks every few milliseconds whether another process waits to open the file, or the
     /// epoch has been idle for `EpochWatcher.idleNanoseconds`, and checkpoints if so.
     private func watchEpoch() {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        // A queue of its own, which libdispatch serves from its overcommitting threads: the
+        // shared pool may be taken by tasks that wait, in this process, for the very process
+        // that waits for this checkpoint (a test waiting for a child that opens the file).
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "AsyncRealm.EpochWatcher"))
         timer.schedule(deadline: .now() + EpochWatcher.interval, repeating: EpochWatcher.interval, leeway: EpochWatcher.interval)
         timer.setEventHandler { [weak self] in
             guard let self, epoch.withLock({ $0 != nil }) else { return }

@@ -16,7 +16,7 @@ package final class PageStore: Sendable {
     package static let syntheticBase: UInt64 = 1 << 62
 
     /// Keeps `node` in memory under a new synthetic reference, until `releaseFromMemory`: how a
-    /// commit made durable by the redo log "writes" its nodes (see `Docs/RedoLogPlan.md`).
+    /// commit made durable by the redo log "writes" its nodes (see `Docs/RedoLog.md`).
     /// Every reader path reaches the node through the cache as it would a stored one.
     package func holdInMemory(_ node: Node) -> PageRef {
         let number = nextSynthetic.withLock { next in

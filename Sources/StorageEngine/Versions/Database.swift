@@ -198,7 +198,9 @@ package final class Database: Sendable {
                     let base = Snapshot(version: header.version, catalog: catalog, store: shared.store, pin: pin)
                     let oldest = shared.state.withLock { shared.oldestPinned($0) }
                     freeSpace.reclaim(oldestPinned: oldest)
-                    return WriteTransaction(database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: durableSlot, joinedGroup: true)
+                    return WriteTransaction(
+                        database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: durableSlot, joinedGroup: true,
+                        holdsFileLock: false)
                 case .busy:
                     return nil
                 case .noGroup:
@@ -211,13 +213,28 @@ package final class Database: Sendable {
                 guard try commitOpenGroup(idleNanoseconds: CommitGroup.graceNanoseconds) else { return nil }
             }
         }
-        guard try writeLock.tryLock() else { return nil }
+        // Writers of this process exclude each other through the process's own lock first.
+        // The file's write lock excludes other processes; while this process logs there are
+        // none (see `LogEpoch`), so it is taken only when not logging. Only a commit begins or
+        // ends an epoch, so that does not change while this writer holds the process's lock.
+        guard shared.writers.wait(timeout: .now()) == .success else { return nil }
+        let takesFileLock = !shared.state.withLock { $0.isLogging }
+        do {
+            guard try !takesFileLock || writeLock.tryLock() else {
+                shared.writers.signal()
+                return nil
+            }
+        } catch {
+            shared.writers.signal()
+            throw error
+        }
         if shared.hasOpenGroup {
             // Opened between the check and the lock: only this handle's own lock can be held
             // twice, so the group holds it; leave it to the group.
+            shared.writers.signal()
             return nil
         }
-        return try beginWriteHoldingLock()
+        return try beginWriteHoldingLock(holdsFileLock: takesFileLock)
     }
 
     /// Makes this process's open commit group durable, if it has been idle for at least
@@ -234,7 +251,7 @@ package final class Database: Sendable {
         return true
     }
 
-    private func beginWriteHoldingLock() throws -> WriteTransaction {
+    private func beginWriteHoldingLock(holdsFileLock: Bool) throws -> WriteTransaction {
         do {
             // Holding the lock, one look at the file finds the newest version, and no commit
             // can free its pages before the pin is published.
@@ -247,9 +264,11 @@ package final class Database: Sendable {
             // Space freed by commits no pinned snapshot predates can be reused now.
             let oldest = shared.state.withLock { shared.oldestPinned($0) }
             freeSpace.reclaim(oldestPinned: oldest)
-            return WriteTransaction(database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: slot, joinedGroup: false)
+            return WriteTransaction(
+                database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: slot, joinedGroup: false,
+                holdsFileLock: holdsFileLock)
         } catch {
-            writeLock.unlock()
+            endWrite(releasingFileLock: holdsFileLock)
             throw error
         }
     }
@@ -289,8 +308,10 @@ package final class Database: Sendable {
         }
     }
 
-    func endWrite() {
-        writeLock.unlock()
+    /// Releases the process's writer lock, and the file's write lock if the writer took it.
+    func endWrite(releasingFileLock: Bool) {
+        if releasingFileLock { writeLock.unlock() }
+        shared.writers.signal()
     }
 
     private func loadFreeSpace(_ header: FileHeader) throws -> FreeSpace {
@@ -306,7 +327,10 @@ package final class Database: Sendable {
     /// Gives the file's unused tail back to the file system, if no one is writing.
     package func trimFile() throws {
         // An open group may hold this very handle's lock, which `tryLock` would then "take".
-        guard !shared.hasOpenGroup, try writeLock.tryLock() else { return }
+        guard !shared.hasOpenGroup, shared.writers.wait(timeout: .now()) == .success else { return }
+        defer { shared.writers.signal() }
+        // While this process logs, the file is not the newest version's whole story.
+        guard !shared.state.withLock({ $0.isLogging }), try writeLock.tryLock() else { return }
         defer { writeLock.unlock() }
         try shared.refreshFromDisk()
         let header = try shared.readHeader().header

@@ -32,6 +32,9 @@ package final class SharedFile: Sendable {
     let readerTable: ReaderTable?
     /// The write lock of in-memory databases (file-backed ones lock `<file>.lock`).
     let memoryLock = DispatchSemaphore(value: 1)
+    /// Excludes the writers of this process from each other, before the file's write lock,
+    /// which excludes other processes (see `Database.tryBeginWrite`).
+    let writers = DispatchSemaphore(value: 1)
     let state: Locked<Committed>
     /// Whether small commits may go to the redo log (see `LogEpoch`): for files, unless the
     /// environment sets `ASYNCREALM_REDO_LOG=0` (for measuring without it).
@@ -322,8 +325,9 @@ package final class SharedFile: Sendable {
         return oldest
     }
 
-    private func publishOldest(_ committed: inout Committed) {
-        guard let readerTable else { return }
+    func publishOldest(_ committed: inout Committed) {
+        // While this process logs, no other process reads the table; `endEpoch` publishes.
+        guard let readerTable, !committed.isLogging else { return }
         let oldest = committed.pins.keys.min()
         if oldest != committed.published {
             committed.published = oldest

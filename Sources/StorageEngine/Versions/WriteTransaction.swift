@@ -22,6 +22,9 @@ package final class WriteTransaction {
     /// Whether ending the transaction releases the write lock: it took the lock itself and did
     /// not hand it to a commit group.
     private var ownsLock: Bool
+    /// Whether it took the file's write lock, besides the process's writer lock (not while
+    /// the process logs; see `Database.tryBeginWrite`).
+    private let holdsFileLock: Bool
     package private(set) var isActive = true
     /// Set by `commitCheckpoint()`.
     private var isCheckpointOnly = false
@@ -29,7 +32,8 @@ package final class WriteTransaction {
     /// Commits writing more page bytes than this sync twice instead of recording their pages.
     package static let syncedPagesThreshold = 4 << 20
 
-    init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace, durableSlot: Int, joinedGroup: Bool) {
+    init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace, durableSlot: Int, joinedGroup: Bool, holdsFileLock: Bool) {
+        self.holdsFileLock = holdsFileLock
         self.database = database
         self.base = base
         self.baseHeader = header
@@ -48,7 +52,7 @@ package final class WriteTransaction {
     private func end() {
         isActive = false
         if ownsLock {
-            database.endWrite()
+            database.endWrite(releasingFileLock: holdsFileLock)
         } else if joinedGroup {
             database.shared.leaveGroup()
         }
@@ -262,9 +266,11 @@ package final class WriteTransaction {
             let pin = database.shared.addToGroup(
                 opening: opening, newest: header, catalog: catalog, freeSpace: freeSpace,
                 pages: pages + [listRef, recordRef], waiter: whenDurable)
-            // The lock and the turn now belong to the group.
+            // The file's lock and the turn now belong to the group.
+            precondition(joinedGroup || holdsFileLock, "a commit group opened by a writer without the file's write lock")
             ownsLock = false
             isActive = false
+            if opening != nil { database.shared.writers.signal() }
             return (result, pinning ? Snapshot(version: version, catalog: catalog, store: database.shared.store, pin: pin) : nil)
         }
 
