@@ -92,6 +92,45 @@ struct LoggedCommitTests {
         #expect(try table.row(3) == [.int(3), .string("row 3")])
     }
 
+    @Test("a process opening the file gets in while this one commits in a tight loop")
+    func openerGetsInDuringCommits() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("busy.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 1)
+        let stop = Flag()
+        let writer = Task.detached {
+            var key: UInt64 = 2
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !stop.isSet, ContinuousClock.now < deadline {
+                try database.write { try $0.table("t").insert([.int(Int64(key)), .string("row \(key)")], forKey: key) }
+                key += 1
+            }
+            return stop.isSet
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(database.shared.epoch.withLock { $0 } != nil)
+        let other = try ReaderTable(lockFilePath: path + ".lock")
+        stop.set()
+        #expect(try await writer.value, "the other process got in only once the writer stopped")
+        _ = other
+    }
+
+    @Test("a checkpoint the watcher asks for is made by the next commit, which writes to the file")
+    func requestedCheckpoint() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("requested.realm")
+        let database = try Database.open(path: path)
+        try Self.insertRows(database, count: 5)
+        // What the watcher does when it cannot take the writer lock itself.
+        database.shared.checkpointRequested.withLock { $0 = true }
+        try database.write { try $0.table("t").insert([.int(6), .string("row 6")], forKey: 6) }
+        #expect(database.shared.epoch.withLock { $0 } == nil)
+        #expect(try Self.versionOnDisk(path) == 7)
+        #expect(!database.shared.checkpointRequested.withLock { $0 })
+        try Self.expectRows(database, count: 6)
+    }
+
     /// Copies the database and its log while the process logs: the files as a crash would leave
     /// them, since every logged commit was synced.
     static func crashCopy(of path: String, to copy: String) throws {

@@ -36,6 +36,7 @@ extension SharedFile {
     /// Ends the epoch once its checkpoint is durable: the file holds every logged version, so
     /// other processes may open it again.
     func endEpoch() {
+        checkpointRequested.withLock { $0 = false }
         state.withLock { committed in
             committed.isLogging = false
             publishOldest(&committed)
@@ -87,7 +88,11 @@ extension SharedFile {
             let now = DispatchTime.now().uptimeNanoseconds, last = lastCommitTime.withLock { $0 }
             let idle = now > last ? now - last : 0
             guard readerTable?.isWantedElsewhere == true || idle >= EpochWatcher.idleNanoseconds else { return }
-            try? Database.checkpointLog(of: self)
+            // The next commit checkpoints instead of logging; if none is under way, this does.
+            // (Waiting for the writer lock here would lose every race to a writer committing in
+            // a loop, and the waiting process with it.)
+            checkpointRequested.withLock { $0 = true }
+            try? Database.checkpointLog(of: self, waiting: false)
         }
         timer.resume()
         epochWatcher.withLock { $0 = EpochWatcher(timer: timer) }

@@ -110,11 +110,12 @@ package final class Database: Sendable {
     }
 
     /// Writes the logged commits of this process's epoch into the file (a checkpoint), if one
-    /// is open, and lets other processes open the file again.
-    static func checkpointLog(of shared: SharedFile) throws {
+    /// is open, and lets other processes open the file again. Without `waiting`, gives up if
+    /// another writer of the process is under way.
+    static func checkpointLog(of shared: SharedFile, waiting: Bool = true) throws {
         guard let path = shared.path, shared.epoch.withLock({ $0 != nil }) else { return }
         let database = Database(shared: shared, writeLock: try WriteLock(lockFilePath: path + ".lock"), readOnly: false, isHandle: false)
-        let transaction = try database.beginWrite()
+        guard let transaction = waiting ? try database.beginWrite() : try database.tryBeginWrite(joiningGroup: false) else { return }
         guard shared.epoch.withLock({ $0 != nil }) else { return transaction.rollback() }
         try transaction.commitCheckpoint()
     }

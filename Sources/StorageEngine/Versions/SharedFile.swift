@@ -47,6 +47,8 @@ package final class SharedFile: Sendable {
     let retiredHeldNodes = Locked(RetiredHeldNodes())
     /// Ends epochs that another process waits for, or that sat idle (see `watchEpoch`).
     let epochWatcher = Locked<EpochWatcher?>(nil)
+    /// Set by the epoch's watcher: the next commit is a checkpoint, not a logged one.
+    let checkpointRequested = Locked(false)
     /// When this process last committed, for ending idle epochs (`DispatchTime` nanoseconds).
     let lastCommitTime = Locked<UInt64>(0)
     /// How many `Database` handles of this process use the file.

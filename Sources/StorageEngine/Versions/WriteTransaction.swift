@@ -152,8 +152,9 @@ package final class WriteTransaction {
         if whenDurable == nil, !joinedGroup, database.logsCommits, space.writtenBytes == 0,
            let record = redo.record, !record.operations.isEmpty {
             let payload = record.encoded()
-            // (Another process waiting to open the file is noticed by the epoch's watcher.)
-            if payload.count <= LogEpoch.largestRecord {
+            // Another process waiting to open the file is noticed by the epoch's watcher,
+            // which asks for a checkpoint.
+            if payload.count <= LogEpoch.largestRecord, !shared.checkpointRequested.withLock({ $0 }) {
                 if epoch == nil { epoch = try shared.beginEpoch(base: baseHeader) }
                 if let epoch, !epoch.isFull(forRecordOf: payload.count) {
                     return try commitToLog(epoch, payload: payload, pinning: pinning)
