@@ -2,7 +2,9 @@
 //
 //     CrashWriter append <database> <side file> <seed>
 //         Commits numbered transactions (key n = the n-th row of table "log") and appends each
-//         number to the side file once its commit has returned, until it is killed. With
+//         number to the side file once its commit has returned, until it is killed; after
+//         `appendLimit` commits it waits for the kill without writing, so that a test whose
+//         kill comes late (its threads busy elsewhere) does not face a table without bound. With
 //         several writers at once, each transaction reads the row count inside the transaction,
 //         so the keys stay 1...k only if the write lock truly excludes the other processes.
 //     CrashWriter rewrite <database> <rounds>
@@ -33,7 +35,8 @@ case "append":
     let database = try Database.open(path: arguments[2])
     let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
     var random = XorShift(state: seed | 1)
-    while true {
+    let appendLimit = 2_000
+    for _ in 0..<appendLimit {
         let (number, _) = try database.write { transaction in
             let log = transaction.createTable("log")
             let number = UInt64(log.count) + 1
@@ -47,6 +50,7 @@ case "append":
         try side.seekToEnd()
         side.write(Data("\(number)\n".utf8))
     }
+    while true { sleep(60) }
 case "rewrite":
     guard arguments.count == 4, let rounds = Int(arguments[3]) else { fail("usage: CrashWriter rewrite <database> <rounds>") }
     let database = try Database.open(path: arguments[2])

@@ -15,18 +15,25 @@ struct LockingAndChangesetTests {
         let transaction = try first.beginWrite()
         let secondStarted = Flag()
         let secondCommitted = Flag()
-        let waiter = Task.detached {
+        // A thread of its own: the second handle waits for the lock by blocking, which on a
+        // thread of the shared pool could keep this task from ever resuming to commit.
+        let waiter = Thread {
             secondStarted.set()
-            try second.write { transaction in try transaction.table("t").insert([.int(2)]) }
+            do {
+                try second.write { transaction in try transaction.table("t").insert([.int(2)]) }
+            } catch {
+                Issue.record(error)
+            }
             secondCommitted.set()
         }
+        waiter.start()
         while !secondStarted.isSet { await Task.yield() }
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(!secondCommitted.isSet, "the second handle must wait for the first to finish")
         transaction.createTable("t")
         try transaction.table("t").insert([.int(1)])
         try transaction.commit()
-        try await waiter.value
+        while !secondCommitted.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(try first.snapshot().table("t").keys() == [1, 2])
     }
 

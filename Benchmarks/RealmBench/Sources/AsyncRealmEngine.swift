@@ -12,7 +12,7 @@ final class AsyncRealmEngine: BenchEngine {
     }
 
     private func removeFiles() {
-        for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     private static func row(_ columns: ArraySlice<Int64>) -> [Value] {

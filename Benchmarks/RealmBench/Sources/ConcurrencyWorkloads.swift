@@ -197,7 +197,7 @@ func runConcurrencyWorkloads(directory: String, objectCount: Int, quick: Bool, o
     let wanted = { (name: String) in only?.contains(name) ?? true }
     let url = URL(fileURLWithPath: directory + "/concurrency.realm")
     func fresh(_ rows: [BenchRow]) throws -> Realm.Configuration {
-        for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         let configuration = Realm.Configuration(fileURL: url, objectTypes: [BenchObject.self])
         let realm = try Realm(configuration: configuration)
         try realm.write { for row in rows { realm.add(row.object()) } }

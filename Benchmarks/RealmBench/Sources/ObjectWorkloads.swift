@@ -81,7 +81,7 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
     // machine's neighbours) falls on both rather than on whichever ran then.
     let realmURL = URL(fileURLWithPath: directory + "/objects.realm")
     func freshRealm() throws -> Realm {
-        for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: realmURL.path + suffix) }
+        for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: realmURL.path + suffix) }
         return try Realm(configuration: Realm.Configuration(fileURL: realmURL, objectTypes: [BenchObject.self]))
     }
     var samples: [String: [ObjectWorkload: [Double]]] = [:]

@@ -45,7 +45,7 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
 
     // AsyncRealm
     let url = URL(fileURLWithPath: directory + "/queries.realm")
-    for suffix in ["", ".lock"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
     let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [QueryBenchObject.self]))
     try realm.write {
         for row in rows {

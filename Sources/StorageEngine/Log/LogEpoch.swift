@@ -19,8 +19,10 @@ package final class LogEpoch: @unchecked Sendable {
     var freedOnDisk: [Extent] = []
     var commits = 0
 
-    /// Logged commits after which the next commit is a checkpoint.
-    static let commitsPerCheckpoint = 256
+    /// Logged commits after which the next commit is a checkpoint: about as often as SQLite's
+    /// WAL checkpoints by default (every 1,000 pages, which one-row commits of a table with an
+    /// index fill in 330-500 commits).
+    static let commitsPerCheckpoint = 512
     /// The most log bytes an epoch writes: the log is written through once (zeros) up to here,
     /// so that appends overwrite allocated blocks, as a recycled SQLite WAL's do.
     static let logBytes: UInt64 = 1 << 20
