@@ -99,20 +99,30 @@ struct LoggedCommitTests {
         let database = try Database.open(path: path)
         try Self.insertRows(database, count: 1)
         let stop = Flag()
-        let writer = Task.detached {
+        let stoppedByOpener = Flag()
+        let finished = Flag()
+        // A thread of its own: a loop of commits would hold a thread of the shared pool.
+        let writer = Thread {
             var key: UInt64 = 2
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + .seconds(60)
             while !stop.isSet, ContinuousClock.now < deadline {
-                try database.write { try $0.table("t").insert([.int(Int64(key)), .string("row \(key)")], forKey: key) }
+                do {
+                    try database.write { try $0.table("t").insert([.int(Int64(key)), .string("row \(key)")], forKey: key) }
+                } catch {
+                    Issue.record(error)
+                    break
+                }
                 key += 1
             }
-            return stop.isSet
+            if stop.isSet { stoppedByOpener.set() }
+            finished.set()
         }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(database.shared.epoch.withLock { $0 } != nil)
+        writer.start()
+        while database.shared.epoch.withLock({ $0 == nil }) { try await Task.sleep(for: .milliseconds(1)) }
         let other = try ReaderTable(lockFilePath: path + ".lock")
         stop.set()
-        #expect(try await writer.value, "the other process got in only once the writer stopped")
+        while !finished.isSet { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(stoppedByOpener.isSet, "the other process got in only once the writer stopped")
         _ = other
     }
 
