@@ -113,16 +113,7 @@ package final class PageCache: Sendable {
                 state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
                 state.usedBytes += cost
             } else {
-                let slot = Slot(ref: ref, node: node, cost: cost)
-                let index: Int
-                if let free = state.freeSlots.popLast() {
-                    state.slots[free] = slot
-                    index = free
-                } else {
-                    state.slots.append(slot)
-                    index = state.slots.count - 1
-                }
-                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: false))
+                PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
                 state.usedBytes += cost
             }
             evict(&state)
@@ -133,18 +124,23 @@ package final class PageCache: Sendable {
     package func hold(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
             precondition(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
-            let slot = Slot(ref: ref, node: node, cost: cost, isHeld: true)
-            let index: Int
-            if let free = state.freeSlots.popLast() {
-                state.slots[free] = slot
-                index = free
-            } else {
-                state.slots.append(slot)
-                index = state.slots.count - 1
-            }
-            state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: false))
+            PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
             state.heldBytes += cost
         }
+    }
+
+    /// Puts `slot`, holding `node`, into a free slot or a new one, and its summary into the
+    /// offset table.
+    private static func place(_ slot: Slot, of node: Node, in state: inout State) {
+        let index: Int
+        if let free = state.freeSlots.popLast() {
+            state.slots[free] = slot
+            index = free
+        } else {
+            state.slots.append(slot)
+            index = state.slots.count - 1
+        }
+        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
     }
 
     /// Drops a node `hold(_:for:cost:)` kept.
