@@ -118,4 +118,77 @@ struct RedoLogTests {
         let (_, again) = try #require(try RedoLog.open(file))
         #expect(again.map(\.payload) == [[1, 1], [7], [8]])
     }
+
+    /// An in-memory file that refuses what a file opened with `O_DIRECT` refuses: reads and
+    /// writes at unaligned offsets, of unaligned lengths or from unaligned memory.
+    final class BlockFile: FileIO, @unchecked Sendable {
+        let memory = InMemoryFile()
+        var alignment: Int { PosixFile.directAlignment }
+        var writes = 0
+
+        func check(_ address: UnsafeRawPointer?, _ count: Int, _ offset: UInt64) {
+            #expect(Int(bitPattern: address) % alignment == 0 && count % alignment == 0 && offset % UInt64(alignment) == 0,
+                    "\(count) bytes at \(offset) from memory at \(String(describing: address)) are not whole aligned blocks")
+        }
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+            check(buffer.baseAddress, buffer.count, offset)
+            try memory.read(into: buffer, at: offset)
+        }
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+            check(bytes.baseAddress, bytes.count, offset)
+            writes += 1
+            try memory.write(bytes, at: offset)
+        }
+        func sync() throws {}
+        func size() throws -> UInt64 { try memory.size() }
+        func truncate(to length: UInt64) throws { try memory.truncate(to: length) }
+    }
+
+    @Test("every write of the log is whole aligned blocks, records spanning blocks and rewinds included, and what it wrote reads back")
+    func wholeBlocks() throws {
+        let file = BlockFile()
+        let log = try RedoLog.create(in: file, baseVersion: 0)
+        var random = SeededGenerator(seed: testSeed())
+        var kept: [[UInt8]] = []
+        for round in 0..<300 {
+            let count = Int.random(in: 0...100, using: &random) < 5 ? Int.random(in: 4000...9000, using: &random) : Int.random(in: 0...200, using: &random)
+            let payload = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let position = log.position
+            try log.append(version: UInt64(kept.count + 1), payload: payload)
+            if Int.random(in: 0..<10, using: &random) == 0 && round < 299 {
+                // As a commit whose sync failed: the record is forgotten and overwritten next.
+                log.rewind(to: position)
+            } else {
+                kept.append(payload)
+            }
+        }
+        try log.sync()
+        #expect(file.writes > 250)
+        let (reopened, records) = try #require(try RedoLog.open(file.memory))
+        #expect(records.count == kept.count)
+        #expect(records.map(\.payload).elementsEqual(kept), "a record read back differs from the one appended")
+        #expect(reopened.tail == log.tail)
+
+        // Opened, the log reads its tail's block back before appending.
+        try reopened.append(version: UInt64(kept.count + 1), payload: [5, 6, 7])
+        let (_, again) = try #require(try RedoLog.open(file.memory))
+        #expect(again.count == kept.count + 1 && again.last?.payload == [5, 6, 7])
+        #expect(again.dropLast().map(\.payload).elementsEqual(kept))
+    }
+
+    @Test("a log in a file opened past the page cache reads back through an ordinary descriptor")
+    func directFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("direct.log")
+        let file = try PosixFile(path: path, create: true, readOnly: false, direct: true)
+        let log = try RedoLog.create(in: file, baseVersion: 9)
+        try file.prepareForWriting(RedoLog.recordsStart..<(RedoLog.recordsStart + (256 << 10)))
+        let payloads = Self.payloads(200, seed: 3)
+        for (position, payload) in payloads.enumerated() {
+            try log.append(version: 10 + UInt64(position), payload: payload)
+            try log.sync()
+        }
+        let (_, records) = try #require(try RedoLog.open(PosixFile(path: path, create: false, readOnly: true)))
+        #expect(records.map(\.payload) == payloads)
+    }
 }

@@ -18,10 +18,15 @@ package protocol FileIO: AnyObject, Sendable {
     /// Readies `range`, which no committed version uses, for the writes of later commits:
     /// an optimisation a file may ignore (see `PosixFile`). The range's contents may change.
     func prepareForWriting(_ range: Range<UInt64>) throws
+    /// The granularity of this file's reads and writes: 1, or for a file written past the page
+    /// cache, the block size their offsets, lengths and memory must be multiples of.
+    var alignment: Int { get }
 }
 
 extension FileIO {
     package func prepareForWriting(_ range: Range<UInt64>) throws {}
+
+    package var alignment: Int { 1 }
 
     /// Writes `parts`, one after the other, from `offset`: what `PageWriter` issues for a run of
     /// adjacent pages. This form joins them and makes one `write`; `PosixFile` hands the parts

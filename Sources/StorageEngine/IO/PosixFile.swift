@@ -11,18 +11,41 @@ package final class PosixFile: FileIO {
     private let physicalLength: Locked<UInt64>
     /// A range `prepareForWriting` left without holes (nil after a truncation).
     private let preparedThrough = Locked<Range<UInt64>?>(nil)
+    /// Whether the descriptor bypasses the page cache (`O_DIRECT`): every write must then
+    /// start at a multiple of `directAlignment`, from memory aligned so, for a length that is
+    /// a multiple of it (see `RedoLog`).
+    package let isDirect: Bool
+
+    package var alignment: Int { isDirect ? PosixFile.directAlignment : 1 }
 
     private static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
     static let seekHole: Int32 = 4
+    /// `O_DIRECT`, which Glibc's module does not export either; its value depends on the
+    /// architecture.
+    #if arch(arm64)
+    static let directFlag: Int32 = 0o200000
+    #else
+    static let directFlag: Int32 = 0o40000
+    #endif
+    /// What direct writes align their offset, length and memory to: a page, which covers
+    /// every logical block size Linux file systems use.
+    package static let directAlignment = 4096
 
     /// Opens (and with `create`, creates) the file at `path`.
-    package init(path: String, create: Bool, readOnly: Bool) throws {
+    ///
+    /// With `direct`, writes bypass the page cache when the file system allows it (tmpfs, for
+    /// one, may not): `isDirect` says whether they do. A small synced write then costs the
+    /// kernel less than a page-cache write and its writeback, which is what the redo log's
+    /// commits are (see `RedoLog`).
+    package init(path: String, create: Bool, readOnly: Bool, direct: Bool = false) throws {
         self.path = path
         var flags = readOnly ? O_RDONLY : O_RDWR
         if create && !readOnly { flags |= O_CREAT }
         flags |= O_CLOEXEC
-        let fd = Glibc.open(path, flags, 0o644)
+        var fd = direct ? Glibc.open(path, flags | PosixFile.directFlag, 0o644) : -1
+        isDirect = fd >= 0
+        if fd < 0 { fd = Glibc.open(path, flags, 0o644) }
         guard fd >= 0 else { throw PosixFile.error(errno, "open '\(path)'") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -141,6 +164,8 @@ package final class PosixFile: FileIO {
     /// past the data ahead of time, so the commits after them overwrite written blocks.
     package func prepareForWriting(_ range: Range<UInt64>) throws {
         guard !range.isEmpty else { return }
+        precondition(!isDirect || (range.lowerBound | range.upperBound) % UInt64(PosixFile.directAlignment) == 0,
+                     "a direct file is prepared in whole blocks; align the range to PosixFile.directAlignment")
         // Space this handle already found or made hole-free needs no second look (a steady
         // stream of commits asks for nearly the same range each time). Another process
         // trimming the file can bring holes back unseen; that costs sync time, not safety.
@@ -160,11 +185,16 @@ package final class PosixFile: FileIO {
         let hole = lseek(descriptor, off_t(range.lowerBound), PosixFile.seekHole)
         // No hole before the range's end (or no SEEK_HOLE support): nothing to do.
         guard hole >= 0, UInt64(hole) < range.upperBound else { return }
-        let zeros = [UInt8](repeating: 0, count: 64 << 10)
-        var offset = UInt64(hole)
+        // Aligned memory, from an aligned offset within the range: what a direct descriptor
+        // needs, given a range whose bounds are aligned.
+        let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: PosixFile.directAlignment)
+        defer { zeros.deallocate() }
+        zeros.initializeMemory(as: UInt8.self, repeating: 0)
+        let block = UInt64(PosixFile.directAlignment)
+        var offset = max(range.lowerBound, UInt64(hole) / block * block)
         while offset < range.upperBound {
             let count = Int(min(UInt64(zeros.count), range.upperBound - offset))
-            try zeros.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<count]), at: offset) }
+            try write(UnsafeRawBufferPointer(rebasing: zeros[..<count]), at: offset)
             offset += UInt64(count)
         }
     }

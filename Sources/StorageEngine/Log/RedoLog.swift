@@ -27,6 +27,13 @@ import CXXHash
 /// checksum matches: a torn record, or one left from an earlier generation past the new tail,
 /// ends the log. Appending after opening overwrites whatever followed the last good record.
 ///
+/// Every write is of whole blocks (`PosixFile.directAlignment`) from aligned memory, so that
+/// the log can be written past the page cache (`PosixFile.isDirect`), which makes a small
+/// commit's synced write cheaper for the kernel. An append therefore rewrites the block its
+/// record starts in, with the records already there (kept in `staging`) before it and zeros
+/// after it. Rewriting those records with the same bytes is what a page-cache write of the
+/// block does too: a torn write leaves each of them either as it was or as it was.
+///
 /// `@unchecked Sendable`: a process's log is used by its writer, under the write lock, only.
 package final class RedoLog: @unchecked Sendable {
     package struct Record: Equatable, Sendable {
@@ -53,6 +60,10 @@ package final class RedoLog: @unchecked Sendable {
     /// Where the next record goes.
     package private(set) var tail: UInt64
     private var lastChecksum: UInt64
+    /// Aligned memory the writes are composed in. Between appends, its start holds the bytes
+    /// of the tail's block that lie before the tail, when `isTailBlockStaged`.
+    private var staging: UnsafeMutableRawBufferPointer
+    private var isTailBlockStaged = false
 
     private init(file: any FileIO, salt: UInt64, baseVersion: UInt64, headerChecksum: UInt64) {
         self.file = file
@@ -61,7 +72,12 @@ package final class RedoLog: @unchecked Sendable {
         self.lastVersion = baseVersion
         self.tail = RedoLog.recordsStart
         self.lastChecksum = headerChecksum
+        staging = .allocate(byteCount: 4 * RedoLog.block, alignment: RedoLog.block)
     }
+
+    deinit { staging.deallocate() }
+
+    private static let block = PosixFile.directAlignment
 
     /// Starts a log in `file` whose records follow `baseVersion`, and makes its header durable.
     package static func create(in file: any FileIO, baseVersion: UInt64, baseFingerprint: UInt64 = 0) throws -> RedoLog {
@@ -114,7 +130,12 @@ package final class RedoLog: @unchecked Sendable {
         writer.appendUInt64(baseFingerprint)
         let checksum = writer.bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, 32, 0) }
         writer.appendUInt64(checksum)
-        try file.write(writer.bytes, at: 0)
+        // The header's block is the first (`recordsStart` is where the next one begins).
+        isTailBlockStaged = false
+        let header = UnsafeMutableRawBufferPointer(rebasing: staging[..<Int(RedoLog.recordsStart)])
+        header.initializeMemory(as: UInt8.self, repeating: 0)
+        header.copyBytes(from: writer.bytes)
+        try file.write(UnsafeRawBufferPointer(header), at: 0)
         if sync { try file.sync() }
         self.salt = salt
         self.baseVersion = baseVersion
@@ -128,19 +149,59 @@ package final class RedoLog: @unchecked Sendable {
     /// returns.
     package func append(version: UInt64, payload: [UInt8]) throws {
         precondition(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
+        let blockStart = tail / UInt64(RedoLog.block) * UInt64(RedoLog.block)
+        let kept = Int(tail - blockStart)
         let length = RedoLog.recordHeaderSize + payload.count
-        var writer = ByteWriter(capacity: RedoLog.padded(length))
-        writer.appendUInt32(UInt32(payload.count))
-        writer.appendUInt64(version)
-        writer.appendUInt64(salt)
-        let checksum = RedoLog.checksum(fields: writer.bytes, payload: payload, seed: lastChecksum)
-        writer.appendUInt64(checksum)
-        writer.append(contentsOf: payload)
-        writer.append(contentsOf: repeatElement(0, count: RedoLog.padded(length) - length))
-        try file.write(writer.bytes, at: tail)
-        tail += UInt64(writer.count)
+        let total = (kept + RedoLog.padded(length) + RedoLog.block - 1) / RedoLog.block * RedoLog.block
+        if kept > 0 && !isTailBlockStaged { try stageTailBlock(from: blockStart, count: kept) }
+        reserveStaging(total, keeping: kept)
+
+        // The checksum covers bytes [0, 20) of the record and its payload: they are laid out
+        // together first, 8 bytes on, and hashed in one piece.
+        let record = staging.baseAddress! + kept
+        payload.withUnsafeBytes { bytes in
+            if !bytes.isEmpty { (record + RedoLog.recordHeaderSize).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        }
+        func storeFields(at fields: UnsafeMutableRawPointer) {
+            fields.storeBytes(of: UInt32(payload.count).littleEndian, as: UInt32.self)
+            fields.storeBytes(of: version.littleEndian, toByteOffset: 4, as: UInt64.self)
+            fields.storeBytes(of: salt.littleEndian, toByteOffset: 12, as: UInt64.self)
+        }
+        storeFields(at: record + 8)
+        let checksum = XXH3_64bits_withSeed(record + 8, 20 + payload.count, lastChecksum)
+        storeFields(at: record)
+        record.storeBytes(of: checksum.littleEndian, toByteOffset: 20, as: UInt64.self)
+        (record + length).initializeMemory(as: UInt8.self, repeating: 0, count: total - kept - length)
+
+        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<total]), at: blockStart)
+        tail += UInt64(RedoLog.padded(length))
         lastVersion = version
         lastChecksum = checksum
+        // The new tail's block, which the next append rewrites, goes to the front.
+        let tailInStaging = Int(tail - blockStart)
+        let newKept = tailInStaging % RedoLog.block
+        if tailInStaging >= RedoLog.block && newKept > 0 {
+            staging.baseAddress!.copyMemory(from: staging.baseAddress! + (tailInStaging - newKept), byteCount: newKept)
+        }
+        isTailBlockStaged = true
+    }
+
+    /// Reads the bytes of the tail's block before the tail into `staging`: after opening a log,
+    /// or rewinding one, the memory no longer holds them.
+    private func stageTailBlock(from blockStart: UInt64, count: Int) throws {
+        // A direct file reads whole blocks only; any other, no further than the records.
+        let read = file.alignment > 1 ? RedoLog.block : count
+        try file.read(into: UnsafeMutableRawBufferPointer(rebasing: staging[..<read]), at: blockStart)
+        isTailBlockStaged = true
+    }
+
+    /// Makes `staging` at least `count` bytes, keeping its first `kept`.
+    private func reserveStaging(_ count: Int, keeping kept: Int) {
+        guard staging.count < count else { return }
+        let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 2 * staging.count), alignment: RedoLog.block)
+        larger.baseAddress!.copyMemory(from: staging.baseAddress!, byteCount: kept)
+        staging.deallocate()
+        staging = larger
     }
 
     /// Where the log ends: the next record's place, and the record before it.
@@ -155,6 +216,7 @@ package final class RedoLog: @unchecked Sendable {
     /// Forgets the records appended after `position` (their commit failed): the next record
     /// overwrites them.
     package func rewind(to position: Position) {
+        if position.tail != tail { isTailBlockStaged = false }
         tail = position.tail
         lastVersion = position.lastVersion
         lastChecksum = position.lastChecksum

@@ -13,7 +13,7 @@ extension SharedFile {
         do {
             let log = try redoLog.withLock { log in
                 if let log { return log }
-                let file = try PosixFile(path: path + ".log", create: true, readOnly: false)
+                let file = try PosixFile(path: path + ".log", create: true, readOnly: false, direct: true)
                 let created = try RedoLog.create(in: file, baseVersion: base.version, baseFingerprint: 0)
                 try file.prepareForWriting(RedoLog.recordsStart..<(RedoLog.recordsStart + LogEpoch.logBytes))
                 try file.sync()

@@ -24,6 +24,16 @@ package final class SharedFile: Sendable {
         /// Whether this process has an epoch of logged commits open (see `LogEpoch`): it
         /// holds the open lock exclusively, so no other process reads or writes the file.
         var isLogging = false
+
+        /// Keeps `result` among the recent commits. The oldest are dropped a batch at a time,
+        /// once twice `keptCommits` are kept: dropping one per commit moved the whole array
+        /// down each time, a tenth of a logged commit's processor time.
+        mutating func remember(_ result: CommitResult) {
+            recentCommits.append(result)
+            if recentCommits.count > 2 * SharedFile.keptCommits {
+                recentCommits.removeFirst(recentCommits.count - SharedFile.keptCommits)
+            }
+        }
     }
 
     /// The canonical path, or nil for an in-memory database.
@@ -56,7 +66,7 @@ package final class SharedFile: Sendable {
     /// The newest header whose commit is known complete, so it is checked only once.
     private let completeHeader = Locked<FileHeader?>(nil)
 
-    /// How many commits' changesets are kept for observers.
+    /// How many commits' changesets are kept for observers, at least (see `Committed.remember`).
     static let keptCommits = 256
 
     init(file: any FileIO, path: String?, cacheBytes: Int, readerTable: ReaderTable?) throws {

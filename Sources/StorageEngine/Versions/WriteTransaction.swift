@@ -256,10 +256,7 @@ package final class WriteTransaction {
         // transaction, holding the write lock, can produce `version`.
         let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
         if !keepsVersion {
-            database.shared.state.withLock { committed in
-                committed.recentCommits.append(result)
-                if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
-            }
+            database.shared.state.withLock { $0.remember(result) }
         }
 
         if grouping, let whenDurable {
@@ -343,8 +340,7 @@ package final class WriteTransaction {
         let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
         let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
         database.shared.state.withLock { committed in
-            committed.recentCommits.append(result)
-            if committed.recentCommits.count > SharedFile.keptCommits { committed.recentCommits.removeFirst() }
+            committed.remember(result)
             committed.header = header
             committed.catalog = catalog
             committed.freeSpace = space.freeSpace
