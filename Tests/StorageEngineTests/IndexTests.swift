@@ -60,6 +60,34 @@ struct IndexTests {
         }
     }
 
+    @Test("one row per transaction on a unique increasing index: each bucket is appended after the stored ones, and a value already stored is still refused")
+    func oneRowTransactionsAppend() throws {
+        // Each transaction finds the index's last key by reading its stored right edge, and
+        // appends when the new value is past it (see `MutableTree.isAfterLastKey`).
+        let database = try Database.open(file: InMemoryFile())
+        try database.write { try $0.createTable("t").addIndex(on: 0, unique: true) }
+        for number in 1...300 {
+            try database.write { transaction in
+                let table = try transaction.table("t")
+                #expect(try table.index(on: 0)!.tree.isAfterLastKey(IndexKey.of(.int(Int64(number)))))
+                #expect(try !table.index(on: 0)!.tree.isAfterLastKey(IndexKey.of(.int(Int64(number - 1)))) || number == 1)
+                _ = try table.insert([.int(Int64(number)), .string("row \(number)")])
+            }
+        }
+        for duplicate in [1, 150, 300] {
+            #expect(throws: StorageError.self) {
+                try database.write { _ = try $0.table("t").insert([.int(Int64(duplicate)), .string("again")]) }
+            }
+        }
+        let table = try database.snapshot().table("t")
+        #expect(table.count == 300)
+        for number in 1...300 {
+            let keys = try table.keys(where: 0, equals: .int(Int64(number)))
+            #expect(keys.count == 1)
+            if let key = keys.first { #expect(try table.row(key) == [.int(Int64(number)), .string("row \(number)")]) }
+        }
+    }
+
     @Test("random inserts, updates and deletes keep indexes equal to a scan, inside and across transactions")
     func indexesFollowTheRows() throws {
         let seed = testSeed()

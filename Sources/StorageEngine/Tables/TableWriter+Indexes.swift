@@ -66,7 +66,7 @@ extension TableWriter {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
             let indexKey = IndexKey.of(value)
-            if index.tree.isAfterLastKey(indexKey) { continue }
+            if try index.tree.isAfterLastKey(indexKey) { continue }
             let found = try index.tree.withValue(forKey: indexKey) { try IndexBucket.postingList(for: value, in: $0) }
             guard let list = found ?? nil else { continue }
             if let other = try postingKeys(list, column: column, value: value).first(where: { $0 != key }) {
@@ -77,7 +77,7 @@ extension TableWriter {
 
     private func bucket(column: Int, indexKey: UInt64) throws -> IndexBucket {
         let tree = indexTrees[column]!.tree
-        if tree.isAfterLastKey(indexKey) { return IndexBucket() }
+        if try tree.isAfterLastKey(indexKey) { return IndexBucket() }
         return try tree.withValue(forKey: indexKey) { try IndexBucket.decode($0) } ?? IndexBucket()
     }
 
@@ -106,7 +106,7 @@ extension TableWriter {
         }
         let indexKey = IndexKey.of(value)
         let tree = indexTrees[column]!.tree
-        if tree.isAfterLastKey(indexKey) {
+        if try tree.isAfterLastKey(indexKey) {
             // After every indexed value (an increasing primary key): a bucket of its own,
             // appended along the tree's right edge without reading or building one, encoded
             // in place when its value is short.

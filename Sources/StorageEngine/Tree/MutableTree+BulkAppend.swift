@@ -56,12 +56,18 @@ extension MutableTree {
         }
     }
 
-    /// Whether `key` is known to be greater than every key in the tree, without a search:
-    /// true only while the right edge is kept for appending.
-    package func isAfterLastKey(_ key: UInt64) -> Bool {
-        guard let spine else { return false }
-        guard let last = spine.lastKey else { return true }
-        return key > last
+    /// Whether `key` is greater than every key in the tree: known without a search while the
+    /// right edge is kept for appending, and found by reading down the right edge once while
+    /// the tree is still as stored. So an index of an increasing primary key appends from the
+    /// first row a transaction inserts, rather than searching for a bucket and rewriting it.
+    /// False when neither applies (the tree changed, but not by appending).
+    package func isAfterLastKey(_ key: UInt64) throws -> Bool {
+        if let spine { return spine.lastKey.map { key > $0 } ?? true }
+        guard case .stored(let ref) = root else { return false }
+        if lastKeyOfStoredRoot?.root != ref {
+            lastKeyOfStoredRoot = (ref, ref.isNull ? nil : try TreeReader(store: store, root: ref).lastKey())
+        }
+        return lastKeyOfStoredRoot!.key.map { key > $0 } ?? true
     }
 
     private func buildSpine() throws -> Spine {

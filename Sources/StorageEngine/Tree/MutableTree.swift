@@ -17,6 +17,8 @@ package final class MutableTree: TreeReading {
     /// The last key given to `putOrAppend`, and how many calls in a row gave increasing keys.
     @exclusivity(unchecked) var lastPutKey: UInt64?
     @exclusivity(unchecked) var increasingPuts = 0
+    /// The largest key under a stored root, read once by `isAfterLastKey`.
+    @exclusivity(unchecked) var lastKeyOfStoredRoot: (root: PageRef, key: UInt64?)?
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
     /// (Unchecked too: set by every change, an appended row's most frequent access.)

@@ -320,6 +320,14 @@ package final class WriteTransaction {
     ///   nothing of the transaction is kept.
     private func commitToLog(_ epoch: LogEpoch, payload: [UInt8], pinning: Bool) throws -> (CommitResult, Snapshot?) {
         let version = base.version + 1
+        let shared = database.shared
+        // What needs no durable record is done before the sync, while the caches are warm from
+        // the transaction: the wait for the disk leaves them cold. Releasing the nodes earlier
+        // commits retired depends on no part of this one.
+        shared.releaseRetiredHeldNodes()
+        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
+        // A header for this process only: no catalog page exists; the catalog is kept beside it.
+        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
         let tail = epoch.log.position
         do {
             try epoch.log.append(version: version, payload: payload)
@@ -333,19 +341,14 @@ package final class WriteTransaction {
         }
         epoch.freedOnDisk += space.freed
         epoch.commits += 1
-        let shared = database.shared
         shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
         shared.lastCommitTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
-        // A header for this process only: no catalog page exists; the catalog is kept beside it.
-        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
-        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
-        database.shared.state.withLock { committed in
+        shared.state.withLock { committed in
             committed.remember(result)
             committed.header = header
             committed.catalog = catalog
             committed.freeSpace = space.freeSpace
         }
-        shared.releaseRetiredHeldNodes()
         let snapshot = pinning ? pinnedLatest() : nil
         end()
         return (result, snapshot)
