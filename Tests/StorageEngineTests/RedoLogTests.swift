@@ -142,9 +142,20 @@ struct RedoLogTests {
         func sync() throws {}
         func size() throws -> UInt64 { try memory.size() }
         func truncate(to length: UInt64) throws { try memory.truncate(to: length) }
+
+        /// Set to make the next durable write fail after its bytes reached the file.
+        var failsNextDurableWrite = false
+        func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
+            try write(bytes, at: offset)
+            if failsNextDurableWrite {
+                failsNextDurableWrite = false
+                throw StorageError(.ioError, "injected: the sync failed")
+            }
+            return .done
+        }
     }
 
-    @Test("every write of the log is whole aligned blocks, records spanning blocks and rewinds included, and what it wrote reads back")
+    @Test("every write of the log is whole aligned blocks, records spanning blocks and failed appends included, and what it wrote reads back")
     func wholeBlocks() throws {
         let file = BlockFile()
         let log = try RedoLog.create(in: file, baseVersion: 0)
@@ -153,12 +164,19 @@ struct RedoLogTests {
         for round in 0..<300 {
             let count = Int.random(in: 0...100, using: &random) < 5 ? Int.random(in: 4000...9000, using: &random) : Int.random(in: 0...200, using: &random)
             let payload = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
-            let position = log.position
-            try log.append(version: UInt64(kept.count + 1), payload: payload)
-            if Int.random(in: 0..<10, using: &random) == 0 && round < 299 {
-                // As a commit whose sync failed: the record is forgotten and overwritten next.
-                log.rewind(to: position)
-            } else {
+            let version = UInt64(kept.count + 1)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0 where round < 299:
+                // As a commit whose sync failed: the record is not part of the log, and the
+                // next one is written over it.
+                file.failsNextDurableWrite = true
+                #expect(throws: StorageError.self) { try log.finishAppend(try log.startDurableAppend(version: version, payload: payload)) }
+                #expect(log.lastVersion == version - 1)
+            case 1...4:
+                try log.finishAppend(try log.startDurableAppend(version: version, payload: payload))
+                kept.append(payload)
+            default:
+                try log.append(version: version, payload: payload)
                 kept.append(payload)
             }
         }

@@ -34,15 +34,19 @@ final class VersionSignal: Sendable {
 
     /// Records that `version` is committed and wakes every waiter if it is new.
     func publish(_ version: UInt64) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard version > state.newest else { return [] }
+        // Every commit publishes, mostly with no one waiting: the waiters are taken apart,
+        // in `wake()`, whose array of continuations costs a lookup of its type's metadata.
+        // A waiter arriving between the two sees the new version and does not wait.
+        let anyWaiting = state.withLock { state -> Bool in
+            guard version > state.newest else { return false }
             state.newest = version
-            return state.takeWaiters()
+            return !state.waiters.isEmpty
         }
-        for waiter in woken { waiter.resume() }
+        if anyWaiting { wake() }
     }
 
     /// Wakes every waiter so that each checks again whether to go on waiting.
+    @inline(never)
     func wake() {
         let woken = state.withLock { $0.takeWaiters() }
         for waiter in woken { waiter.resume() }

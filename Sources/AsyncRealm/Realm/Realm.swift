@@ -31,6 +31,9 @@ public final class Realm {
     var streams: [ObjectIdentifier: WeakStream] = [:]
     /// The version this handle reads; nil after `invalidate()` until the next read.
     private var readSnapshot: Snapshot?
+    /// The schema table's roots in `readSnapshot`: a new snapshot whose roots differ brings
+    /// schema changes to load.
+    private var readSchemaRoots: TableRoots?
     @exclusivity(unchecked) private(set) var transaction: WriteTransaction?
     /// The schema stored in the file, plus the classes registered since opening. (Exclusivity
     /// is unchecked: every `filter` reads it, and only the realm's own thread changes it.)
@@ -175,8 +178,10 @@ public final class Realm {
 
     private func advance(to snapshot: Snapshot) {
         stamp += 1
-        let schemaChanged = snapshot.catalog.tables[SchemaStore.tableName] != readSnapshot?.catalog.tables[SchemaStore.tableName]
+        let schemaRoots = snapshot.catalog.tables[SchemaStore.tableName]
+        let schemaChanged = schemaRoots != (readSnapshot == nil ? nil : readSchemaRoots)
         readSnapshot = snapshot
+        readSchemaRoots = schemaRoots
         if schemaChanged, let stored = try? SchemaStore.load(from: snapshot) {
             objectSchemas.merge(stored) { current, _ in current }
         }
@@ -288,10 +293,10 @@ public final class Realm {
         }
         try checkActiveVersions()
         self.transaction = nil
-        defer {
-            additions = nil
-            forgetTableWriters()
-        }
+        // The handle's hold on the transaction's tables goes before the commit, so that a
+        // logged commit can free them while its record is being written.
+        additions = nil
+        forgetTableWriters()
         // Change streams hear of a commit once it is durable.
         let versions = coordinator.versions
         let database = self.database

@@ -21,12 +21,47 @@ package protocol FileIO: AnyObject, Sendable {
     /// The granularity of this file's reads and writes: 1, or for a file written past the page
     /// cache, the block size their offsets, lengths and memory must be multiples of.
     var alignment: Int { get }
+    /// Starts writing `bytes` at `offset` so that they are durable once the returned write's
+    /// `finish()` returns, as `write` and then `sync` would make them. `bytes` must stay valid
+    /// and unchanged until then; the caller may do other work meanwhile. A file that cannot
+    /// write while its caller works does it all before returning.
+    func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite
+}
+
+/// A write `FileIO.startDurableWrite` started.
+package struct DurableWrite {
+    fileprivate let file: PosixFile?
+    fileprivate let count: Int
+
+    /// A write that was durable when it was returned.
+    static let done = DurableWrite(file: nil, count: 0)
+
+    init(inFlightOn file: PosixFile, count: Int) {
+        self.file = file
+        self.count = count
+    }
+
+    private init(file: PosixFile?, count: Int) {
+        self.file = file
+        self.count = count
+    }
+
+    /// Returns once the bytes are durable, or throws the error that kept them from being so.
+    package func finish() throws {
+        try file?.finishDurableWrite(of: count)
+    }
 }
 
 extension FileIO {
     package func prepareForWriting(_ range: Range<UInt64>) throws {}
 
     package var alignment: Int { 1 }
+
+    package func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
+        try write(bytes, at: offset)
+        try sync()
+        return .done
+    }
 
     /// Writes `parts`, one after the other, from `offset`: what `PageWriter` issues for a run of
     /// adjacent pages. This form joins them and makes one `write`; `PosixFile` hands the parts

@@ -148,6 +148,46 @@ package final class RedoLog: @unchecked Sendable {
     /// Writes a record for `version`, which must follow the last one; durable once `sync()`
     /// returns.
     package func append(version: UInt64, payload: [UInt8]) throws {
+        let record = try compose(version: version, payload: payload)
+        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
+        advance(past: record)
+    }
+
+    /// A record `startDurableAppend` is writing.
+    package struct PendingAppend {
+        fileprivate let record: ComposedRecord
+        fileprivate let write: DurableWrite
+    }
+
+    /// Starts appending a record for `version`, which must follow the last one, so that it is
+    /// durable once `finishAppend` returns (with every record before it); the caller may do
+    /// other work meanwhile, but append nothing else.
+    package func startDurableAppend(version: UInt64, payload: [UInt8]) throws -> PendingAppend {
+        let record = try compose(version: version, payload: payload)
+        let write = try file.startDurableWrite(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
+        return PendingAppend(record: record, write: write)
+    }
+
+    /// Waits until the record `pending` is durable. If it cannot be made so, this throws and
+    /// the log ends before it, as if it had not been appended.
+    package func finishAppend(_ pending: PendingAppend) throws {
+        try pending.write.finish()
+        advance(past: pending.record)
+    }
+
+    /// Where a record composed in `staging` goes: the blocks from `blockStart`, `end` bytes of
+    /// `staging`.
+    fileprivate struct ComposedRecord {
+        let version: UInt64
+        let blockStart: UInt64
+        let end: Int
+        let length: Int
+        let checksum: UInt64
+    }
+
+    /// Lays out a record for `version` in `staging`, after the bytes of the tail's block that
+    /// come before the tail, and pads it with zeros to whole blocks.
+    private func compose(version: UInt64, payload: [UInt8]) throws -> ComposedRecord {
         precondition(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
         let blockStart = tail / UInt64(RedoLog.block) * UInt64(RedoLog.block)
         let kept = Int(tail - blockStart)
@@ -172,13 +212,16 @@ package final class RedoLog: @unchecked Sendable {
         storeFields(at: record)
         record.storeBytes(of: checksum.littleEndian, toByteOffset: 20, as: UInt64.self)
         (record + length).initializeMemory(as: UInt8.self, repeating: 0, count: total - kept - length)
+        return ComposedRecord(version: version, blockStart: blockStart, end: total, length: length, checksum: checksum)
+    }
 
-        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<total]), at: blockStart)
-        tail += UInt64(RedoLog.padded(length))
-        lastVersion = version
-        lastChecksum = checksum
+    /// Moves the log's end past `record`, now written.
+    private func advance(past record: ComposedRecord) {
+        tail += UInt64(RedoLog.padded(record.length))
+        lastVersion = record.version
+        lastChecksum = record.checksum
         // The new tail's block, which the next append rewrites, goes to the front.
-        let tailInStaging = Int(tail - blockStart)
+        let tailInStaging = Int(tail - record.blockStart)
         let newKept = tailInStaging % RedoLog.block
         if tailInStaging >= RedoLog.block && newKept > 0 {
             staging.baseAddress!.copyMemory(from: staging.baseAddress! + (tailInStaging - newKept), byteCount: newKept)
@@ -186,8 +229,8 @@ package final class RedoLog: @unchecked Sendable {
         isTailBlockStaged = true
     }
 
-    /// Reads the bytes of the tail's block before the tail into `staging`: after opening a log,
-    /// or rewinding one, the memory no longer holds them.
+    /// Reads the bytes of the tail's block before the tail into `staging`: after opening a log
+    /// the memory does not hold them yet.
     private func stageTailBlock(from blockStart: UInt64, count: Int) throws {
         // A direct file reads whole blocks only; any other, no further than the records.
         let read = file.alignment > 1 ? RedoLog.block : count
@@ -202,24 +245,6 @@ package final class RedoLog: @unchecked Sendable {
         larger.baseAddress!.copyMemory(from: staging.baseAddress!, byteCount: kept)
         staging.deallocate()
         staging = larger
-    }
-
-    /// Where the log ends: the next record's place, and the record before it.
-    package struct Position: Sendable {
-        fileprivate let tail: UInt64
-        fileprivate let lastVersion: UInt64
-        fileprivate let lastChecksum: UInt64
-    }
-
-    package var position: Position { Position(tail: tail, lastVersion: lastVersion, lastChecksum: lastChecksum) }
-
-    /// Forgets the records appended after `position` (their commit failed): the next record
-    /// overwrites them.
-    package func rewind(to position: Position) {
-        if position.tail != tail { isTailBlockStaged = false }
-        tail = position.tail
-        lastVersion = position.lastVersion
-        lastChecksum = position.lastChecksum
     }
 
     /// Makes every record appended so far durable.

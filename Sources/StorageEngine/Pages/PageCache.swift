@@ -120,12 +120,14 @@ package final class PageCache: Sendable {
         }
     }
 
-    /// Keeps `node` under `ref` until `release(_:)`, whatever the cache's capacity.
-    package func hold(_ node: Node, for ref: PageRef, cost: Int) {
+    /// Keeps each node under its reference until `release(_:)`, whatever the cache's capacity.
+    package func hold(_ nodes: [(ref: PageRef, node: Node, cost: Int)]) {
         state.withLock { state in
-            precondition(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
-            PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
-            state.heldBytes += cost
+            for (ref, node, cost) in nodes {
+                precondition(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
+                PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
+                state.heldBytes += cost
+            }
         }
     }
 

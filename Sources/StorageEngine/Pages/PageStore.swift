@@ -15,22 +15,32 @@ package final class PageStore: Sendable {
     /// is ever confused with a node held in memory.
     package static let syntheticBase: UInt64 = 1 << 62
 
-    /// Keeps `node` in memory under a new synthetic reference, until `releaseFromMemory`: how a
-    /// commit made durable by the redo log "writes" its nodes (see `Docs/RedoLog.md`).
-    /// Every reader path reaches the node through the cache as it would a stored one.
-    package func holdInMemory(_ node: Node) -> PageRef {
-        let number = nextSynthetic.withLock { next in
-            defer { next += 1 }
+    /// Reserves `count` synthetic references for nodes `holdInMemory` will keep: a commit
+    /// names all its nodes first (a branch holds its children's references), then hands them
+    /// over at once.
+    package func reserveSyntheticRefs(_ count: Int) -> SyntheticRefs {
+        let first = nextSynthetic.withLock { next in
+            defer { next += UInt64(count) }
             return next
         }
-        // Offsets a cache-line apart, each a distinct key of the cache's offset table.
-        let ref = PageRef(offset: PageStore.syntheticBase + number * 64, length: 0, checksum: number)
-        let cost = switch node {
+        return SyntheticRefs(next: first, end: first + UInt64(count))
+    }
+
+    /// Keeps each node in memory under its synthetic reference (from `reserveSyntheticRefs`),
+    /// until `releaseFromMemory`: how a commit made durable by the redo log "writes" its nodes
+    /// (see `Docs/RedoLog.md`). Every reader path reaches them through the cache as it would
+    /// stored ones.
+    package func holdInMemory(_ nodes: [(ref: PageRef, node: Node)]) {
+        cache.hold(nodes.map { ($0.ref, $0.node, PageStore.heldCost(of: $0.node)) })
+    }
+
+    /// What a held node counts against the cache: about its encoded size (a branch's keys
+    /// are counted at a typical width rather than encoded one by one).
+    private static func heldCost(of node: Node) -> Int {
+        switch node {
         case .leaf(let leaf): leaf.encodedSize + 64
-        case .branch(let branch): NodeCodec.encodedSize(of: branch) + 64
+        case .branch(let branch): branch.children.count * (PageRef.encodedSize + 3) + 64
         }
-        cache.hold(node, for: ref, cost: cost)
-        return ref
     }
 
     /// Drops a node `holdInMemory` kept.
@@ -104,5 +114,19 @@ package final class PageStore: Sendable {
         return try stored.withUnsafeBytes { (buffer) in
             try PageCodec.decode(buffer, ref: ref)
         }
+    }
+}
+
+/// Synthetic references reserved by `PageStore.reserveSyntheticRefs`, handed out in order.
+package struct SyntheticRefs {
+    fileprivate(set) var next: UInt64
+    let end: UInt64
+
+    /// The next reserved reference. Offsets a cache-line apart, each a distinct key of the
+    /// cache's offset table.
+    package mutating func take() -> PageRef {
+        precondition(next < end, "more nodes held than references reserved for them")
+        defer { next += 1 }
+        return PageRef(offset: PageStore.syntheticBase + next * 64, length: 0, checksum: next)
     }
 }

@@ -10,6 +10,9 @@ package final class TransactionSpace {
     /// Nodes held in memory (synthetic references) this transaction stopped using: not space
     /// of the file, released once no version reaches them (see `PageStore.holdInMemory`).
     package private(set) var freedInMemory: [PageRef] = []
+    /// Nodes this transaction's commit holds in memory (`MutableTree.flushToMemory`): released
+    /// again if the commit fails after holding them.
+    package var heldInMemory: [PageRef] = []
     /// Every page this transaction wrote, for its commit record.
     package private(set) var written: [PageRef] = []
     package private(set) var writtenBytes = 0

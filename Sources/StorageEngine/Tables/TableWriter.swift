@@ -198,12 +198,13 @@ final class ChangeRecorder {
         @exclusivity(unchecked) var changes = TableChangeset()
     }
 
-    private var entries: [String: Entry] = [:]
+    /// By table, found by a search of the names (see `WriteTransaction.tables`).
+    private var entries: [(table: String, entry: Entry)] = []
 
     func entry(for table: String) -> Entry {
-        if let entry = entries[table] { return entry }
+        if let found = entries.first(where: { $0.table == table }) { return found.entry }
         let entry = Entry()
-        entries[table] = entry
+        entries.append((table, entry))
         return entry
     }
 

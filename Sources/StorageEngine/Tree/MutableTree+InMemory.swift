@@ -10,7 +10,13 @@ extension MutableTree {
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 {
             ref = .null
         } else {
-            ref = flushToMemory(root)
+            // Every dirty node the root reaches is one of these, so there are enough names.
+            var names = store.reserveSyntheticRefs(leaves.count + branches.count)
+            var held: [(ref: PageRef, node: Node)] = []
+            held.reserveCapacity(leaves.count + branches.count)
+            ref = flushToMemory(root, names: &names, into: &held)
+            store.holdInMemory(held)
+            space.heldInMemory.append(contentsOf: held.lazy.map(\.ref))
         }
         root = .stored(ref)
         leaves.removeAll()
@@ -19,19 +25,20 @@ extension MutableTree {
         return ref
     }
 
-    private func flushToMemory(_ child: Child) -> PageRef {
+    private func flushToMemory(_ child: Child, names: inout SyntheticRefs, into held: inout [(ref: PageRef, node: Node)]) -> PageRef {
         switch child {
         case .stored(let ref):
             return ref
         case .dirtyLeaf(let index):
-            return store.holdInMemory(.leaf(leaves[index]))
+            held.append((names.take(), .leaf(leaves[index])))
         case .dirtyBranch(let index):
             for position in branches[index].children.indices {
                 if case .stored = branches[index].children[position] { continue }
-                branches[index].children[position] = .stored(flushToMemory(branches[index].children[position]))
+                branches[index].children[position] = .stored(flushToMemory(branches[index].children[position], names: &names, into: &held))
             }
-            return store.holdInMemory(.branch(branches[index]))
+            held.append((names.take(), .branch(branches[index])))
         }
+        return held[held.count - 1].ref
     }
 
     /// Makes every node held in memory that the tree reaches dirty, so that the next `flush()`

@@ -13,7 +13,9 @@ package final class WriteTransaction {
     private let recorder = ChangeRecorder()
     private let redo = RedoRecorder()
     private var catalog: Catalog
-    @exclusivity(unchecked) private var tables: [String: TableWriter] = [:]
+    /// The tables opened so far, found by a search of their names: a transaction opens a few,
+    /// and comparing a name costs less than hashing it.
+    @exclusivity(unchecked) private var tables: [TableWriter] = []
     private let baseHeader: FileHeader
     /// The slot of the newest durable header, which this commit must not overwrite.
     private let durableSlot: Int
@@ -70,10 +72,10 @@ package final class WriteTransaction {
     /// The table named `name` for reading and writing, or nil if there is none.
     package func tableIfPresent(_ name: String) -> TableWriter? {
         precondition(isActive, "this write transaction has already ended; begin a new one")
-        if let table = tables[name] { return table }
+        if let table = tables.first(where: { $0.name == name }) { return table }
         guard let roots = catalog.tables[name] else { return nil }
         let table = TableWriter(name: name, roots: roots, space: space, recorder: recorder, redo: redo)
-        tables[name] = table
+        tables.append(table)
         return table
     }
 
@@ -101,7 +103,7 @@ package final class WriteTransaction {
         guard let table = tableIfPresent(name) else { return }
         redo.stop()
         try table.freeAll()
-        tables[name] = nil
+        tables.removeAll { $0 === table }
         catalog.tables[name] = nil
     }
 
@@ -143,7 +145,7 @@ package final class WriteTransaction {
         defer {
             if isActive { end() }
         }
-        for table in tables.values { try table.finalizeIndexes() }
+        for table in tables { try table.finalizeIndexes() }
         // A small synchronous commit of rows goes to the redo log (see `LogEpoch`); any other
         // commit while an epoch is open is its checkpoint, writing what the logged ones held
         // in memory.
@@ -162,7 +164,7 @@ package final class WriteTransaction {
             }
         }
         if let epoch { try materialize(epoch) }
-        let dirtyTables = tables.values.filter { $0.isModified || $0.rowTree.isModified }
+        let dirtyTables = tables.filter { $0.isModified || $0.rowTree.isModified }
         // Every page of the commit goes into one extent set aside now, sized exactly: the tree
         // pages (encoded ahead), the catalog, the commit record, and the free list, which
         // takes whatever the extent has left so that the whole extent is freed as one later.
@@ -328,16 +330,20 @@ package final class WriteTransaction {
         let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
         // A header for this process only: no catalog page exists; the catalog is kept beside it.
         let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
-        let tail = epoch.log.position
-        do {
-            try epoch.log.append(version: version, payload: payload)
-            try epoch.log.sync()
-        } catch {
-            epoch.log.rewind(to: tail)
-            throw error
-        }
-        for table in tables.values where table.isModified || table.rowTree.isModified {
+        let pending = try epoch.log.startDurableAppend(version: version, payload: payload)
+        // While the disk works: the nodes of the commit go into memory, under references no
+        // reader can reach before the state below is published.
+        for table in tables where table.isModified || table.rowTree.isModified {
             catalog.tables[table.name] = table.flushToMemory()
+        }
+        // Their roots are in the catalog; whatever else they kept can go now too.
+        tables.removeAll()
+        do {
+            try epoch.log.finishAppend(pending)
+        } catch {
+            for ref in space.heldInMemory { shared.store.releaseFromMemory(ref) }
+            space.heldInMemory.removeAll()
+            throw error
         }
         epoch.freedOnDisk += space.freed
         epoch.commits += 1
@@ -385,7 +391,7 @@ package final class WriteTransaction {
     /// epoch holds in memory are written into the file, under the newest version's number
     /// (see `LogEpoch`). Without an epoch, nothing is written.
     package func commitCheckpoint() throws {
-        precondition(tables.values.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
+        precondition(tables.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
                      "commitCheckpoint() is for a transaction that changed nothing; commit() it instead")
         isCheckpointOnly = true
         try commit()
