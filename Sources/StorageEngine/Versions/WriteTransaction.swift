@@ -323,21 +323,20 @@ package final class WriteTransaction {
     private func commitToLog(_ epoch: LogEpoch, payload: [UInt8], pinning: Bool) throws -> (CommitResult, Snapshot?) {
         let version = base.version + 1
         let shared = database.shared
-        // What needs no durable record is done before the sync, while the caches are warm from
-        // the transaction: the wait for the disk leaves them cold. Releasing the nodes earlier
-        // commits retired depends on no part of this one.
-        shared.releaseRetiredHeldNodes()
-        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
-        // A header for this process only: no catalog page exists; the catalog is kept beside it.
-        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
         let pending = try epoch.log.startDurableAppend(version: version, payload: payload)
-        // While the disk works: the nodes of the commit go into memory, under references no
-        // reader can reach before the state below is published.
+        // While the disk works, what needs no durable record: the nodes of the commit go into
+        // memory, under references no reader can reach before the state below is published,
+        // and nodes earlier commits retired are released (which depends on no part of this one).
         for table in tables where table.isModified || table.rowTree.isModified {
             catalog.tables[table.name] = table.flushToMemory()
         }
         // Their roots are in the catalog; whatever else they kept can go now too.
         tables.removeAll()
+        shared.releaseRetiredHeldNodes()
+        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
+        // A header for this process only: no catalog page exists; the catalog is kept beside it.
+        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
+        let now = DispatchTime.now().uptimeNanoseconds
         do {
             try epoch.log.finishAppend(pending)
         } catch {
@@ -348,14 +347,22 @@ package final class WriteTransaction {
         epoch.freedOnDisk += space.freed
         epoch.commits += 1
         shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
-        shared.lastCommitTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
+        shared.lastCommitTime.withLock { $0 = now }
+        // Published and, for the caller's snapshot, pinned at once: still under the write lock,
+        // no other commit comes between.
         shared.state.withLock { committed in
             committed.remember(result)
             committed.header = header
             committed.catalog = catalog
             committed.freeSpace = space.freeSpace
+            if pinning {
+                committed.pins[version, default: 0] += 1
+                shared.publishOldest(&committed)
+            }
         }
-        let snapshot = pinning ? pinnedLatest() : nil
+        let snapshot = pinning
+            ? Snapshot(version: version, catalog: catalog, store: shared.store, pin: PinnedVersion(version: version, file: shared))
+            : nil
         end()
         return (result, snapshot)
     }
