@@ -23,8 +23,8 @@ package final class LogEpoch: @unchecked Sendable {
     /// WAL checkpoints by default (every 1,000 pages, which one-row commits of a table with an
     /// index fill in 330-500 commits).
     static let commitsPerCheckpoint = 512
-    /// The most log bytes an epoch writes: the log is written through once (zeros) up to here,
-    /// so that appends overwrite allocated blocks, as a recycled SQLite WAL's do.
+    /// The most log bytes an epoch writes (see `RedoLog.prepareChunk` for how the file is
+    /// readied for them).
     static let logBytes: UInt64 = 1 << 20
     /// A transaction whose record is larger commits to the file: its pages cost about what its
     /// record would.

@@ -64,6 +64,8 @@ package final class RedoLog: @unchecked Sendable {
     /// of the tail's block that lie before the tail, when `isTailBlockStaged`.
     private var staging: UnsafeMutableRawBufferPointer
     private var isTailBlockStaged = false
+    /// Where the file is known written through (`prepareChunk`).
+    private var preparedEnd: UInt64 = 0
 
     private init(file: any FileIO, salt: UInt64, baseVersion: UInt64, headerChecksum: UInt64) {
         self.file = file
@@ -78,6 +80,12 @@ package final class RedoLog: @unchecked Sendable {
     deinit { staging.deallocate() }
 
     private static let block = PosixFile.directAlignment
+    /// How far ahead of the records the file is written through with zeros, a chunk at a time
+    /// (`FileIO.prepareForWriting`): appends then overwrite allocated blocks, as a recycled
+    /// SQLite WAL's do, and their syncs have no block allocation to make durable. Readying a
+    /// whole epoch's megabyte when the log was created cost a new file's first small commit
+    /// about as much as its next thousand.
+    static let prepareChunk: UInt64 = 64 << 10
 
     /// Starts a log in `file` whose records follow `baseVersion`, and makes its header durable.
     package static func create(in file: any FileIO, baseVersion: UInt64, baseFingerprint: UInt64 = 0) throws -> RedoLog {
@@ -194,6 +202,12 @@ package final class RedoLog: @unchecked Sendable {
         let length = RedoLog.recordHeaderSize + payload.count
         let total = (kept + RedoLog.padded(length) + RedoLog.block - 1) / RedoLog.block * RedoLog.block
         if kept > 0 && !isTailBlockStaged { try stageTailBlock(from: blockStart, count: kept) }
+        let end = blockStart + UInt64(total)
+        if end > preparedEnd {
+            let chunkEnd = (end + RedoLog.prepareChunk - 1) / RedoLog.prepareChunk * RedoLog.prepareChunk
+            try file.prepareForWriting(RedoLog.recordsStart..<chunkEnd)
+            preparedEnd = chunkEnd
+        }
         reserveStaging(total, keeping: kept)
 
         // The checksum covers bytes [0, 20) of the record and its payload: they are laid out

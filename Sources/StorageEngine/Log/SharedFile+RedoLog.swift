@@ -15,8 +15,6 @@ extension SharedFile {
                 if let log { return log }
                 let file = try PosixFile(path: path + ".log", create: true, readOnly: false, direct: true)
                 let created = try RedoLog.create(in: file, baseVersion: base.version, baseFingerprint: 0)
-                try file.prepareForWriting(RedoLog.recordsStart..<(RedoLog.recordsStart + LogEpoch.logBytes))
-                try file.sync()
                 log = created
                 return created
             }
