@@ -134,9 +134,11 @@ package final class RedoRecorder {
     /// committed to the database file, where it costs no more than its log record would.
     package static let byteBudget = 64 << 10
 
-    package private(set) var operations: [RedoRecord.Operation] = []
-    package private(set) var isLoggable = true
-    private var bytes = 0
+    // Exclusivity is unchecked: a recorder belongs to one transaction on one thread, and every
+    // row a transaction inserts passes here.
+    @exclusivity(unchecked) package private(set) var operations: [RedoRecord.Operation] = []
+    @exclusivity(unchecked) package private(set) var isLoggable = true
+    @exclusivity(unchecked) private var bytes = 0
 
     /// Records `operation`, or stops recording if it would pass the budget.
     func record(_ operation: @autoclosure () -> RedoRecord.Operation, rowBytes: Int) {

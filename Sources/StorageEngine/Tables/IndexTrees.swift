@@ -22,6 +22,8 @@ struct IndexTrees: Sequence {
         }
     }
 
+    var isEmpty: Bool { entries.isEmpty }
+
     /// The indexed columns, in the order the indexes were added.
     var keys: [Int] { entries.map(\.column) }
 

@@ -62,6 +62,32 @@ extension TableWriter {
         return try list.keys(store: space.store)
     }
 
+    /// Adds row `key`, holding `values`, to every index, after checking the unique ones.
+    ///
+    /// When every value falls after its index's last key (an increasing primary key, the usual
+    /// insert), there is nothing to check and each bucket is appended, in one pass.
+    func addToIndexes(_ values: [Value], key: UInt64) throws {
+        var appending = true
+        for (column, index) in indexTrees {
+            let value = column < values.count ? values[column] : .null
+            if try !index.tree.isAfterLastKey(IndexKey.of(value)) {
+                appending = false
+                break
+            }
+        }
+        if appending {
+            for (column, index) in indexTrees {
+                let value = column < values.count ? values[column] : .null
+                try appendBucket(to: index.tree, indexKey: IndexKey.of(value), value: value, key: key)
+            }
+            return
+        }
+        try checkUnique(values, excluding: key)
+        for (column, _) in indexTrees {
+            try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
+        }
+    }
+
     func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
@@ -107,19 +133,7 @@ extension TableWriter {
         let indexKey = IndexKey.of(value)
         let tree = indexTrees[column]!.tree
         if try tree.isAfterLastKey(indexKey) {
-            // After every indexed value (an increasing primary key): a bucket of its own,
-            // appended along the tree's right edge without reading or building one, encoded
-            // in place when its value is short.
-            let appended = try withRoom(RowCodec.maximumEncodedSize(single: value) + 21) { room in
-                var writer = UnsafeByteWriter(room)
-                guard IndexBucket.encodeSingle(value, key: key, into: &writer) else { return false }
-                try tree.append(indexKey, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
-                return true
-            }
-            if appended { return }
-            scratch.bytes.removeAll(keepingCapacity: true)
-            IndexBucket.encodeSingle(value, key: key, into: &scratch)
-            try scratch.bytes.withUnsafeBytes { try tree.append(indexKey, $0) }
+            try appendBucket(to: tree, indexKey: indexKey, value: value, key: key)
             return
         }
         var bucket = try bucket(column: column, indexKey: indexKey)
@@ -144,6 +158,22 @@ extension TableWriter {
             return
         }
         try store(bucket, column: column, indexKey: indexKey)
+    }
+
+    /// Appends the bucket of `value`, which falls after every indexed value (an increasing
+    /// primary key), holding row `key` alone: along the tree's right edge, without reading or
+    /// building a bucket, encoded in place when its value is short.
+    private func appendBucket(to tree: MutableTree, indexKey: UInt64, value: Value, key: UInt64) throws {
+        let appended = try withRoom(RowCodec.maximumEncodedSize(single: value) + 21) { room in
+            var writer = UnsafeByteWriter(room)
+            guard IndexBucket.encodeSingle(value, key: key, into: &writer) else { return false }
+            try tree.append(indexKey, UnsafeRawBufferPointer(rebasing: room[..<writer.count]))
+            return true
+        }
+        if appended { return }
+        scratch.bytes.removeAll(keepingCapacity: true)
+        IndexBucket.encodeSingle(value, key: key, into: &scratch)
+        try scratch.bytes.withUnsafeBytes { try tree.append(indexKey, $0) }
     }
 
     func removeFromIndex(column: Int, key: UInt64, value: Value) throws {

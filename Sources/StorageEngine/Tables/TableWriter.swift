@@ -71,10 +71,7 @@ package final class TableWriter: TableReading {
         guard try key >= roots.nextKey || !rowTree.contains(key) else {
             throw StorageError(.duplicateKey, "table '\(name)' already has a row with key \(key)")
         }
-        try checkUnique(values, excluding: key)
-        for (column, _) in indexTrees {
-            try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
-        }
+        if !indexTrees.isEmpty { try addToIndexes(values, key: key) }
         try withRoom(RowCodec.maximumEncodedSize(values)) { room in
             var writer = UnsafeByteWriter(room)
             RowCodec.encode(values, into: &writer)
