@@ -204,4 +204,33 @@ struct LoggedCommitTests {
         try Self.expectRows(database, count: 4)
         #expect(database.shared.epoch.withLock { $0?.commits } == 4)
     }
+
+    @Test("a logged commit whose record cannot be made durable fails, holds none of its nodes in memory, and changes nothing; the next one logs on")
+    func failedRecord() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database.open(path: directory.file("failed.realm"))
+        // The log on a file that can be told to fail, in place before the first epoch opens one.
+        let logFile = FaultInjectingFile()
+        try database.shared.redoLog.withLock { $0 = try RedoLog.create(in: logFile, baseVersion: 0) }
+        try Self.insertRows(database, count: 3)
+        database.shared.releaseRetiredHeldNodes()
+        let held = database.shared.store.cache.heldBytes
+        let version = try database.newestVersion()
+        #expect(held > 0)
+
+        logFile.failSyncs(with: StorageError(.ioError, "injected: the disk is gone"))
+        #expect(throws: StorageError.self) {
+            try database.write { try $0.table("t").insert([.int(4), .string("row 4")], forKey: 4) }
+        }
+        #expect(database.shared.store.cache.heldBytes == held)
+        #expect(try database.newestVersion() == version)
+        try Self.expectRows(database, count: 3)
+
+        logFile.stopFailing()
+        try database.write { try $0.table("t").insert([.int(4), .string("row 4")], forKey: 4) }
+        try Self.expectRows(database, count: 4)
+        #expect(database.shared.epoch.withLock { $0?.commits } == 4)
+        let (_, records) = try #require(try RedoLog.open(InMemoryFile(contents: logFile.contents)))
+        #expect(records.count == 4)
+    }
 }

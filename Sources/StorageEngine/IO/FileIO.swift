@@ -30,24 +30,31 @@ package protocol FileIO: AnyObject, Sendable {
 
 /// A write `FileIO.startDurableWrite` started.
 package struct DurableWrite {
-    fileprivate let file: PosixFile?
-    fileprivate let count: Int
+    private let file: PosixFile?
+    private let count: Int
+    private let failure: (any Error)?
 
     /// A write that was durable when it was returned.
-    static let done = DurableWrite(file: nil, count: 0)
+    package static let done = DurableWrite(file: nil, count: 0, failure: nil)
 
-    init(inFlightOn file: PosixFile, count: Int) {
-        self.file = file
-        self.count = count
+    /// A write whose bytes were issued but could not be made durable: `finish()` throws `error`.
+    package static func failed(_ error: any Error) -> DurableWrite {
+        DurableWrite(file: nil, count: 0, failure: error)
     }
 
-    private init(file: PosixFile?, count: Int) {
+    init(inFlightOn file: PosixFile, count: Int) {
+        self.init(file: file, count: count, failure: nil)
+    }
+
+    private init(file: PosixFile?, count: Int, failure: (any Error)?) {
         self.file = file
         self.count = count
+        self.failure = failure
     }
 
     /// Returns once the bytes are durable, or throws the error that kept them from being so.
     package func finish() throws {
+        if let failure { throw failure }
         try file?.finishDurableWrite(of: count)
     }
 }
