@@ -167,11 +167,28 @@ package final class SharedFile: Sendable {
     /// version just committed right after a commit, before the lock is released.
     func pinKnownLatest() -> (FileHeader, Catalog, PinnedVersion) {
         let (header, catalog) = state.withLock { committed in
-            committed.pins[committed.header.version, default: 0] += 1
-            publishOldest(&committed)
+            pinNewest(&committed)
             return (committed.header, committed.catalog)
         }
         return (header, catalog, PinnedVersion(version: header.version, file: self))
+    }
+
+    /// Makes a commit's version, which only this process holds (a logged commit's), the newest
+    /// this process knows, and with `pinning` pins it for the committer, under one lock.
+    func publish(_ result: CommitResult, header: FileHeader, catalog: Catalog, freeSpace: FreeSpace, pinning: Bool) -> PinnedVersion? {
+        state.withLock { committed in
+            committed.remember(result)
+            committed.header = header
+            committed.catalog = catalog
+            committed.freeSpace = freeSpace
+            if pinning { pinNewest(&committed) }
+        }
+        return pinning ? PinnedVersion(version: header.version, file: self) : nil
+    }
+
+    private func pinNewest(_ committed: inout Committed) {
+        committed.pins[committed.header.version, default: 0] += 1
+        publishOldest(&committed)
     }
 
     /// Pins the newest version and returns it.

@@ -348,21 +348,9 @@ package final class WriteTransaction {
         epoch.commits += 1
         shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
         shared.lastCommitTime.withLock { $0 = now }
-        // Published and, for the caller's snapshot, pinned at once: still under the write lock,
-        // no other commit comes between.
-        shared.state.withLock { committed in
-            committed.remember(result)
-            committed.header = header
-            committed.catalog = catalog
-            committed.freeSpace = space.freeSpace
-            if pinning {
-                committed.pins[version, default: 0] += 1
-                shared.publishOldest(&committed)
-            }
-        }
-        let snapshot = pinning
-            ? Snapshot(version: version, catalog: catalog, store: shared.store, pin: PinnedVersion(version: version, file: shared))
-            : nil
+        // Still under the write lock: no other commit comes between publishing and pinning.
+        let snapshot = shared.publish(result, header: header, catalog: catalog, freeSpace: space.freeSpace, pinning: pinning)
+            .map { Snapshot(version: version, catalog: catalog, store: shared.store, pin: $0) }
         end()
         return (result, snapshot)
     }
