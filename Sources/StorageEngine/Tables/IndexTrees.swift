@@ -23,6 +23,18 @@ struct IndexTrees: Sequence {
     }
 
     var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// Calls `body` with the column and tree of each index, the tree borrowed without counting
+    /// a reference to it (`entries` holds one): for the loops that run once per row inserted.
+    @inline(__always)
+    func forEachTree(_ body: (Int, MutableTree) throws -> Bool) rethrows {
+        for position in entries.indices {
+            let column = entries[position].column
+            let tree = Unmanaged.passUnretained(entries[position].index.tree)
+            guard try tree._withUnsafeGuaranteedRef({ try body(column, $0) }) else { return }
+        }
+    }
 
     /// The indexed columns, in the order the indexes were added.
     var keys: [Int] { entries.map(\.column) }

@@ -67,18 +67,18 @@ extension TableWriter {
     /// When every value falls after its index's last key (an increasing primary key, the usual
     /// insert), there is nothing to check and each bucket is appended, in one pass.
     func addToIndexes(_ values: [Value], key: UInt64) throws {
+        // The trees are borrowed (`forEachTree`): counting references to them twice per index
+        // and row was a seventh of an insert.
         var appending = true
-        for (column, index) in indexTrees {
-            let value = column < values.count ? values[column] : .null
-            if try !index.tree.isAfterLastKey(IndexKey.of(value)) {
-                appending = false
-                break
-            }
+        try indexTrees.forEachTree { column, tree in
+            appending = try tree.isAfterLastKey(IndexKey.of(column < values.count ? values[column] : .null))
+            return appending
         }
         if appending {
-            for (column, index) in indexTrees {
+            try indexTrees.forEachTree { column, tree in
                 let value = column < values.count ? values[column] : .null
-                try appendBucket(to: index.tree, indexKey: IndexKey.of(value), value: value, key: key)
+                try appendBucket(to: tree, indexKey: IndexKey.of(value), value: value, key: key)
+                return true
             }
             return
         }
