@@ -124,6 +124,60 @@ struct TreeTests {
         }
     }
 
+    @Test("leaves a bulk append filled are encoded while it goes on; a leaf changed afterwards is encoded again at commit; the tree reads back whole")
+    func earlyLeafEncoding() throws {
+        let file = InMemoryFile()
+        let database = try Database.open(file: file)
+        var model: [UInt64: [UInt8]] = [:]
+        var random = SeededGenerator(seed: testSeed())
+        func value(_ key: UInt64) -> [UInt8] {
+            (0..<(10 + Int(key % 50))).map { _ in UInt8.random(in: 0...7, using: &random) }
+        }
+        try database.write { transaction in
+            let tree = transaction.createTable("t").rowTree
+            for key in UInt64(1)...20_000 {
+                let bytes = value(key)
+                try tree.append(key, bytes)
+                model[key] = bytes
+            }
+            #expect(tree.earlyEncoding != nil, "the filled leaves were handed over")
+            // Rows in leaves handed over already, changed: the commit must encode those leaves
+            // again rather than take the pages made before the change.
+            for key in stride(from: UInt64(7), through: 15_000, by: 997) {
+                let bytes = [UInt8](repeating: 0xEE, count: 30 + Int(key % 7))
+                try tree.put(key, bytes)
+                model[key] = bytes
+            }
+            _ = try tree.delete(12_345)
+            model[12_345] = nil
+        }
+        let reopened = try Database.open(file: file)
+        let root = try #require(reopened.snapshot().catalog.tables["t"]).rows
+        var seen: [UInt64: [UInt8]] = [:]
+        try TreeReader(store: reopened.shared.store, root: root).scan { key, bytes in
+            seen[key] = Array(bytes)
+            return true
+        }
+        #expect(seen.count == model.count)
+        #expect(seen == model)
+
+        // A transaction that fills leaves and then frees the tree, or ends without committing,
+        // leaves nothing behind.
+        let transaction = try reopened.beginWrite()
+        let tree = try transaction.table("t").rowTree
+        for key in UInt64(30_000)...40_000 { try tree.append(key, [1, 2, 3]) }
+        try tree.freeAll()
+        #expect(tree.earlyEncoding == nil)
+        transaction.rollback()
+        var after = 0
+        try TreeReader(store: reopened.shared.store, root: try #require(reopened.snapshot().catalog.tables["t"]).rows).scan { key, bytes in
+            #expect(model[key] == Array(bytes))
+            after += 1
+            return true
+        }
+        #expect(after == model.count)
+    }
+
     @Test("putOrAppend agrees with a dictionary through runs of increasing keys, random keys and deletes")
     func putOrAppend() throws {
         let database = try Database.open(file: InMemoryFile())

@@ -23,6 +23,7 @@ extension MutableTree {
             let leafIndex = spine!.leaf
             let entrySize = stored.count + 5
             if leaves[leafIndex].count > 0 && leaves[leafIndex].encodedSize + entrySize > TreeLayout.maxLeafBytes {
+                leafFilled(leafIndex)
                 var fresh = Leaf()
                 fresh.append(key: key, value: stored, overflow: overflow)
                 leaves.append(fresh)
@@ -83,6 +84,15 @@ extension MutableTree {
         }
         guard case .dirtyLeaf(let leafIndex) = child else { preconditionFailure("the right edge ends in a leaf") }
         return Spine(branches: path, leaf: leafIndex, lastKey: try lastKey())
+    }
+
+    /// Notes that the append left the leaf at `index` full, and once a few have filled in this
+    /// transaction, hands it over to be encoded while the appends go on (see `EarlyLeafEncoding`).
+    private func leafFilled(_ index: Int) {
+        filledLeaves += 1
+        guard filledLeaves >= EarlyLeafEncoding.minimumFilledLeaves else { return }
+        if earlyEncoding == nil { earlyEncoding = EarlyLeafEncoding() }
+        earlyEncoding!.submit(leaves[index], at: index)
     }
 
     /// Adds `child` as the new rightmost child of the spine's lowest branch, starting new

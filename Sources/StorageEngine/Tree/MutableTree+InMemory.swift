@@ -22,6 +22,9 @@ extension MutableTree {
         leaves.removeAll()
         branches.removeAll()
         spine = nil
+        // Nothing is encoded for memory: leaves handed over early are not needed.
+        earlyEncoding?.cancel()
+        earlyEncoding = nil
         return ref
     }
 

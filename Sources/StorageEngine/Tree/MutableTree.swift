@@ -21,6 +21,10 @@ package final class MutableTree: TreeReading {
     @exclusivity(unchecked) var lastKeyOfStoredRoot: (root: PageRef, key: UInt64?)?
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
+    /// Leaves a bulk append filled in this transaction, and the encoding of those it handed
+    /// over (see `EarlyLeafEncoding`).
+    @exclusivity(unchecked) var filledLeaves = 0
+    @exclusivity(unchecked) var earlyEncoding: EarlyLeafEncoding?
     /// (Unchecked too: set by every change, an appended row's most frequent access.)
     @exclusivity(unchecked) package internal(set) var isModified = false
 
@@ -29,6 +33,8 @@ package final class MutableTree: TreeReading {
         self.space = space
         self.root = .stored(root)
     }
+
+    deinit { earlyEncoding?.cancel() }
 
     package var rootChild: Child { root }
 
@@ -162,9 +168,19 @@ package final class MutableTree: TreeReading {
     /// count) the flush will take, so a commit can set aside one extent for all its pages.
     func prepareFlush() -> (bytes: UInt64, pages: Int) {
         encodedLeaves.removeAll(keepingCapacity: true)
+        let early = earlyEncoding?.finish() ?? [:]
+        earlyEncoding = nil
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 { return (0, 0) }
         var dirty: [Int] = []
         collectDirtyLeaves(root, into: &dirty)
+        if !early.isEmpty {
+            dirty.removeAll { index in
+                guard let result = early[index], result.leaf.sharesStorage(with: leaves[index]) else { return false }
+                encodedLeaves[index] = result.page
+                leaves[index].incompressibleSize = result.incompressibleSize
+                return true
+            }
+        }
         if dirty.count >= ParallelLeafEncoding.minimumLeaves {
             for (index, encoded) in ParallelLeafEncoding.encode(dirty, of: leaves) {
                 encodedLeaves[index] = encoded.page
@@ -258,6 +274,8 @@ package final class MutableTree: TreeReading {
         leaves.removeAll()
         branches.removeAll()
         spine = nil
+        earlyEncoding?.cancel()
+        earlyEncoding = nil
         isModified = true
     }
 

@@ -1,0 +1,60 @@
+import Dispatch
+
+/// Encodes the leaves a bulk append has filled on another core while the transaction goes on
+/// adding rows, so that its commit finds them ready (`MutableTree.prepareFlush`).
+///
+/// A commit of 100,000 appended objects spent a fifth of its time encoding and compressing its
+/// 800 leaves, with every core busy but none of the work overlapping the adds before it. A
+/// leaf the spine has left behind is full and, unless the same transaction changes it again,
+/// final: its page can be made at once. The job keeps a copy of the leaf, which shares the
+/// leaf's storage; a change to the leaf afterwards copies that storage first, so the commit
+/// uses a result only for a leaf whose storage is still the copy's (`Leaf.sharesStorage`).
+///
+/// The jobs run in order on one queue of the process: a transaction that adds faster than its
+/// leaves are encoded leaves the rest to the commit, which cancels the jobs not started.
+final class EarlyLeafEncoding: Sendable {
+    /// Full leaves a tree fills in one transaction before it hands them over: a small
+    /// transaction's commit (or the redo log's, which encodes nothing) would only pay for them.
+    static let minimumFilledLeaves = 4
+
+    typealias Result = (leaf: Leaf, page: [UInt8], incompressibleSize: UInt32)
+
+    private static let queue = DispatchQueue(label: "AsyncRealm.EarlyLeafEncoding", qos: .userInitiated)
+    private let group = DispatchGroup()
+    private let state = Locked((results: [Int: Result](), isCancelled: false))
+
+    /// Starts encoding `leaf`, the dirty leaf at `index` of its tree.
+    func submit(_ leaf: Leaf, at index: Int) {
+        EarlyLeafEncoding.queue.async(group: group) { [state] in
+            guard !state.withLock({ $0.isCancelled }) else { return }
+            let (page, hint) = LeafCompression.page(for: leaf)
+            state.withLock { $0.results[index] = (leaf, page, hint) }
+        }
+    }
+
+    /// The leaves encoded so far, by index; the jobs not started are dropped.
+    func finish() -> [Int: Result] {
+        cancel()
+        group.wait()
+        return state.withLock { $0.results }
+    }
+
+    /// Drops the jobs not started, without waiting for the one under way: the tree no longer
+    /// has the leaves (they were freed, or the transaction ended).
+    func cancel() {
+        state.withLock { $0.isCancelled = true }
+    }
+}
+
+extension Leaf {
+    /// Whether `other` is this leaf unchanged: the same storage for its keys, value ends and
+    /// bytes (a changed copy has storage of its own).
+    func sharesStorage(with other: Leaf) -> Bool {
+        func same<Element>(_ first: [Element], _ second: [Element]) -> Bool {
+            first.withUnsafeBufferPointer { first in
+                second.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress && first.count == second.count }
+            }
+        }
+        return same(keys, other.keys) && same(ends, other.ends) && same(bytes, other.bytes)
+    }
+}
