@@ -20,6 +20,15 @@ struct LoggedCommitTests {
         }
     }
 
+    /// Opens the database file `name` in `directory`, with table "t" holding keys 1...`rows`,
+    /// inserted as `insertRows` does.
+    static func openWithRows(_ name: String, in directory: TemporaryDirectory, rows: Int) throws -> (path: String, database: Database) {
+        let path = directory.file(name)
+        let database = try Database.open(path: path)
+        try insertRows(database, count: rows)
+        return (path, database)
+    }
+
     static func expectRows(_ database: Database, count: Int) throws {
         let table = try database.snapshot().table("t")
         #expect(table.count == count)
@@ -46,9 +55,7 @@ struct LoggedCommitTests {
     @Test("a process opening the file while another logs waits for a checkpoint, and no commit is logged while both have it open")
     func openerWaitsForCheckpoint() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("shared.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 10)
+        let (path, database) = try Self.openWithRows("shared.realm", in: directory, rows: 10)
         #expect(try Self.versionOnDisk(path) == 1)
         // A reader table of its own opens the lock file as another process would.
         var other: ReaderTable? = try ReaderTable(lockFilePath: path + ".lock")
@@ -69,9 +76,7 @@ struct LoggedCommitTests {
     @Test("an idle epoch is checkpointed under its newest version's number, and snapshots of logged versions stay readable")
     func idleCheckpoint() async throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("idle.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 10)
+        let (path, database) = try Self.openWithRows("idle.realm", in: directory, rows: 10)
         let logged = try database.snapshot()
         #expect(logged.version == 11 && logged.catalog.tables["t"]!.rows.isSynthetic)
         let deadline = ContinuousClock.now + .seconds(30)
@@ -95,9 +100,7 @@ struct LoggedCommitTests {
     @Test("a process opening the file gets in while this one commits in a tight loop")
     func openerGetsInDuringCommits() async throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("busy.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 1)
+        let (path, database) = try Self.openWithRows("busy.realm", in: directory, rows: 1)
         let stop = Flag()
         let stoppedByOpener = Flag()
         let finished = Flag()
@@ -129,9 +132,7 @@ struct LoggedCommitTests {
     @Test("a checkpoint the watcher asks for is made by the next commit, which writes to the file")
     func requestedCheckpoint() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("requested.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 5)
+        let (path, database) = try Self.openWithRows("requested.realm", in: directory, rows: 5)
         // What the watcher does when it cannot take the writer lock itself.
         database.shared.checkpointRequested.withLock { $0 = true }
         try database.write { try $0.table("t").insert([.int(6), .string("row 6")], forKey: 6) }
@@ -151,9 +152,9 @@ struct LoggedCommitTests {
     @Test("opening after a crash applies the logged commits, once; a read-only handle refuses to open before")
     func recovery() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("live.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 30)
+        let (path, database) = try Self.openWithRows("live.realm", in: directory, rows: 30)
+        // Open to the end, so that its epoch is too, as a crashed process's would be.
+        defer { withExtendedLifetime(database) {} }
         let crashed = directory.file("crashed.realm")
         try Self.crashCopy(of: path, to: crashed)
         let readOnlyCopy = directory.file("readonly.realm")
@@ -177,9 +178,8 @@ struct LoggedCommitTests {
     @Test("a log is applied only to the file it was written for, not to another at its path with the same history")
     func foreignLog() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("first.realm")
-        let database = try Database.open(path: path)
-        try Self.insertRows(database, count: 5)
+        let (path, database) = try Self.openWithRows("first.realm", in: directory, rows: 5)
+        defer { withExtendedLifetime(database) {} }
         // A file created anew with the very same first commit: same version, same layout.
         let other = directory.file("other.realm")
         do {
@@ -194,8 +194,7 @@ struct LoggedCommitTests {
     @Test("a logged transaction rolled back leaves the newest version as it was; the next one logs on")
     func rollback() throws {
         let directory = TemporaryDirectory()
-        let database = try Database.open(path: directory.file("rollback.realm"))
-        try Self.insertRows(database, count: 3)
+        let (_, database) = try Self.openWithRows("rollback.realm", in: directory, rows: 3)
         let transaction = try database.beginWrite()
         try transaction.table("t").insert([.int(99), .string("gone")], forKey: 99)
         transaction.rollback()
