@@ -3,7 +3,13 @@
 struct IndexTrees: Sequence {
     typealias Index = (tree: MutableTree, unique: Bool)
 
-    private var entries: [(column: Int, index: Index)] = []
+    private var entries: [(column: Int, index: Index)] = [] {
+        didSet { first = entries.first.map { ($0.column, .passUnretained($0.index.tree)) } }
+    }
+    /// The first entry's column and tree, the tree unretained (`entries` holds it): most tables
+    /// have one index (a primary key), which the loops run per row reach without retaining
+    /// `entries` for the loop, as iterating it does.
+    private var first: (column: Int, tree: Unmanaged<MutableTree>)?
 
     /// The index on `column`; setting nil removes it.
     subscript(column: Int) -> Index? {
@@ -22,14 +28,15 @@ struct IndexTrees: Sequence {
         }
     }
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+    var isEmpty: Bool { first == nil }
 
-    /// Calls `body` with the column and tree of each index, the tree borrowed without counting
-    /// a reference to it (`entries` holds one): for the loops that run once per row inserted.
+    /// Calls `body` with the column and tree of each index until it returns false, the tree
+    /// borrowed without counting a reference to it: for the loops that run once per row.
     @inline(__always)
     func forEachTree(_ body: (Int, MutableTree) throws -> Bool) rethrows {
-        for position in entries.indices {
+        guard let first, try first.tree._withUnsafeGuaranteedRef({ try body(first.column, $0) }) else { return }
+        guard entries.count > 1 else { return }
+        for position in 1..<entries.count {
             let column = entries[position].column
             let tree = Unmanaged.passUnretained(entries[position].index.tree)
             guard try tree._withUnsafeGuaranteedRef({ try body(column, $0) }) else { return }
