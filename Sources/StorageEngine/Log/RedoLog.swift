@@ -32,7 +32,7 @@ import CXXHash
 /// commit's synced write cheaper for the kernel. An append therefore rewrites the block its
 /// record starts in, with the records already there (kept in `staging`) before it and zeros
 /// after it. Rewriting those records with the same bytes is what a page-cache write of the
-/// block does too: a torn write leaves each of them either as it was or as it was.
+/// block does too: whichever part of a torn write reaches the disk, they read as they were.
 ///
 /// `@unchecked Sendable`: a process's log is used by its writer, under the write lock, only.
 package final class RedoLog: @unchecked Sendable {
