@@ -18,14 +18,12 @@ struct RedoLogTests {
         for (position, payload) in payloads.enumerated() {
             try log.append(version: 41 + UInt64(position), payload: payload)
         }
-        try log.sync()
         let (reopened, records) = try #require(try RedoLog.open(file))
         #expect(records.map(\.payload) == payloads)
         #expect(records.map(\.version) == Array(41...140))
         #expect(reopened.baseVersion == 40 && reopened.lastVersion == 140 && reopened.tail == log.tail)
 
         try reopened.append(version: 141, payload: [1, 2, 3])
-        try reopened.sync()
         let (_, again) = try #require(try RedoLog.open(file))
         #expect(again.count == 101 && again.last == RedoLog.Record(version: 141, payload: [1, 2, 3]))
     }
@@ -47,10 +45,8 @@ struct RedoLogTests {
         let file = InMemoryFile()
         let log = try RedoLog.create(in: file, baseVersion: 0)
         for version in UInt64(1)...10 { try log.append(version: version, payload: [UInt8](repeating: UInt8(version), count: 200)) }
-        try log.sync()
         try log.startGeneration(baseVersion: 10)
         for version in UInt64(11)...13 { try log.append(version: version, payload: [UInt8(version)]) }
-        try log.sync()
         let (reopened, records) = try #require(try RedoLog.open(file))
         #expect(records.map(\.version) == [11, 12, 13])
         #expect(reopened.baseVersion == 10)
@@ -60,7 +56,6 @@ struct RedoLogTests {
         let old = InMemoryFile()
         let first = try RedoLog.create(in: old, baseVersion: 0)
         for version in UInt64(1)...3 { try first.append(version: version, payload: [UInt8(version)]) }
-        try first.sync()
         try first.startGeneration(baseVersion: 0)
         let (_, none) = try #require(try RedoLog.open(old))
         #expect(none.isEmpty)
@@ -79,7 +74,6 @@ struct RedoLogTests {
         #expect(existing.isEmpty)
         for (position, payload) in payloads.enumerated() {
             try log.append(version: 101 + UInt64(position), payload: payload)
-            try log.sync()
         }
         let operations = file.log
         var checked = 0
@@ -107,14 +101,12 @@ struct RedoLogTests {
         let log = try RedoLog.create(in: file, baseVersion: 0)
         try log.append(version: 1, payload: [1, 1])
         try log.append(version: 2, payload: [UInt8](repeating: 2, count: 100))
-        try log.sync()
         // Tear record 2: its payload's last bytes never reached the disk.
         try file.write([UInt8](repeating: 0, count: 8), at: log.tail - 16)
         let (reopened, records) = try #require(try RedoLog.open(file))
         #expect(records.map(\.version) == [1])
         try reopened.append(version: 2, payload: [7])
         try reopened.append(version: 3, payload: [8])
-        try reopened.sync()
         let (_, again) = try #require(try RedoLog.open(file))
         #expect(again.map(\.payload) == [[1, 1], [7], [8]])
     }
@@ -172,15 +164,11 @@ struct RedoLogTests {
                 file.failsNextDurableWrite = true
                 #expect(throws: StorageError.self) { try log.finishAppend(try log.startDurableAppend(version: version, payload: payload)) }
                 #expect(log.lastVersion == version - 1)
-            case 1...4:
-                try log.finishAppend(try log.startDurableAppend(version: version, payload: payload))
-                kept.append(payload)
             default:
                 try log.append(version: version, payload: payload)
                 kept.append(payload)
             }
         }
-        try log.sync()
         #expect(file.writes > 250)
         let (reopened, records) = try #require(try RedoLog.open(file.memory))
         #expect(records.count == kept.count)
@@ -202,12 +190,7 @@ struct RedoLogTests {
         let log = try RedoLog.create(in: file, baseVersion: 9)
         let payloads = Self.payloads(1000, seed: 3)
         for (position, payload) in payloads.enumerated() {
-            if position % 2 == 0 {
-                try log.finishAppend(try log.startDurableAppend(version: 10 + UInt64(position), payload: payload))
-            } else {
-                try log.append(version: 10 + UInt64(position), payload: payload)
-                try log.sync()
-            }
+            try log.append(version: 10 + UInt64(position), payload: payload)
             // No hole where records are (where the file system reports holes at all), and
             // not the whole log's length readied at once.
             let hole = PosixFileTests.firstHole(in: path, from: RedoLog.recordsStart)

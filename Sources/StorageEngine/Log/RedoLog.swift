@@ -125,7 +125,7 @@ package final class RedoLog: @unchecked Sendable {
 
     /// Begins a new generation whose records follow `baseVersion`: a fresh salt, so that every
     /// record already in the file becomes stale. With `sync`, the header is durable when this
-    /// returns; without, the next `sync()` makes it durable with the first record. Until then a
+    /// returns; without, the first record's durable write makes it durable too. Until then a
     /// crash leaves the former header (whose records are stale once the caller has checkpointed)
     /// or a torn one (no log at all), and either way never a record of this generation.
     package func startGeneration(baseVersion: UInt64, baseFingerprint: UInt64 = 0, sync: Bool = true) throws {
@@ -153,12 +153,10 @@ package final class RedoLog: @unchecked Sendable {
         self.tail = RedoLog.recordsStart
     }
 
-    /// Writes a record for `version`, which must follow the last one; durable once `sync()`
-    /// returns.
+    /// Appends a record for `version`, which must follow the last one, and returns once it is
+    /// durable: `startDurableAppend` and `finishAppend` with nothing between.
     package func append(version: UInt64, payload: [UInt8]) throws {
-        let record = try compose(version: version, payload: payload)
-        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
-        advance(past: record)
+        try finishAppend(try startDurableAppend(version: version, payload: payload))
     }
 
     /// A record `startDurableAppend` is writing.
@@ -259,11 +257,6 @@ package final class RedoLog: @unchecked Sendable {
         larger.baseAddress!.copyMemory(from: staging.baseAddress!, byteCount: kept)
         staging.deallocate()
         staging = larger
-    }
-
-    /// Makes every record appended so far durable.
-    package func sync() throws {
-        try file.sync()
     }
 
     private func readRecord(at offset: UInt64, fileSize: UInt64) throws -> (record: Record, checksum: UInt64, next: UInt64)? {
