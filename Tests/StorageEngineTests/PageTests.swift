@@ -117,6 +117,41 @@ struct PageTests {
         }
     }
 
+    /// An in-memory file with a gathering write of its own, which records the parts it is given.
+    final class GatheringFile: FileIO, @unchecked Sendable {
+        let inner = InMemoryFile()
+        var gathered: [(offset: UInt64, parts: Int)] = []
+        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
+        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try inner.write(bytes, at: offset) }
+        func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+            gathered.append((offset, parts.count))
+            var position = offset
+            for part in parts {
+                try inner.write(part, at: position)
+                position += UInt64(part.count)
+            }
+        }
+        func sync() throws { try inner.sync() }
+        func size() throws -> UInt64 { try inner.size() }
+        func truncate(to length: UInt64) throws { try inner.truncate(to: length) }
+    }
+
+    @Test("a run of pages reaches the file's own gathering write, not the default that joins the pages into one buffer")
+    func pageWriterGathers() throws {
+        let file = GatheringFile()
+        let writer = PageWriter(file: file)
+        try writer.write([1, 1], at: 64, paddedTo: 4)
+        try writer.write([2, 2, 2, 2], at: 68, paddedTo: 4)
+        try writer.write([3], at: 72, paddedTo: 1)
+        try writer.flush()
+        // Two pages, the first one's padding, and the third page: four parts, as they were.
+        #expect(file.gathered.map(\.offset) == [64])
+        #expect(file.gathered.map(\.parts) == [4])
+        var read = [UInt8](repeating: 0xEE, count: 9)
+        try read.withUnsafeMutableBytes { try file.read(into: $0, at: 64) }
+        #expect(read == [1, 1, 0, 0, 2, 2, 2, 2, 3])
+    }
+
     @Test("the cache's offset table agrees with a dictionary through inserts, replacements and removals")
     func offsetTable() {
         var random = SeededGenerator(seed: 77)

@@ -9,6 +9,10 @@ package protocol FileIO: AnyObject, Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
     /// Writes `bytes` at `offset`, growing the file as needed. Not durable until `sync()` returns.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
+    /// Writes `parts`, one after the other, from `offset`: a run of adjacent pages. A
+    /// requirement, not only an extension method, so that a call through `any FileIO` reaches
+    /// `PosixFile`'s `pwritev` instead of the default, which joins the parts into one buffer.
+    func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws
     /// Makes every write issued before this call durable.
     func sync() throws
     /// The file's current length in bytes.
