@@ -15,6 +15,9 @@ package protocol FileIO: AnyObject, Sendable {
     func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws
     /// Makes every write issued before this call durable.
     func sync() throws
+    /// Asks for the bytes written in `range` to start on their way to the disk, without waiting:
+    /// a hint that lets a later `sync` find them written already. A file may ignore it.
+    func startWriteback(_ range: Range<UInt64>)
     /// The file's current length in bytes.
     func size() throws -> UInt64
     /// Sets the file's length, dropping or zero-filling the tail.
@@ -65,6 +68,8 @@ package struct DurableWrite {
 
 extension FileIO {
     package func prepareForWriting(_ range: Range<UInt64>) throws {}
+
+    package func startWriteback(_ range: Range<UInt64>) {}
 
     package var alignment: Int { 1 }
 

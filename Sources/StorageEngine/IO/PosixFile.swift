@@ -170,6 +170,13 @@ package final class PosixFile: FileIO {
         }
     }
 
+    /// Starts writeback of `range` (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), which
+    /// returns once the kernel has queued the pages, not when they are on the disk. Nothing
+    /// depends on it: the commit's `sync` makes the bytes durable either way.
+    package func startWriteback(_ range: Range<UInt64>) {
+        _ = asyncrealm_start_writeback(descriptor, Int64(range.lowerBound), Int64(range.count))
+    }
+
     /// The length, from `lseek` rather than `fstat`: on Linux with multigrain timestamps, a
     /// `stat` makes the next write stamp the file's mtime finely, which dirties the inode, and
     /// `fdatasync` on ext4 without a journal then writes the inode as well as the data. Asking

@@ -19,6 +19,15 @@ package final class TransactionSpace {
     private let writer: PageWriter
     /// Space set aside for the commit's pages, handed out front to back (see `reserve`).
     private var reservation: Range<UInt64>?
+    /// Pages written ahead of the commit (see `EarlyPageWrites`), once a tree has some: the
+    /// space promised to the pages handed over and the space granted for them, and whether
+    /// what was written is in the file once writing ahead stopped.
+    private var earlyWrites: EarlyPageWrites?
+    private var earlyPromised: UInt64 = 0
+    private var earlyGranted: UInt64 = 0
+    private var earlyWritesIntact = false
+    /// The pages written ahead that the commit references, by offset.
+    private var earlyKept: Set<UInt64> = []
 
     package init(store: PageStore, freeSpace: FreeSpace) {
         self.store = store
@@ -91,6 +100,53 @@ package final class TransactionSpace {
             return range.lowerBound
         }
         return freeSpace.allocate(length)
+    }
+
+    // MARK: Pages written ahead
+
+    /// Where a full leaf's page of at most `bytes` can be written ahead of the commit, with
+    /// space granted for it (in extents of `EarlyPageWrites.extentBytes`, from the free space).
+    func earlyPageWrites(forPageOfAtMost bytes: Int) -> EarlyPageWrites {
+        let writes = earlyWrites ?? EarlyPageWrites(file: store.file)
+        earlyWrites = writes
+        earlyPromised += FreeSpace.rounded(UInt64(bytes))
+        if earlyPromised > earlyGranted {
+            let size = max(EarlyPageWrites.extentBytes, (earlyPromised - earlyGranted + 4095) / 4096 * 4096)
+            let offset = freeSpace.allocate(Int(size), alignment: 4096)
+            writes.grant(offset..<(offset + size))
+            earlyGranted += size
+        }
+        return writes
+    }
+
+    /// Ends writing ahead: the last pages are written, no page is from now on. Called when
+    /// the commit begins and when the transaction ends, whichever comes first.
+    package func stopEarlyPageWrites() {
+        guard let earlyWrites else { return }
+        earlyWritesIntact = earlyWrites.close()
+    }
+
+    /// Takes the page `ref`, written ahead, for the commit; false if the writes ahead failed,
+    /// when the leaf must be written again. Writing ahead stops first, if it has not yet.
+    func keepWrittenAhead(_ ref: PageRef) -> Bool {
+        stopEarlyPageWrites()
+        guard earlyWritesIntact else { return false }
+        earlyKept.insert(ref.offset)
+        return true
+    }
+
+    /// Gives back to the free space whatever was granted for pages written ahead that the commit
+    /// does not reference (leaves changed after they were written, space never filled).
+    package func releaseUnkeptEarlyPageWrites() {
+        guard let earlyWrites else { return }
+        stopEarlyPageWrites()
+        for extent in earlyWrites.unusedSpace(keeping: earlyKept) { freeSpace.release(extent) }
+        self.earlyWrites = nil
+    }
+
+    /// Counts a page written ahead and kept as one this transaction wrote.
+    func recordWrittenAhead(_ ref: PageRef) {
+        record(ref)
     }
 
     private func record(_ ref: PageRef) {

@@ -91,7 +91,7 @@ package struct IndexBucket {
 
     /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without
     /// decoding any value or inline key: what freeing an index needs.
-    static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
+    package static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
         var trees: [(UnsafeRawBufferPointer, PageRef)] = []
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {

@@ -16,20 +16,33 @@ final class EarlyLeafEncoding: Sendable {
     /// Full leaves a tree fills in one transaction before it hands them over: a small
     /// transaction's commit (or the redo log's, which encodes nothing) would only pay for them.
     static let minimumFilledLeaves = 4
+    /// Full leaves a tree fills in one transaction before their pages are also written ahead
+    /// (see `EarlyPageWrites`): 128 KiB of leaves, past what a commit may send to the redo log
+    /// instead (`LogEpoch.largestRecord`), which would leave pages written for nothing.
+    static let minimumLeavesWrittenAhead = 16
 
-    typealias Result = (leaf: Leaf, page: [UInt8], incompressibleSize: UInt32)
+    /// A leaf encoded: its page, or where the page was written ahead (the page is then empty).
+    typealias Result = (leaf: Leaf, page: [UInt8], incompressibleSize: UInt32, writtenAt: PageRef?)
 
-    private static let queue = DispatchQueue(label: "AsyncRealm.EarlyLeafEncoding", qos: .userInitiated)
+    /// The queue every job runs on (tests suspend it to hold jobs back).
+    static let queue = DispatchQueue(label: "AsyncRealm.EarlyLeafEncoding", qos: .userInitiated)
     private let group = DispatchGroup()
     private let state = Locked((results: [Int: Result](), isCancelled: false))
 
-    /// Starts encoding `leaf`, the dirty leaf at `index` of its tree.
-    func submit(_ leaf: Leaf, at index: Int) {
+    /// Starts encoding `leaf`, the dirty leaf at `index` of its tree, and with `writes`, writing
+    /// its page ahead of the commit.
+    func submit(_ leaf: Leaf, at index: Int, writingTo writes: EarlyPageWrites?) {
         EarlyLeafEncoding.queue.async(group: group) { [state] in
             guard !state.withLock({ $0.isCancelled }) else { return }
             let (page, hint) = LeafCompression.page(for: leaf)
-            state.withLock { $0.results[index] = (leaf, page, hint) }
+            let result: Result = if let ref = writes?.place(page) { (leaf, [], hint, ref) } else { (leaf, page, hint, nil) }
+            state.withLock { $0.results[index] = result }
         }
+    }
+
+    /// Returns once every job submitted so far has run (for tests).
+    func waitForSubmitted() {
+        group.wait()
     }
 
     /// The leaves encoded so far, by index; the jobs not started are dropped.

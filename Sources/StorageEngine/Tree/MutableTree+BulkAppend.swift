@@ -92,7 +92,9 @@ extension MutableTree {
         filledLeaves += 1
         guard filledLeaves >= EarlyLeafEncoding.minimumFilledLeaves else { return }
         if earlyEncoding == nil { earlyEncoding = EarlyLeafEncoding() }
-        earlyEncoding!.submit(leaves[index], at: index)
+        let writes = filledLeaves >= EarlyLeafEncoding.minimumLeavesWrittenAhead
+            ? space.earlyPageWrites(forPageOfAtMost: PageCodec.headerSize + leaves[index].encodedSize) : nil
+        earlyEncoding!.submit(leaves[index], at: index, writingTo: writes)
     }
 
     /// Adds `child` as the new rightmost child of the spine's lowest branch, starting new

@@ -21,6 +21,8 @@ package final class MutableTree: TreeReading {
     @exclusivity(unchecked) var lastKeyOfStoredRoot: (root: PageRef, key: UInt64?)?
     /// Stored images of dirty leaves made by `prepareFlush()`, by index in `leaves`.
     private var encodedLeaves: [Int: [UInt8]] = [:]
+    /// Dirty leaves whose pages were written ahead of the commit, and where (see `EarlyPageWrites`).
+    private var writtenLeaves: [Int: PageRef] = [:]
     /// Leaves a bulk append filled in this transaction, and the encoding of those it handed
     /// over (see `EarlyLeafEncoding`).
     @exclusivity(unchecked) var filledLeaves = 0
@@ -168,6 +170,7 @@ package final class MutableTree: TreeReading {
     /// count) the flush will take, so a commit can set aside one extent for all its pages.
     func prepareFlush() -> (bytes: UInt64, pages: Int) {
         encodedLeaves.removeAll(keepingCapacity: true)
+        writtenLeaves.removeAll()
         let early = earlyEncoding?.finish() ?? [:]
         earlyEncoding = nil
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 { return (0, 0) }
@@ -176,7 +179,13 @@ package final class MutableTree: TreeReading {
         if !early.isEmpty {
             dirty.removeAll { index in
                 guard let result = early[index], result.leaf.sharesStorage(with: leaves[index]) else { return false }
-                encodedLeaves[index] = result.page
+                if let ref = result.writtenAt {
+                    // Written ahead: taken as it is, unless a write ahead failed.
+                    guard space.keepWrittenAhead(ref) else { return false }
+                    writtenLeaves[index] = ref
+                } else {
+                    encodedLeaves[index] = result.page
+                }
                 leaves[index].incompressibleSize = result.incompressibleSize
                 return true
             }
@@ -203,7 +212,9 @@ package final class MutableTree: TreeReading {
         case .stored:
             return (0, 0)
         case .dirtyLeaf(let index):
-            // Encoded already when the leaves were many (see `ParallelLeafEncoding`).
+            // Written already (no space to set aside), or encoded already when the leaves
+            // were many (see `ParallelLeafEncoding`).
+            if writtenLeaves[index] != nil { return (0, 1) }
             if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(stored.count)), 1) }
             let (stored, hint) = LeafCompression.page(for: leaves[index])
             leaves[index].incompressibleSize = hint
@@ -231,6 +242,7 @@ package final class MutableTree: TreeReading {
         leaves.removeAll()
         branches.removeAll()
         encodedLeaves.removeAll()
+        writtenLeaves.removeAll()
         spine = nil
         return ref
     }
@@ -240,6 +252,11 @@ package final class MutableTree: TreeReading {
         case .stored(let ref):
             return ref
         case .dirtyLeaf(let index):
+            if let ref = writtenLeaves.removeValue(forKey: index) {
+                space.recordWrittenAhead(ref)
+                store.cache.insert(.leaf(leaves[index]), for: ref, cost: leaves[index].encodedSize + 64)
+                return ref
+            }
             // Taken out of `encodedLeaves`, so that sealing it (which writes its checksum in)
             // changes the only reference instead of copying the page.
             var stored: [UInt8]

@@ -53,6 +53,8 @@ package final class WriteTransaction {
     /// Gives up what the transaction holds: the write lock, or its turn in the group.
     private func end() {
         isActive = false
+        // Nothing may reach the file once the transaction is over: its space is anyone's.
+        space.stopEarlyPageWrites()
         if ownsLock {
             database.endWrite(releasingFileLock: holdsFileLock)
         } else if joinedGroup {
@@ -146,6 +148,8 @@ package final class WriteTransaction {
             if isActive { end() }
         }
         for table in tables { try table.finalizeIndexes() }
+        // Pages written ahead are all in the file from here, or none is used.
+        space.stopEarlyPageWrites()
         // A small synchronous commit of rows goes to the redo log (see `LogEpoch`); any other
         // commit while an epoch is open is its checkpoint, writing what the logged ones held
         // in memory.
@@ -159,6 +163,7 @@ package final class WriteTransaction {
             if payload.count <= LogEpoch.largestRecord, !shared.checkpointRequested.withLock({ $0 }) {
                 if epoch == nil { epoch = try shared.beginEpoch(base: baseHeader) }
                 if let epoch, !epoch.isFull(forRecordOf: payload.count) {
+                    space.releaseUnkeptEarlyPageWrites()
                     return try commitToLog(epoch, payload: payload, pinning: pinning)
                 }
             }
@@ -172,6 +177,7 @@ package final class WriteTransaction {
             let part = table.prepareFlush()
             return (total.bytes + part.bytes, total.pages + part.pages)
         }
+        space.releaseUnkeptEarlyPageWrites()
         // The catalog before the flush sets its tables' new roots, with 4 bytes per table of
         // room for counts that grow (a page past the reservation is placed on its own).
         var catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: 256) { catalog.encode(into: &$0) }
