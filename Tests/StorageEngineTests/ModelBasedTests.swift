@@ -96,6 +96,7 @@ struct ModelBasedTests {
                 transaction = nil
                 database = try Database.open(path: path)
                 try checkSnapshot(try database.snapshot(), fully: true)
+                #expect(try spaceAccountingProblem(in: PosixFile(path: path, create: false, readOnly: true)) == nil, failure)
             default:
                 if let snapshot = snapshots.randomElement(using: &random) {
                     try checkSnapshot(snapshot, fully: roll > 95)
