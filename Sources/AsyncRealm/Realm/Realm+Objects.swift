@@ -264,44 +264,66 @@ extension Realm {
             require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled, so it cannot be added or linked to; add a new unmanaged object instead")
             return managed.key
         }
-        guard let transaction else {
+        guard transaction != nil else {
             stop("linking an unmanaged object adds it, which needs a write transaction")
         }
-        let info = classInfoOrStop(for: type(of: object))
         do {
-            let table = try writeTable(info, in: transaction)
-            if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
-                let field = info.storageFields(of: object)[column]
-                let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                let primaryKey = field.storageValue(in: base, realm: self)
-                if let existing = try table.firstKey(where: column, equals: primaryKey) {
-                    // Managed before its links are converted, so a cycle back to it ends here.
-                    object._manage(realm: self, key: existing, info: info)
-                    info.writeSlots(into: object)
-                    var values = unmanagedValues(of: object, info: info)
-                    let oldRow = try table.row(existing)
-                    try storeLists(of: info, key: existing, in: &values, replacing: oldRow) { try table.update(existing, to: $0) }
-                    changed()
-                    return existing
-                }
-            }
-            // Take the key before converting links, so that a cycle back to this object (or
-            // another object of this class added on the way) finds its key.
-            let key = max(table.nextKey, info.nextPendingKey)
-            info.nextPendingKey = key + 1
-            object._manage(realm: self, key: key, info: info)
-            info.writeSlots(into: object)
-            if additions == nil { additions = WriteAdditions() }
-            object._addedIn = additions
-            var values = unmanagedValues(of: object, info: info)
-            try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
-            recycle(&values)
-            changed()
-            return key
+            return try withAddTarget(for: type(of: object)) { info, table in try add(unmanaged: object, info: info, table: table) }
         } catch {
             fail(error)
             return object.managed?.key ?? 0
         }
+    }
+
+    /// Calls `body` with the class info of `type` and its table in the write transaction. Both
+    /// are borrowed, not retained, when the last add was of the same class in the same
+    /// transaction (a bulk add): the realm keeps every class info, and the class info keeps its
+    /// table writer for the transaction. Counting references to the class info, the table and
+    /// the transaction was a twentieth of `BatchWrite`'s adds.
+    @inline(__always)
+    private func withAddTarget<Result>(for type: Object.Type, _ body: (ClassInfo, TableWriter) throws -> Result) throws -> Result {
+        if let target = addTarget, target.type == ObjectIdentifier(type), target.transactionSerial == transactionSerial {
+            return try target.info._withUnsafeGuaranteedRef { info in
+                try target.table._withUnsafeGuaranteedRef { table in try body(info, table) }
+            }
+        }
+        let info = classInfoOrStop(for: type)
+        let table = try writeTable(info, in: transaction!)
+        addTarget = AddTarget(type: ObjectIdentifier(type), info: .passUnretained(info), table: .passUnretained(table), transactionSerial: transactionSerial)
+        return try body(info, table)
+    }
+
+    /// Adds `object`, unmanaged, to `table` of `info`'s class, or with `.modified` or `.all`
+    /// updates the object of its primary key; returns its key.
+    private func add(unmanaged object: Object, info: ClassInfo, table: TableWriter) throws -> UInt64 {
+        if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
+            let field = info.storageFields(of: object)[column]
+            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            let primaryKey = field.storageValue(in: base, realm: self)
+            if let existing = try table.firstKey(where: column, equals: primaryKey) {
+                // Managed before its links are converted, so a cycle back to it ends here.
+                object._manage(realm: self, key: existing, info: info)
+                info.writeSlots(into: object)
+                var values = unmanagedValues(of: object, info: info)
+                let oldRow = try table.row(existing)
+                try storeLists(of: info, key: existing, in: &values, replacing: oldRow) { try table.update(existing, to: $0) }
+                changed()
+                return existing
+            }
+        }
+        // Take the key before converting links, so that a cycle back to this object (or
+        // another object of this class added on the way) finds its key.
+        let key = max(table.nextKey, info.nextPendingKey)
+        info.nextPendingKey = key + 1
+        object._manage(realm: self, key: key, info: info)
+        info.writeSlots(into: object)
+        if additions == nil { additions = WriteAdditions() }
+        object._addedIn = additions
+        var values = unmanagedValues(of: object, info: info)
+        try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
+        recycle(&values)
+        changed()
+        return key
     }
 
     /// Creates an object of `type` from `value` (a dictionary by property name, an array in

@@ -65,6 +65,8 @@ public final class Realm {
     @exclusivity(unchecked) var rowScratch: [Value] = []
     /// The update policy of the `add` call in progress, applied to the objects it links to.
     @exclusivity(unchecked) var addPolicy: UpdatePolicy = .error
+    /// The class and table the last add went to (see `withAddTarget(for:_:)`).
+    @exclusivity(unchecked) var addTarget: AddTarget?
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
     public convenience init() throws {

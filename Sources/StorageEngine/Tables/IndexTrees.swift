@@ -4,12 +4,16 @@ struct IndexTrees: Sequence {
     typealias Index = (tree: MutableTree, unique: Bool)
 
     private var entries: [(column: Int, index: Index)] = [] {
-        didSet { first = entries.first.map { ($0.column, .passUnretained($0.index.tree)) } }
+        didSet {
+            first = entries.first.map { ($0.column, .passUnretained($0.index.tree)) }
+            hasMore = entries.count > 1
+        }
     }
     /// The first entry's column and tree, the tree unretained (`entries` holds it): most tables
     /// have one index (a primary key), which the loops run per row reach without retaining
     /// `entries` for the loop, as iterating it does.
     private var first: (column: Int, tree: Unmanaged<MutableTree>)?
+    private var hasMore = false
 
     /// The index on `column`; setting nil removes it.
     subscript(column: Int) -> Index? {
@@ -29,6 +33,9 @@ struct IndexTrees: Sequence {
     }
 
     var isEmpty: Bool { first == nil }
+
+    /// The column and tree of the only index, the tree unretained; nil unless there is exactly one.
+    var onlyIndex: (column: Int, tree: Unmanaged<MutableTree>)? { hasMore ? nil : first }
 
     /// Calls `body` with the column and tree of each index until it returns false, the tree
     /// borrowed without counting a reference to it: for the loops that run once per row.

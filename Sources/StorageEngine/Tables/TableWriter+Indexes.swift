@@ -67,20 +67,34 @@ extension TableWriter {
     /// When every value falls after its index's last key (an increasing primary key, the usual
     /// insert), there is nothing to check and each bucket is appended, in one pass.
     func addToIndexes(_ values: [Value], key: UInt64) throws {
-        // The trees are borrowed (`forEachTree`): counting references to them twice per index
-        // and row was a seventh of an insert.
-        var appending = true
-        try indexTrees.forEachTree { column, tree in
-            appending = try tree.isAfterLastKey(IndexKey.of(column < values.count ? values[column] : .null))
-            return appending
-        }
-        if appending {
-            try indexTrees.forEachTree { column, tree in
-                let value = column < values.count ? values[column] : .null
-                try appendBucket(to: tree, indexKey: IndexKey.of(value), value: value, key: key)
+        if let only = indexTrees.onlyIndex {
+            // One index, the usual table's (its primary key): its key computed once, the tree
+            // borrowed. Through `forEachTree`, the array of indexes was retained around each
+            // call of the loop's body, a twentieth of `BatchWrite`'s adds.
+            let value = only.column < values.count ? values[only.column] : .null
+            let indexKey = IndexKey.of(value)
+            let appended = try only.tree._withUnsafeGuaranteedRef { tree in
+                guard try tree.isAfterLastKey(indexKey) else { return false }
+                try appendBucket(to: tree, indexKey: indexKey, value: value, key: key)
                 return true
             }
-            return
+            if appended { return }
+        } else {
+            // The trees are borrowed (`forEachTree`): counting references to them twice per
+            // index and row was a seventh of an insert.
+            var appending = true
+            try indexTrees.forEachTree { column, tree in
+                appending = try tree.isAfterLastKey(IndexKey.of(column < values.count ? values[column] : .null))
+                return appending
+            }
+            if appending {
+                try indexTrees.forEachTree { column, tree in
+                    let value = column < values.count ? values[column] : .null
+                    try appendBucket(to: tree, indexKey: IndexKey.of(value), value: value, key: key)
+                    return true
+                }
+                return
+            }
         }
         try checkUnique(values, excluding: key)
         for (column, _) in indexTrees {
