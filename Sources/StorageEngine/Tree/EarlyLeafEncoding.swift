@@ -11,8 +11,11 @@ import Dispatch
 /// uses a result only for a leaf whose storage is still the copy's (`Leaf.sharesStorage`).
 ///
 /// The jobs run in order on one queue of the process: a transaction that adds faster than its
-/// leaves are encoded leaves the rest to the commit, which cancels the jobs not started.
-final class EarlyLeafEncoding: Sendable {
+/// leaves are encoded leaves the rest to the commit, which cancels the jobs not started. A job
+/// takes `leavesPerJob` leaves: the queue's thread finishes a leaf faster than the adds fill
+/// one and goes to sleep in between, and waking it for every leaf (a `futex` call in
+/// `DispatchQueue.async`) was a twentieth of `BatchWrite`'s adds.
+final class EarlyLeafEncoding {
     /// Full leaves a tree fills in one transaction before it hands them over: a small
     /// transaction's commit (or the redo log's, which encodes nothing) would only pay for them.
     static let minimumFilledLeaves = 4
@@ -20,6 +23,8 @@ final class EarlyLeafEncoding: Sendable {
     /// (see `EarlyPageWrites`): 128 KiB of leaves, past what a commit may send to the redo log
     /// instead (`LogEpoch.largestRecord`), which would leave pages written for nothing.
     static let minimumLeavesWrittenAhead = 16
+    /// Leaves handed over together, in one job.
+    static let leavesPerJob = 8
 
     /// A leaf encoded: its page, or where the page was written ahead (the page is then empty).
     typealias Result = (leaf: Leaf, page: [UInt8], incompressibleSize: UInt32, writtenAt: PageRef?)
@@ -28,33 +33,47 @@ final class EarlyLeafEncoding: Sendable {
     static let queue = DispatchQueue(label: "AsyncRealm.EarlyLeafEncoding", qos: .userInitiated)
     private let group = DispatchGroup()
     private let state = Locked((results: [Int: Result](), isCancelled: false))
+    /// Leaves handed over and not yet in a job (the tree's thread's alone).
+    private var batch: [(leaf: Leaf, index: Int, writes: EarlyPageWrites?)] = []
 
-    /// Starts encoding `leaf`, the dirty leaf at `index` of its tree, and with `writes`, writing
-    /// its page ahead of the commit.
+    /// Hands over `leaf`, the dirty leaf at `index` of its tree, to be encoded, and with
+    /// `writes`, its page written ahead of the commit: in a job with the leaves handed over
+    /// before it, once there are `leavesPerJob`.
     func submit(_ leaf: Leaf, at index: Int, writingTo writes: EarlyPageWrites?) {
+        batch.append((leaf, index, writes))
+        if batch.count >= EarlyLeafEncoding.leavesPerJob { startJob() }
+    }
+
+    private func startJob() {
+        let leaves = batch
+        batch.removeAll(keepingCapacity: true)
         EarlyLeafEncoding.queue.async(group: group) { [state] in
-            guard !state.withLock({ $0.isCancelled }) else { return }
-            let (page, hint) = LeafCompression.page(for: leaf)
-            let result: Result = if let ref = writes?.place(page) { (leaf, [], hint, ref) } else { (leaf, page, hint, nil) }
-            state.withLock { $0.results[index] = result }
+            for (leaf, index, writes) in leaves {
+                guard !state.withLock({ $0.isCancelled }) else { return }
+                let (page, hint) = LeafCompression.page(for: leaf)
+                let result: Result = if let ref = writes?.place(page) { (leaf, [], hint, ref) } else { (leaf, page, hint, nil) }
+                state.withLock { $0.results[index] = result }
+            }
         }
     }
 
-    /// Returns once every job submitted so far has run (for tests).
+    /// Returns once every leaf handed over so far is encoded (for tests).
     func waitForSubmitted() {
+        if !batch.isEmpty { startJob() }
         group.wait()
     }
 
-    /// The leaves encoded so far, by index; the jobs not started are dropped.
+    /// The leaves encoded so far, by index; the rest are left to the commit.
     func finish() -> [Int: Result] {
         cancel()
         group.wait()
         return state.withLock { $0.results }
     }
 
-    /// Drops the jobs not started, without waiting for the one under way: the tree no longer
-    /// has the leaves (they were freed, or the transaction ended).
+    /// Drops the leaves not yet encoded, without waiting for the one under way: the tree no
+    /// longer has them (they were freed, or the transaction ended).
     func cancel() {
+        batch.removeAll()
         state.withLock { $0.isCancelled = true }
     }
 }
