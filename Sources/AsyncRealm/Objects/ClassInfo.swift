@@ -35,12 +35,15 @@ final class ClassInfo {
     @exclusivity(unchecked) var spareAccessor: Object?
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
     @exclusivity(unchecked) var filterTemplates = BoundTemplates()
-    /// Where each stored property's `@Persisted` storage sits in an instance, in column order.
-    private var fields: [StorageField]?
+    /// Where each stored property's `@Persisted` storage sits in an instance, in column order:
+    /// memory of the class info's own, which reading needs no reference counted for (an array
+    /// here was retained and released around every add).
+    private var fields: UnsafeMutableBufferPointer<StorageField>?
 
-    /// The storage fields of the stored properties, found once from a sample instance.
-    func storageFields(of sample: Object) -> [StorageField] {
-        if let fields { return fields }
+    /// The storage fields of the stored properties, found once from a sample instance; valid
+    /// as long as the class info.
+    func storageFields(of sample: Object) -> UnsafeBufferPointer<StorageField> {
+        if let fields { return UnsafeBufferPointer(fields) }
         let types = PersistedFields.storageTypes(of: sample)
         let found = schema.storedProperties.map { property in
             guard let offset = PersistedFields.offset(of: property.name, in: type), let storage = types[property.name] else {
@@ -48,8 +51,17 @@ final class ClassInfo {
             }
             return StorageField(offset: offset, type: storage)
         }
-        fields = found
-        return found
+        let stored = UnsafeMutableBufferPointer<StorageField>.allocate(capacity: found.count)
+        _ = stored.initialize(from: found)
+        fields = stored
+        return UnsafeBufferPointer(stored)
+    }
+
+    deinit {
+        if let fields {
+            fields.deinitialize()
+            fields.deallocate()
+        }
     }
 
     init(schema: ObjectSchema, type: Object.Type) {

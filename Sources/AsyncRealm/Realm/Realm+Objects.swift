@@ -411,8 +411,8 @@ extension Realm {
     private func unmanagedValues(of object: Object, info: ClassInfo) -> [Value] {
         // The array of the last add, taken out while in use: converting a link adds the object
         // it links to first, which takes an array of its own.
-        var values = rowScratch
-        rowScratch = []
+        var values: [Value] = []
+        swap(&values, &rowScratch)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let fields = info.storageFields(of: object)
         // The last add's values are overwritten in place (an object of the same class, the usual
@@ -433,7 +433,7 @@ extension Realm {
     /// Keeps `values`' storage for the next add (see `rowScratch`), values and all: the next
     /// add of the class overwrites them.
     private func recycle(_ values: inout [Value]) {
-        rowScratch = values
+        swap(&rowScratch, &values)
     }
 
     /// Marks that what this handle reads has changed.
