@@ -93,6 +93,41 @@ struct EarlyPageWritesTests {
         #expect(try spaceAccountingProblem(in: file) == nil)
     }
 
+    @Test("a crash at any write of a bulk commit whose pages were written ahead leaves the old or the new version")
+    func crashDuringWritesAhead() throws {
+        let file = FaultInjectingFile()
+        let database = try Database.open(file: file)
+        var model: [UInt64: [UInt8]] = [:]
+        var random = SeededGenerator(seed: testSeed())
+        try database.write { transaction in
+            try append(1...2_000, to: transaction.createTable("t").rowTree, model: &model, random: &random)
+        }
+        let before = model
+        let base = file.contents
+        file.clearLog()
+        try database.write { transaction in
+            let tree = try transaction.table("t").rowTree
+            try append(2_001...30_000, to: tree, model: &model, random: &random)
+            tree.earlyEncoding?.waitForSubmitted()
+            // A leaf written ahead, changed: its page is written again by the commit.
+            try tree.put(9_001, [7, 7, 7])
+            model[9_001] = [7, 7, 7]
+        }
+        let log = file.log
+        #expect(writes(in: log).count > 5, "the pages went out in runs ahead of the commit")
+        var outcomes: [Bool: Int] = [:]
+        for (index, operation) in log.enumerated() {
+            guard case .write(_, let bytes) = operation else { continue }
+            for outcome: FaultInjectingFile.CrashOutcome in [.dropUnsynced, .tornWrite(prefix: bytes.count / 2), .tornWrite(prefix: bytes.count)] {
+                let image = FaultInjectingFile.crashImage(base: base, log: log, crashingAt: index, outcome: outcome)
+                let seen = try rows(of: InMemoryFile(contents: image))
+                #expect(seen == before || seen == model, "write \(index) of \(log.count), \(outcome): neither version")
+                outcomes[seen == model, default: 0] += 1
+            }
+        }
+        #expect(outcomes[false, default: 0] > 0 && outcomes[true, default: 0] > 0, "crash points cover both outcomes: \(outcomes)")
+    }
+
     @Test("after a failed write ahead, the commit writes every leaf itself")
     func failedWriteAhead() throws {
         let file = FaultInjectingFile()
