@@ -27,6 +27,25 @@ struct ChangeStreamTests {
         #expect(update?.deletions == [])
     }
 
+    @Test("a file deleted and created again under its path has a coordinator of its own, while the old file's realm is still held", .timeLimit(.minutes(1)))
+    func recreatedFile() async throws {
+        let directory = TestDirectory()
+        let old = try await Realm.open(configuration: directory.configuration)
+        for id in 1...5 { try await old.asyncWrite { old.add(Pet(value: ["id": id, "name": "old"])) } }
+        for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: directory.configuration.fileURL!.path + suffix) }
+        let new = try await Realm.open(configuration: directory.configuration)
+        #expect(new.coordinator !== old.coordinator)
+        #expect(try await Realm.open(configuration: directory.configuration).coordinator === new.coordinator)
+        var changes = new.objects(Pet.self).changes.makeAsyncIterator()
+        guard case .initial(let initial)? = await changes.next() else { Issue.record("no initial element"); return }
+        #expect(initial.isEmpty)
+        // The new file's first versions are older than the old file's newest: with the old
+        // file's coordinator, this commit was never announced.
+        try await new.asyncWrite { new.add(Pet(value: ["id": 1, "name": "new"])) }
+        #expect(indices(await changes.next())?.insertions == [0])
+        #expect(old.objects(Pet.self).count == 5)
+    }
+
     @Test("commits between two requests arrive as one coalesced update")
     func coalescing() async throws {
         let directory = TestDirectory()

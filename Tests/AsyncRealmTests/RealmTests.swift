@@ -77,6 +77,21 @@ struct RealmTests {
         #expect(realm.schema.objectSchema.map(\.className) == ["Dog", "Item", "Person"])
     }
 
+    @Test("a file deleted and created again under its path is a new realm, even while this process still holds the old one")
+    func recreatedFile() throws {
+        let directory = RealmDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [V1.Item.self])
+        // Still held, as a handle let go of but not yet freed (a change stream's task) is.
+        let old = try Realm(configuration: configuration)
+        try old.write { old.add(V1.Item(value: ["id": 1, "name": "old"])) }
+        for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: directory.file().path + suffix) }
+        let new = try Realm(configuration: configuration)
+        #expect(new.isEmpty)
+        try new.write { new.add(V1.Item(value: ["id": 1, "name": "new"])) }
+        #expect(try Realm(configuration: configuration).objects(V1.Item.self).map(\.name) == ["new"])
+        #expect(old.objects(V1.Item.self).map(\.name) == ["old"])
+    }
+
     @Test("read-only realms: a missing file is fileNotFound, and writing throws at once")
     func readOnly() throws {
         let directory = RealmDirectory()

@@ -89,4 +89,21 @@ struct PosixFileTests {
         }
         #expect(rounds == Array(0..<50))
     }
+
+    @Test("a file deleted and created again under its path opens as the new file, while the process still holds the old")
+    func recreatedFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("db")
+        let old = try Database.open(path: path)
+        try old.write { transaction in _ = try transaction.createTable("t").insert([.int(1)], forKey: 1) }
+        for suffix in ["", ".lock", ".log"] { unlink(path + suffix) }
+        let new = try Database.open(path: path)
+        #expect(new.shared !== old.shared)
+        #expect(try new.snapshot().catalog.tables["t"] == nil)
+        try new.write { transaction in _ = try transaction.createTable("t").insert([.int(2)], forKey: 2) }
+        #expect(try contents(of: "t", in: try Database.open(path: path).snapshot()) == [2: [.int(2)]])
+        #expect(try contents(of: "t", in: try old.snapshot()) == [1: [.int(1)]])
+        // The same file again shares the state.
+        #expect(try Database.open(path: path).shared === new.shared)
+    }
 }

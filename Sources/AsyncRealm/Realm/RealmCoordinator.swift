@@ -32,7 +32,9 @@ actor RealmCoordinator {
     /// identifier), created on `database` if this process has none yet.
     static func coordinator(for key: String, database: Database) throws -> RealmCoordinator {
         let (coordinator, isNew) = try coordinators.withLock { coordinators in
-            if let existing = coordinators[key]?.coordinator { return (existing, false) }
+            // The coordinator of another file under the same path (deleted and created again)
+            // is replaced.
+            if let existing = coordinators[key]?.coordinator, existing.database.shared === database.shared { return (existing, false) }
             let created = try RealmCoordinator(database: database)
             coordinators[key] = WeakCoordinator(coordinator: created)
             return (created, true)

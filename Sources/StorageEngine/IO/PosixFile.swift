@@ -16,6 +16,9 @@ package final class PosixFile: FileIO {
     /// start at a multiple of `directAlignment`, from memory aligned so, for a length that is
     /// a multiple of it (see `RedoLog`).
     package let isDirect: Bool
+    /// The device and inode the descriptor was opened on: what tells a file from the one a
+    /// path names after it was deleted and created again.
+    package let identity: (device: UInt64, inode: UInt64)
 
     package var alignment: Int { isDirect ? PosixFile.directAlignment : 1 }
     /// The asynchronous I/O context `startDurableWrite` submits to (a direct file's; 0 if
@@ -58,6 +61,7 @@ package final class PosixFile: FileIO {
             throw PosixFile.error(code, "stat '\(path)'")
         }
         descriptor = fd
+        identity = (UInt64(info.st_dev), UInt64(info.st_ino))
         physicalLength = Locked(UInt64(info.st_size))
         var context = asyncrealm_aio_context(0)
         if isDirect && asyncrealm_aio_setup(1, &context) != 0 { context = 0 }

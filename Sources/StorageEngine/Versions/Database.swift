@@ -60,7 +60,12 @@ package final class Database: Sendable {
             }
         }
         let shared = try openFiles.withLock { files in
-            if let existing = files[canonical]?.file { return existing }
+            // Only if it is the same file: one deleted and created again under the path while
+            // this process still held the old one (a handle let go of but not yet freed) is
+            // another database, which the old state would show stale and write into the void.
+            if let existing = files[canonical]?.file, let open = existing.file as? PosixFile, open.identity == file.identity {
+                return existing
+            }
             let created = try SharedFile(
                 file: file, path: canonical, cacheBytes: cacheBytes,
                 readerTable: try ReaderTable(lockFilePath: lockPath))
