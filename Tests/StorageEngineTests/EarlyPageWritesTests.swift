@@ -26,6 +26,12 @@ struct EarlyPageWritesTests {
         return rows
     }
 
+    /// Expects `file` to hold exactly `model`'s rows, with every byte of it accounted for.
+    private func expectIntact(_ file: any FileIO, holding model: [UInt64: [UInt8]], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try rows(of: file) == model, sourceLocation: sourceLocation)
+        #expect(try spaceAccountingProblem(in: file) == nil, sourceLocation: sourceLocation)
+    }
+
     /// The byte ranges `log` wrote.
     private func writes(in log: [FaultInjectingFile.Operation]) -> [Range<UInt64>] {
         log.compactMap { operation in
@@ -75,8 +81,7 @@ struct EarlyPageWritesTests {
             #expect(try tree.delete(17_777))
             model[17_777] = nil
         }
-        #expect(try rows(of: file) == model)
-        #expect(try spaceAccountingProblem(in: file) == nil)
+        try expectIntact(file, holding: model)
         guard !onDisk else { return }
         // Most leaves are where they were written before the commit began.
         let leaves = try leafPages(of: file)
@@ -89,8 +94,7 @@ struct EarlyPageWritesTests {
             let tree = try transaction.table("t").rowTree
             try append(30_001...45_000, to: tree, model: &model, random: &random)
         }
-        #expect(try rows(of: file) == model)
-        #expect(try spaceAccountingProblem(in: file) == nil)
+        try expectIntact(file, holding: model)
     }
 
     @Test("a crash at any write of a bulk commit whose pages were written ahead leaves the old or the new version")
@@ -144,8 +148,7 @@ struct EarlyPageWritesTests {
             tree.earlyEncoding?.waitForSubmitted()
             file.stopFailing()
         }
-        #expect(try rows(of: file) == model)
-        #expect(try spaceAccountingProblem(in: file) == nil)
+        try expectIntact(file, holding: model)
     }
 
     @Test("nothing is written ahead once the transaction has rolled back, and the next commit accounts for the space")
@@ -175,7 +178,6 @@ struct EarlyPageWritesTests {
         try database.write { transaction in
             try append(1_001...20_000, to: try transaction.table("t").rowTree, model: &model, random: &random)
         }
-        #expect(try rows(of: file) == model)
-        #expect(try spaceAccountingProblem(in: file) == nil)
+        try expectIntact(file, holding: model)
     }
 }

@@ -68,14 +68,25 @@ struct PageTests {
         }
     }
 
-    /// Counts the writes that reach an in-memory file.
+    /// Counts the writes that reach an in-memory file: each write, and of a gathering write
+    /// (which it has its own of) the parts it was given as well.
     final class CountingFile: FileIO, @unchecked Sendable {
         let inner = InMemoryFile()
         var writes: [(offset: UInt64, count: Int)] = []
+        var gathered: [(offset: UInt64, parts: Int)] = []
         func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
         func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
             writes.append((offset, bytes.count))
             try inner.write(bytes, at: offset)
+        }
+        func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+            gathered.append((offset, parts.count))
+            writes.append((offset, parts.reduce(0) { $0 + $1.count }))
+            var position = offset
+            for part in parts {
+                try inner.write(part, at: position)
+                position += UInt64(part.count)
+            }
         }
         func sync() throws { try inner.sync() }
         func size() throws -> UInt64 { try inner.size() }
@@ -117,28 +128,9 @@ struct PageTests {
         }
     }
 
-    /// An in-memory file with a gathering write of its own, which records the parts it is given.
-    final class GatheringFile: FileIO, @unchecked Sendable {
-        let inner = InMemoryFile()
-        var gathered: [(offset: UInt64, parts: Int)] = []
-        func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
-        func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws { try inner.write(bytes, at: offset) }
-        func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
-            gathered.append((offset, parts.count))
-            var position = offset
-            for part in parts {
-                try inner.write(part, at: position)
-                position += UInt64(part.count)
-            }
-        }
-        func sync() throws { try inner.sync() }
-        func size() throws -> UInt64 { try inner.size() }
-        func truncate(to length: UInt64) throws { try inner.truncate(to: length) }
-    }
-
     @Test("a run of pages reaches the file's own gathering write, not the default that joins the pages into one buffer")
     func pageWriterGathers() throws {
-        let file = GatheringFile()
+        let file = CountingFile()
         let writer = PageWriter(file: file)
         try writer.write([1, 1], at: 64, paddedTo: 4)
         try writer.write([2, 2, 2, 2], at: 68, paddedTo: 4)
