@@ -18,7 +18,7 @@ let package = Package(
         // A compiler builtin Swift does not spell (a cache prefetch): a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // Linux's native asynchronous I/O, which Swift cannot reach through syscall(2): a header.
-        .systemLibrary(name: "CLinuxAIO", path: "Sources/CLinuxAIO"),
+        .systemLibrary(name: "CLinuxSyscalls", path: "Sources/CLinuxSyscalls"),
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -27,7 +27,7 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]),
 
         // Pages, trees, versions, commits. No objects, no actors.
-        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CPrefetch", "CLinuxAIO"]),
+        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CPrefetch", "CLinuxSyscalls"]),
         // The public library.
         .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
 

@@ -131,20 +131,17 @@ struct RedoLogTests {
             writes += 1
             try memory.write(bytes, at: offset)
         }
-        func sync() throws {}
-        func size() throws -> UInt64 { try memory.size() }
-        func truncate(to length: UInt64) throws { try memory.truncate(to: length) }
-
-        /// Set to make the next durable write fail after its bytes reached the file.
-        var failsNextDurableWrite = false
-        func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
-            try write(bytes, at: offset)
-            if failsNextDurableWrite {
-                failsNextDurableWrite = false
+        /// Set to make the next sync fail, after the bytes it was to make durable reached the
+        /// file.
+        var failsNextSync = false
+        func sync() throws {
+            if failsNextSync {
+                failsNextSync = false
                 throw StorageError(.ioError, "injected: the sync failed")
             }
-            return .done
         }
+        func size() throws -> UInt64 { try memory.size() }
+        func truncate(to length: UInt64) throws { try memory.truncate(to: length) }
     }
 
     @Test("every write of the log is whole aligned blocks, records spanning blocks and failed appends included, and what it wrote reads back")
@@ -161,8 +158,8 @@ struct RedoLogTests {
             case 0 where round < 299:
                 // As a commit whose sync failed: the record is not part of the log, and the
                 // next one is written over it.
-                file.failsNextDurableWrite = true
-                #expect(throws: StorageError.self) { try log.finishAppend(try log.startDurableAppend(version: version, payload: payload)) }
+                file.failsNextSync = true
+                #expect(throws: StorageError.self) { try log.append(version: version, payload: payload) }
                 #expect(log.lastVersion == version - 1)
             default:
                 try log.append(version: version, payload: payload)

@@ -96,18 +96,6 @@ package final class FaultInjectingFile: FileIO {
         if let injected { throw injected }
     }
 
-    /// Writes now (failing as `write` does) and syncs; a failed sync is the returned write's
-    /// to report, as an asynchronous one's would be when it is finished.
-    package func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
-        try write(bytes, at: offset)
-        do {
-            try sync()
-        } catch {
-            return .failed(error)
-        }
-        return .done
-    }
-
     package func size() throws -> UInt64 { try memory.size() }
 
     package func truncate(to length: UInt64) throws {

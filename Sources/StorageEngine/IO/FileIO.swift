@@ -28,42 +28,6 @@ package protocol FileIO: AnyObject, Sendable {
     /// The granularity of this file's reads and writes: 1, or for a file written past the page
     /// cache, the block size their offsets, lengths and memory must be multiples of.
     var alignment: Int { get }
-    /// Starts writing `bytes` at `offset` so that they are durable once the returned write's
-    /// `finish()` returns, as `write` and then `sync` would make them. `bytes` must stay valid
-    /// and unchanged until then; the caller may do other work meanwhile. A file that cannot
-    /// write while its caller works does it all before returning.
-    func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite
-}
-
-/// A write `FileIO.startDurableWrite` started.
-package struct DurableWrite {
-    private let file: PosixFile?
-    private let count: Int
-    private let failure: (any Error)?
-
-    /// A write that was durable when it was returned.
-    package static let done = DurableWrite(file: nil, count: 0, failure: nil)
-
-    /// A write whose bytes were issued but could not be made durable: `finish()` throws `error`.
-    package static func failed(_ error: any Error) -> DurableWrite {
-        DurableWrite(file: nil, count: 0, failure: error)
-    }
-
-    init(inFlightOn file: PosixFile, count: Int) {
-        self.init(file: file, count: count, failure: nil)
-    }
-
-    private init(file: PosixFile?, count: Int, failure: (any Error)?) {
-        self.file = file
-        self.count = count
-        self.failure = failure
-    }
-
-    /// Returns once the bytes are durable, or throws the error that kept them from being so.
-    package func finish() throws {
-        if let failure { throw failure }
-        try file?.finishDurableWrite(of: count)
-    }
 }
 
 extension FileIO {
@@ -72,12 +36,6 @@ extension FileIO {
     package func startWriteback(_ range: Range<UInt64>) {}
 
     package var alignment: Int { 1 }
-
-    package func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
-        try write(bytes, at: offset)
-        try sync()
-        return .done
-    }
 
     /// Writes `parts`, one after the other, from `offset`: what `PageWriter` issues for a run of
     /// adjacent pages. This form joins them and makes one `write`; `PosixFile` hands the parts

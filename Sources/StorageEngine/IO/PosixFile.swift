@@ -1,4 +1,4 @@
-import CLinuxAIO
+import CLinuxSyscalls
 import Glibc
 
 /// A `FileIO` over a POSIX file descriptor: `pread`, `pwrite` and `fdatasync`.
@@ -21,9 +21,6 @@ package final class PosixFile: FileIO {
     package let identity: (device: UInt64, inode: UInt64)
 
     package var alignment: Int { isDirect ? PosixFile.directAlignment : 1 }
-    /// The asynchronous I/O context `startDurableWrite` submits to (a direct file's; 0 if
-    /// none): one write in flight at a time, by the one writer of the file.
-    private let aioContext: asyncrealm_aio_context
 
     private static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
@@ -63,13 +60,9 @@ package final class PosixFile: FileIO {
         descriptor = fd
         identity = (UInt64(info.st_dev), UInt64(info.st_ino))
         physicalLength = Locked(UInt64(info.st_size))
-        var context = asyncrealm_aio_context(0)
-        if isDirect && asyncrealm_aio_setup(1, &context) != 0 { context = 0 }
-        aioContext = context
     }
 
     deinit {
-        if aioContext != 0 { asyncrealm_aio_destroy(aioContext) }
         Glibc.close(descriptor)
     }
 
@@ -139,32 +132,6 @@ package final class PosixFile: FileIO {
                 }
                 while first < vectors.count && vectors[first].iov_len == 0 { first += 1 }
             }
-        }
-    }
-
-    /// On a direct file, queues the write with the kernel's asynchronous I/O, flagged to be
-    /// durable on completion (`RWF_DSYNC`: the device's cache is flushed, which makes this
-    /// descriptor's earlier writes durable too), and returns while the disk works: a logged
-    /// commit keeps its nodes in memory meanwhile. Otherwise, or if the kernel refuses the
-    /// request, writes and syncs before returning.
-    package func startDurableWrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> DurableWrite {
-        if aioContext != 0 {
-            try growIfNeeded(to: offset + UInt64(bytes.count))
-            if asyncrealm_aio_submit_durable_write(aioContext, descriptor, bytes.baseAddress, bytes.count, Int64(offset)) == 0 {
-                return DurableWrite(inFlightOn: self, count: bytes.count)
-            }
-        }
-        try write(bytes, at: offset)
-        try sync()
-        return .done
-    }
-
-    /// Waits for the write `startDurableWrite` queued.
-    func finishDurableWrite(of count: Int) throws {
-        let written = asyncrealm_aio_wait(aioContext)
-        if written < 0 { throw PosixFile.error(Int32(-written), "write \(count) bytes durably to '\(path)'") }
-        guard written == count else {
-            throw StorageError(.ioError, "writing \(count) bytes durably to '\(path)' wrote \(written)")
         }
     }
 

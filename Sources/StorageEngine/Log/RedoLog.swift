@@ -154,31 +154,13 @@ package final class RedoLog: @unchecked Sendable {
     }
 
     /// Appends a record for `version`, which must follow the last one, and returns once it is
-    /// durable: `startDurableAppend` and `finishAppend` with nothing between.
+    /// durable, with every record before it. If it cannot be made so, this throws and the log
+    /// ends before it, as if it had not been appended: the next record is written over it.
     package func append(version: UInt64, payload: [UInt8]) throws {
-        try finishAppend(try startDurableAppend(version: version, payload: payload))
-    }
-
-    /// A record `startDurableAppend` is writing.
-    package struct PendingAppend {
-        fileprivate let record: ComposedRecord
-        fileprivate let write: DurableWrite
-    }
-
-    /// Starts appending a record for `version`, which must follow the last one, so that it is
-    /// durable once `finishAppend` returns (with every record before it); the caller may do
-    /// other work meanwhile, but append nothing else.
-    package func startDurableAppend(version: UInt64, payload: [UInt8]) throws -> PendingAppend {
         let record = try compose(version: version, payload: payload)
-        let write = try file.startDurableWrite(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
-        return PendingAppend(record: record, write: write)
-    }
-
-    /// Waits until the record `pending` is durable. If it cannot be made so, this throws and
-    /// the log ends before it, as if it had not been appended.
-    package func finishAppend(_ pending: PendingAppend) throws {
-        try pending.write.finish()
-        advance(past: pending.record)
+        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
+        try file.sync()
+        advance(past: record)
     }
 
     /// Where a record composed in `staging` goes: the blocks from `blockStart`, `end` bytes of

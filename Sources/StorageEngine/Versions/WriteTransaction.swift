@@ -329,10 +329,9 @@ package final class WriteTransaction {
     private func commitToLog(_ epoch: LogEpoch, payload: [UInt8], pinning: Bool) throws -> (CommitResult, Snapshot?) {
         let version = base.version + 1
         let shared = database.shared
-        let pending = try epoch.log.startDurableAppend(version: version, payload: payload)
-        // While the disk works, what needs no durable record: the nodes of the commit go into
-        // memory, under references no reader can reach before the state below is published,
-        // and nodes earlier commits retired are released (which depends on no part of this one).
+        // First what needs no durable record: the nodes of the commit go into memory, under
+        // references no reader can reach before the state below is published, and nodes
+        // earlier commits retired are released (which depends on no part of this one).
         for table in tables where table.isModified || table.rowTree.isModified {
             catalog.tables[table.name] = table.flushToMemory()
         }
@@ -344,7 +343,7 @@ package final class WriteTransaction {
         let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
         let now = DispatchTime.now().uptimeNanoseconds
         do {
-            try epoch.log.finishAppend(pending)
+            try epoch.log.append(version: version, payload: payload)
         } catch {
             for ref in space.heldInMemory { shared.store.releaseFromMemory(ref) }
             space.heldInMemory.removeAll()
