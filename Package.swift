@@ -17,7 +17,7 @@ let package = Package(
             providers: [.apt(["libxxhash-dev"])]),
         // A compiler builtin Swift does not spell (a cache prefetch): a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
-        // Linux's native asynchronous I/O, which Swift cannot reach through syscall(2): a header.
+        // Linux system calls Swift cannot reach (syscall(2) is variadic): a header.
         .systemLibrary(name: "CLinuxSyscalls", path: "Sources/CLinuxSyscalls"),
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
