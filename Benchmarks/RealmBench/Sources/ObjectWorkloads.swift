@@ -77,70 +77,84 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
     let workloads = ObjectWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }
 
-    // The engines take turns, run by run, so that a slow spell of the machine (a virtual
-    // machine's neighbours) falls on both rather than on whichever ran then.
+    // Each workload runs on both engines back to back, and `SimpleWrite` in chunks that take
+    // turns, so that both meet the machine as it is then: a slow spell of a virtual machine
+    // (its neighbours, its disk) lasts from milliseconds to seconds, and a run of every workload
+    // on one engine and then on the other put whole workloads on one side of it. The engine
+    // that goes first alternates.
     let realmURL = URL(fileURLWithPath: directory + "/objects.realm")
     func freshRealm() throws -> Realm {
         for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: realmURL.path + suffix) }
         return try Realm(configuration: Realm.Configuration(fileURL: realmURL, objectTypes: [BenchObject.self]))
     }
+    let sqlitePath = directory + "/objects.sqlite"
+    func freshSQLite() throws -> SQLiteObjects {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sqlitePath + suffix) }
+        return try SQLiteObjects(path: sqlitePath, cacheBytes: 64 << 20)
+    }
     var samples: [String: [ObjectWorkload: [Double]]] = [:]
-    func asyncRealmRun(_ run: Int) throws {
-        var realm: Realm? = try freshRealm()
-        let batch = try measure { try realm!.write { for row in rows { realm!.add(row.object()) } } }
-        if run > 0 { samples["asyncrealm", default: [:]][.batchWrite, default: []].append(batch) }
-        let simple = try measure {
-            for row in extra[(run * 1000)..<(run * 1000 + 1000)] { try realm!.write { realm!.add(row.object()) } }
+    var checksum = 0
+    for run in 0...runs {
+        let realm = try freshRealm()
+        let db = peers ? try freshSQLite() : nil
+        /// Seconds of `body` on AsyncRealm and of `peer` on SQLite, one after the other.
+        func turns(first turn: Int, _ body: () throws -> Void, _ peer: (SQLiteObjects) throws -> Void) throws -> [String: Double] {
+            var seconds: [String: Double] = [:]
+            for engine in turn % 2 == 0 ? ["asyncrealm", "sqlite"] : ["sqlite", "asyncrealm"] {
+                if engine == "asyncrealm" {
+                    seconds[engine] = try measure(body)
+                } else if let db {
+                    seconds[engine] = try measure { try peer(db) }
+                }
+            }
+            return seconds
         }
-        if run > 0 { samples["asyncrealm", default: [:]][.simpleWrite, default: []].append(simple) }
-        var checksum = 0
-        let scan = measure {
-            for object in realm!.objects(BenchObject.self) {
+        func record(_ workload: ObjectWorkload, _ seconds: [String: Double]) {
+            guard run > 0 else { return }
+            for (engine, value) in seconds { samples[engine, default: [:]][workload, default: []].append(value) }
+        }
+        record(.batchWrite, try turns(first: run, {
+            try realm.write { for row in rows { realm.add(row.object()) } }
+        }, { try $0.insert(rows, oneTransaction: true) }))
+
+        var simple: [String: Double] = [:]
+        let chunk = 100
+        for (index, start) in stride(from: run * 1000, to: run * 1000 + 1000, by: chunk).enumerated() {
+            let part = extra[start..<(start + chunk)]
+            let seconds = try turns(first: run + index, {
+                for row in part { try realm.write { realm.add(row.object()) } }
+            }, { try $0.insert(Array(part), oneTransaction: false) })
+            simple.merge(seconds, uniquingKeysWith: +)
+        }
+        record(.simpleWrite, simple)
+
+        record(.fullScan, try turns(first: run, {
+            for object in realm.objects(BenchObject.self) {
                 checksum &+= object.id &+ object.name.utf8.count &+ object.age &+ Int(object.score) &+ (object.active ? 1 : 0) &+ Int(object.created.timeIntervalSince1970)
             }
-        }
-        if run > 0 { samples["asyncrealm", default: [:]][.fullScan, default: []].append(scan) }
-        let count = measure { for _ in 0..<1000 { checksum &+= realm!.objects(BenchObject.self).count } }
-        if run > 0 { samples["asyncrealm", default: [:]][.count, default: []].append(count) }
-        let lookup = measure {
-            for id in lookupIDs { checksum &+= realm!.object(ofType: BenchObject.self, forPrimaryKey: id)?.name.utf8.count ?? 0 }
-        }
-        if run > 0 { samples["asyncrealm", default: [:]][.primaryKeyLookup, default: []].append(lookup) }
-        let delete = try measure { try realm!.write { realm!.delete(realm!.objects(BenchObject.self)) } }
-        if run > 0 { samples["asyncrealm", default: [:]][.delete, default: []].append(delete) }
-        realm = nil
-        if checksum == 42 { print("") }  // keeps the reads from being optimised away
+        }, { checksum &+= try $0.scan() }))
+        record(.count, try turns(first: run, {
+            for _ in 0..<1000 { checksum &+= realm.objects(BenchObject.self).count }
+        }, { db in for _ in 0..<1000 { checksum &+= try db.count() } }))
+        record(.primaryKeyLookup, try turns(first: run, {
+            for id in lookupIDs { checksum &+= realm.object(ofType: BenchObject.self, forPrimaryKey: id)?.name.utf8.count ?? 0 }
+        }, { checksum &+= try $0.lookup(lookupIDs) }))
+        record(.delete, try turns(first: run, {
+            try realm.write { realm.delete(realm.objects(BenchObject.self)) }
+        }, { try $0.deleteAll() }))
     }
-    let sqlitePath = directory + "/objects.sqlite"
-    func sqliteRun(_ run: Int) throws {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sqlitePath + suffix) }
-        let db = try SQLiteObjects(path: sqlitePath, cacheBytes: 64 << 20)
-        let batch = try measure { try db.insert(rows, oneTransaction: true) }
-        if run > 0 { samples["sqlite", default: [:]][.batchWrite, default: []].append(batch) }
-        let simple = try measure { try db.insert(Array(extra[(run * 1000)..<(run * 1000 + 1000)]), oneTransaction: false) }
-        if run > 0 { samples["sqlite", default: [:]][.simpleWrite, default: []].append(simple) }
-        let scan = try measure { _ = try db.scan() }
-        if run > 0 { samples["sqlite", default: [:]][.fullScan, default: []].append(scan) }
-        let count = try measure { for _ in 0..<1000 { _ = try db.count() } }
-        if run > 0 { samples["sqlite", default: [:]][.count, default: []].append(count) }
-        let lookup = try measure { _ = try db.lookup(lookupIDs) }
-        if run > 0 { samples["sqlite", default: [:]][.primaryKeyLookup, default: []].append(lookup) }
-        let delete = try measure { try db.deleteAll() }
-        if run > 0 { samples["sqlite", default: [:]][.delete, default: []].append(delete) }
-    }
-    for run in 0...runs {
-        try asyncRealmRun(run)
-        if peers { try sqliteRun(run) }
-    }
+    if checksum == 42 { print("") }  // keeps the reads from being optimised away
     for (engine, byWorkload) in samples {
         for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
     }
     return results.filter { workloads.contains($0.key) }
 }
 
-/// SQLite doing the object workloads through prepared statements.
+/// SQLite doing the object workloads through prepared statements, each prepared once per
+/// connection.
 final class SQLiteObjects {
     private var db: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
 
     /// Opens `path`; with `busyTimeoutMilliseconds`, a connection that meets another's lock
     /// waits that long, from its first statement on (switching to WAL and creating the table
@@ -154,7 +168,10 @@ final class SQLiteObjects {
         }
     }
 
-    deinit { sqlite3_close(db) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close(db)
+    }
 
     func execute(_ sql: String) throws {
         guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
@@ -170,9 +187,16 @@ final class SQLiteObjects {
         return statement!
     }
 
+    /// `sql` prepared, the first time it is asked for, and kept; reset after its last use.
+    func cached(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
     func insert(_ rows: [BenchRow], oneTransaction: Bool) throws {
-        let insert = try prepare("INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)")
-        defer { sqlite3_finalize(insert) }
+        let insert = try cached("INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)")
         if oneTransaction { try execute("BEGIN") }
         for row in rows {
             sqlite3_bind_int64(insert, 1, Int64(row.id))
@@ -198,23 +222,22 @@ final class SQLiteObjects {
     }
 
     func scan() throws -> Int {
-        let select = try prepare("SELECT id, name, age, score, active, created FROM objects ORDER BY id")
-        defer { sqlite3_finalize(select) }
+        let select = try cached("SELECT id, name, age, score, active, created FROM objects ORDER BY id")
+        defer { sqlite3_reset(select) }
         var checksum = 0
         while sqlite3_step(select) == SQLITE_ROW { checksum &+= readRow(select) }
         return checksum
     }
 
     func count() throws -> Int {
-        let select = try prepare("SELECT COUNT(*) FROM objects")
-        defer { sqlite3_finalize(select) }
+        let select = try cached("SELECT COUNT(*) FROM objects")
+        defer { sqlite3_reset(select) }
         guard sqlite3_step(select) == SQLITE_ROW else { return 0 }
         return Int(sqlite3_column_int64(select, 0))
     }
 
     func lookup(_ ids: [Int]) throws -> Int {
-        let select = try prepare("SELECT id, name, age, score, active, created FROM objects WHERE id = ?")
-        defer { sqlite3_finalize(select) }
+        let select = try cached("SELECT id, name, age, score, active, created FROM objects WHERE id = ?")
         var checksum = 0
         for id in ids {
             sqlite3_bind_int64(select, 1, Int64(id))
