@@ -135,11 +135,13 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
     }
 
     // The engines take turns, workload by workload, so that a slow spell of the machine (a
-    // virtual machine's neighbours) falls on both rather than on whichever ran then.
+    // virtual machine's neighbours) falls on both rather than on whichever ran then; the one
+    // that goes first alternates, so that neither always finds the caches warm from the other.
     for run in 0...runs {
         for workload in workloads {
+            if run % 2 == 1, peers { try sqliteRun(workload, run) }
             asyncRealmRun(workload, run)
-            if peers { try sqliteRun(workload, run) }
+            if run % 2 == 0, peers { try sqliteRun(workload, run) }
         }
     }
     for (engine, byWorkload) in samples {
