@@ -56,9 +56,8 @@ extension Results {
         switch predicate {
         case .constant: break
         case .not(let inner): collect(inner, into: &paths)
-        case .and(let left, let right), .or(let left, let right):
-            collect(left, into: &paths)
-            collect(right, into: &paths)
+        case .and(let operands), .or(let operands):
+            for operand in operands { collect(operand, into: &paths) }
         case .comparison(let comparison):
             for side in [comparison.left, comparison.right] {
                 switch side {

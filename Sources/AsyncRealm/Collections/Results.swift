@@ -135,7 +135,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
         let allSteps = steps.isEmpty ? newSteps : steps + newSteps
-        return Results(realm: handle, info: info, query: query.map { .and($0, bound) } ?? bound, steps: allSteps, base: base)
+        return Results(realm: handle, info: info, query: query.map { .both($0, bound) } ?? bound, steps: allSteps, base: base)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.

@@ -66,9 +66,18 @@ struct BoundKeyPath: Sendable {
 enum BoundPredicate: Sendable {
     case constant(Bool)
     indirect case not(BoundPredicate)
-    indirect case and(BoundPredicate, BoundPredicate)
-    indirect case or(BoundPredicate, BoundPredicate)
+    /// All the operands hold; a chain, as in `QueryNode`.
+    case and([BoundPredicate])
+    /// One of the operands holds; a chain, as in `QueryNode`.
+    case or([BoundPredicate])
     case comparison(BoundComparison)
+
+    /// `left AND right`, joined into the chain `left` already is: results filtered again and
+    /// again nest no deeper.
+    static func both(_ left: BoundPredicate, _ right: BoundPredicate) -> BoundPredicate {
+        if case .and(let chain) = left { return .and(chain + [right]) }
+        return .and([left, right])
+    }
 }
 
 /// A class, not a struct: evaluation visits it once per object, and copying its key paths and
@@ -171,12 +180,22 @@ struct QueryBinder {
         }
     }
 
+    /// `node` resolved against `schema`. Refuses a predicate nested deeper than
+    /// `QueryLimits.maximumNesting` (one built in code can be) before walking it.
     func bind(_ node: QueryNode, to schema: ObjectSchema, variables: [String: ObjectSchema] = [:]) throws -> BoundPredicate {
+        let nesting = node.nesting(upTo: QueryLimits.maximumNesting)
+        guard nesting <= QueryLimits.maximumNesting else {
+            throw RealmError(code: .invalidQuery, message: "the predicate nests deeper than \(QueryLimits.maximumNesting) levels of NOT, AND inside OR, and subqueries; flatten it (a chain of one operator does not nest)", position: 0)
+        }
+        return try bindChecked(node, to: schema, variables: variables)
+    }
+
+    private func bindChecked(_ node: QueryNode, to schema: ObjectSchema, variables: [String: ObjectSchema]) throws -> BoundPredicate {
         switch node {
         case .constant(let value): return .constant(value)
-        case .not(let inner): return .not(try bind(inner, to: schema, variables: variables))
-        case .and(let left, let right): return .and(try bind(left, to: schema, variables: variables), try bind(right, to: schema, variables: variables))
-        case .or(let left, let right): return .or(try bind(left, to: schema, variables: variables), try bind(right, to: schema, variables: variables))
+        case .not(let inner): return .not(try bindChecked(inner, to: schema, variables: variables))
+        case .and(let operands): return .and(try operands.map { try bindChecked($0, to: schema, variables: variables) })
+        case .or(let operands): return .or(try operands.map { try bindChecked($0, to: schema, variables: variables) })
         case .comparison(let comparison): return .comparison(try bind(comparison, to: schema, variables: variables))
         }
     }

@@ -14,8 +14,8 @@ final class BoundTemplate {
         /// A part holding no argument, bound once.
         case bound(BoundPredicate)
         case not(Node)
-        case and(Node, Node)
-        case or(Node, Node)
+        case and([Node])
+        case or([Node])
         /// A comparison with an argument on a side, finished with each call's arguments.
         case comparison(QueryBinder.ResolvedComparison)
     }
@@ -39,14 +39,14 @@ final class BoundTemplate {
             let inner = try self.node(inner, schema: schema, binder: binder)
             if case .bound(let bound) = inner { return .bound(.not(bound)) }
             return .not(inner)
-        case .and(let left, let right):
-            let (left, right) = (try self.node(left, schema: schema, binder: binder), try self.node(right, schema: schema, binder: binder))
-            if case .bound(let a) = left, case .bound(let b) = right { return .bound(.and(a, b)) }
-            return .and(left, right)
-        case .or(let left, let right):
-            let (left, right) = (try self.node(left, schema: schema, binder: binder), try self.node(right, schema: schema, binder: binder))
-            if case .bound(let a) = left, case .bound(let b) = right { return .bound(.or(a, b)) }
-            return .or(left, right)
+        case .and(let operands):
+            let nodes = try operands.map { try self.node($0, schema: schema, binder: binder) }
+            if let bound = allBound(nodes) { return .bound(.and(bound)) }
+            return .and(nodes)
+        case .or(let operands):
+            let nodes = try operands.map { try self.node($0, schema: schema, binder: binder) }
+            if let bound = allBound(nodes) { return .bound(.or(bound)) }
+            return .or(nodes)
         case .comparison(let comparison):
             let resolved = try binder.resolve(comparison, schema: schema, variables: [:])
             guard holdsPlaceholder(resolved.left) || holdsPlaceholder(resolved.right) else {
@@ -54,6 +54,17 @@ final class BoundTemplate {
             }
             return .comparison(resolved)
         }
+    }
+
+    /// The predicates of `nodes` if none holds an argument.
+    private static func allBound(_ nodes: [Node]) -> [BoundPredicate]? {
+        var bound: [BoundPredicate] = []
+        bound.reserveCapacity(nodes.count)
+        for node in nodes {
+            guard case .bound(let predicate) = node else { return nil }
+            bound.append(predicate)
+        }
+        return bound
     }
 
     private static func holdsPlaceholder(_ operand: QueryBinder.ResolvedComparison.Operand) -> Bool {
@@ -72,10 +83,10 @@ final class BoundTemplate {
             return bound
         case .not(let inner):
             return .not(try predicate(inner, with: arguments, binder: binder))
-        case .and(let left, let right):
-            return .and(try predicate(left, with: arguments, binder: binder), try predicate(right, with: arguments, binder: binder))
-        case .or(let left, let right):
-            return .or(try predicate(left, with: arguments, binder: binder), try predicate(right, with: arguments, binder: binder))
+        case .and(let operands):
+            return .and(try operands.map { try predicate($0, with: arguments, binder: binder) })
+        case .or(let operands):
+            return .or(try operands.map { try predicate($0, with: arguments, binder: binder) })
         case .comparison(let comparison):
             return .comparison(try binder.finish(comparison, arguments: arguments))
         }

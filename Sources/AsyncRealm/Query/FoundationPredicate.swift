@@ -81,11 +81,11 @@ extension PredicateExpressions.NilLiteral: TranslatableValue {
 }
 
 extension PredicateExpressions.Conjunction: TranslatablePredicate {
-    func queryNode(_ translator: PredicateTranslator) throws -> QueryNode { .and(try translator.node(lhs), try translator.node(rhs)) }
+    func queryNode(_ translator: PredicateTranslator) throws -> QueryNode { .both(try translator.node(lhs), try translator.node(rhs)) }
 }
 
 extension PredicateExpressions.Disjunction: TranslatablePredicate {
-    func queryNode(_ translator: PredicateTranslator) throws -> QueryNode { .or(try translator.node(lhs), try translator.node(rhs)) }
+    func queryNode(_ translator: PredicateTranslator) throws -> QueryNode { .either(try translator.node(lhs), try translator.node(rhs)) }
 }
 
 extension PredicateExpressions.Negation: TranslatablePredicate {
@@ -138,7 +138,7 @@ extension PredicateExpressions.RangeExpressionContains: TranslatablePredicate {
             if range.isClosed {
                 return .comparison(QueryComparison(left: property, op: .between, right: .value(.list([low, high]), position: 0), position: 0))
             }
-            return .and(
+            return .both(
                 .comparison(QueryComparison(left: property, op: .greaterOrEqual, right: lower, position: 0)),
                 .comparison(QueryComparison(left: property, op: .less, right: upper, position: 0)))
         }

@@ -70,8 +70,8 @@ enum ParsedTemplates {
         switch node {
         case .constant: return node
         case .not(let inner): return .not(substitute(arguments, into: inner))
-        case .and(let left, let right): return .and(substitute(arguments, into: left), substitute(arguments, into: right))
-        case .or(let left, let right): return .or(substitute(arguments, into: left), substitute(arguments, into: right))
+        case .and(let operands): return .and(operands.map { substitute(arguments, into: $0) })
+        case .or(let operands): return .or(operands.map { substitute(arguments, into: $0) })
         case .comparison(var comparison):
             comparison.left = substitute(arguments, into: comparison.left)
             comparison.right = substitute(arguments, into: comparison.right)

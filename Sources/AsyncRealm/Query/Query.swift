@@ -175,11 +175,11 @@ extension LinkingObjects: QueryCollection {
 
 extension Query where T == Bool {
     public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query(realm: lhs.realm, path: [], node: .and(lhs.booleanNode, rhs.booleanNode))
+        Query(realm: lhs.realm, path: [], node: .both(lhs.booleanNode, rhs.booleanNode))
     }
 
     public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
-        Query(realm: lhs.realm, path: [], node: .or(lhs.booleanNode, rhs.booleanNode))
+        Query(realm: lhs.realm, path: [], node: .either(lhs.booleanNode, rhs.booleanNode))
     }
 
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {

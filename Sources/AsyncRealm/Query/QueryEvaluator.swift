@@ -24,8 +24,8 @@ final class QueryEvaluator {
         switch predicate {
         case .constant(let value): return value
         case .not(let inner): return !matches(inner, object)
-        case .and(let left, let right): return matches(left, object) && matches(right, object)
-        case .or(let left, let right): return matches(left, object) || matches(right, object)
+        case .and(let operands): return operands.allSatisfy { matches($0, object) }
+        case .or(let operands): return operands.contains { matches($0, object) }
         case .comparison(let comparison): return evaluate(comparison, object)
         }
     }
@@ -39,12 +39,20 @@ final class QueryEvaluator {
         case .not(let inner):
             let test = compile(inner)
             return { !test($0) }
-        case .and(let left, let right):
-            let (first, second) = (compile(left), compile(right))
-            return { first($0) && second($0) }
-        case .or(let left, let right):
-            let (first, second) = (compile(left), compile(right))
-            return { first($0) || second($0) }
+        case .and(let operands):
+            let tests = operands.map(compile)
+            if tests.count == 2 {
+                let (first, second) = (tests[0], tests[1])
+                return { first($0) && second($0) }
+            }
+            return { object in tests.allSatisfy { $0(object) } }
+        case .or(let operands):
+            let tests = operands.map(compile)
+            if tests.count == 2 {
+                let (first, second) = (tests[0], tests[1])
+                return { first($0) || second($0) }
+            }
+            return { object in tests.contains { $0(object) } }
         case .comparison(let comparison):
             if let integers = Self.integerTest(comparison) { return integers }
             return { [unowned self] in self.evaluate(comparison, $0) }
@@ -60,12 +68,18 @@ final class QueryEvaluator {
         switch predicate {
         case .constant(let value): return value
         case .not(let inner): return try matchesOnRow(inner, row).map(!)
-        case .and(let left, let right):
-            guard let first = try matchesOnRow(left, row) else { return nil }
-            return first ? try matchesOnRow(right, row) : false
-        case .or(let left, let right):
-            guard let first = try matchesOnRow(left, row) else { return nil }
-            return first ? true : try matchesOnRow(right, row)
+        case .and(let operands):
+            for operand in operands {
+                guard let holds = try matchesOnRow(operand, row) else { return nil }
+                if !holds { return false }
+            }
+            return true
+        case .or(let operands):
+            for operand in operands {
+                guard let holds = try matchesOnRow(operand, row) else { return nil }
+                if holds { return true }
+            }
+            return false
         case .comparison(let comparison):
             guard comparison.testsOnRow else { return nil }
             return try comparison.rowTest.unsafelyUnwrapped.matches(row, comparison)
@@ -81,12 +95,28 @@ final class QueryEvaluator {
         case .not(let inner):
             guard let test = compileOnRows(inner) else { return nil }
             return { try !test($0) }
-        case .and(let left, let right):
-            guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
-            return { try first($0) && second($0) }
-        case .or(let left, let right):
-            guard let first = compileOnRows(left), let second = compileOnRows(right) else { return nil }
-            return { try first($0) || second($0) }
+        case .and(let operands):
+            var tests: [(RowView) throws -> Bool] = []
+            for operand in operands {
+                guard let test = compileOnRows(operand) else { return nil }
+                tests.append(test)
+            }
+            if tests.count == 2 {
+                let (first, second) = (tests[0], tests[1])
+                return { try first($0) && second($0) }
+            }
+            return { row in try tests.allSatisfy { try $0(row) } }
+        case .or(let operands):
+            var tests: [(RowView) throws -> Bool] = []
+            for operand in operands {
+                guard let test = compileOnRows(operand) else { return nil }
+                tests.append(test)
+            }
+            if tests.count == 2 {
+                let (first, second) = (tests[0], tests[1])
+                return { try first($0) || second($0) }
+            }
+            return { row in try tests.contains { try $0(row) } }
         case .comparison(let comparison):
             // Each kind in a closure of its own: a scan calls it per row, with no switch over
             // the kind and nothing copied out of the comparison.

@@ -90,12 +90,78 @@ extension Optional: OptionalQueryArgument {
 }
 
 /// A predicate as parsed, before it meets an object type.
+///
+/// A chain of `AND`s (or of `OR`s) is one node holding all its operands, however it was
+/// written or built: `a OR b OR c`, `(a OR b) OR c` and `q1 || q2 || q3` are each one `.or`
+/// of three. Every walk of a predicate recurses only as deep as its nesting of different
+/// operators, which `QueryLimits.maximumNesting` bounds, never as deep as a chain is long.
 indirect enum QueryNode: Sendable {
     case constant(Bool)
     case not(QueryNode)
-    case and(QueryNode, QueryNode)
-    case or(QueryNode, QueryNode)
+    /// All the operands hold (two or more).
+    case and([QueryNode])
+    /// One of the operands holds (two or more).
+    case or([QueryNode])
     case comparison(QueryComparison)
+
+    /// `left AND right`, joined into the chains either side already is.
+    static func both(_ left: QueryNode, _ right: QueryNode) -> QueryNode { all(of: [left, right]) }
+
+    /// `left OR right`, joined into the chains either side already is.
+    static func either(_ left: QueryNode, _ right: QueryNode) -> QueryNode { any(of: [left, right]) }
+
+    /// All of `operands` hold: one `.and`, with any `.and` among them spliced in.
+    static func all(of operands: [QueryNode]) -> QueryNode {
+        guard operands.count > 1 else { return operands.first ?? .constant(true) }
+        var chain: [QueryNode] = []
+        chain.reserveCapacity(operands.count)
+        for operand in operands {
+            if case .and(let inner) = operand { chain.append(contentsOf: inner) } else { chain.append(operand) }
+        }
+        return .and(chain)
+    }
+
+    /// One of `operands` holds: one `.or`, with any `.or` among them spliced in.
+    static func any(of operands: [QueryNode]) -> QueryNode {
+        guard operands.count > 1 else { return operands.first ?? .constant(false) }
+        var chain: [QueryNode] = []
+        chain.reserveCapacity(operands.count)
+        for operand in operands {
+            if case .or(let inner) = operand { chain.append(contentsOf: inner) } else { chain.append(operand) }
+        }
+        return .or(chain)
+    }
+
+    /// How deeply the predicate nests (`NOT`, a chain inside a chain of the other operator, a
+    /// subquery's predicate), found without recursing: a predicate built in code may nest
+    /// deeper than a walk could recurse. Stops counting past `limit`.
+    func nesting(upTo limit: Int) -> Int {
+        var deepest = 0
+        var pending: [(node: QueryNode, depth: Int)] = [(self, 0)]
+        while let (node, depth) = pending.popLast() {
+            deepest = Swift.max(deepest, depth)
+            if deepest > limit { return deepest }
+            switch node {
+            case .constant: break
+            case .not(let inner): pending.append((inner, depth + 1))
+            case .and(let operands), .or(let operands): pending.append(contentsOf: operands.map { ($0, depth + 1) })
+            case .comparison(let comparison):
+                for case .subquery(_, _, let predicate, _) in [comparison.left, comparison.right] {
+                    pending.append((predicate, depth + 1))
+                }
+            }
+        }
+        return deepest
+    }
+}
+
+/// The sizes a predicate may reach (`Docs/Limits.md`).
+enum QueryLimits {
+    /// How deeply a predicate may nest: parentheses that change the operator, `NOT`s, and
+    /// subqueries, each one level. Chains of one operator do not nest however long they are.
+    /// Deeper is a thrown `invalidQuery` (a programmer error for `where {}`), never a stack
+    /// overflow: parsing, binding and evaluating recurse once per level.
+    static let maximumNesting = 200
 }
 
 /// `left op right`, optionally quantified over a collection (`ANY dogs.age > 3`).

@@ -9,6 +9,8 @@ struct QueryParser {
     private let arguments: [QueryValue]
     /// The variable of the `SUBQUERY` being parsed, if any.
     private var variables: [String] = []
+    /// How many parentheses, `NOT`s and subqueries enclose the current token.
+    private var nesting = 0
 
     private init(tokens: [QueryToken], arguments: [QueryValue]) {
         self.tokens = tokens
@@ -80,33 +82,46 @@ struct QueryParser {
     // MARK: Predicates
 
     private mutating func orExpression() throws -> QueryNode {
-        var node = try andExpression()
+        var operands = [try andExpression()]
         while isKeyword("OR") || isSymbol("||") {
             advance()
-            node = .or(node, try andExpression())
+            operands.append(try andExpression())
         }
-        return node
+        return .any(of: operands)
     }
 
     private mutating func andExpression() throws -> QueryNode {
-        var node = try notExpression()
+        var operands = [try notExpression()]
         while isKeyword("AND") || isSymbol("&&") {
             advance()
-            node = .and(node, try notExpression())
+            operands.append(try notExpression())
         }
-        return node
+        return .all(of: operands)
     }
 
     private mutating func notExpression() throws -> QueryNode {
         if isKeyword("NOT") || isSymbol("!") {
+            try enterNesting()
+            defer { nesting -= 1 }
             advance()
             return .not(try notExpression())
         }
         return try primary()
     }
 
+    /// Counts one more level of nesting, refusing past the limit: the parser recurses once per
+    /// level, and a predicate string must not be able to overflow the stack.
+    private mutating func enterNesting() throws {
+        nesting += 1
+        guard nesting <= QueryLimits.maximumNesting else {
+            throw QueryError.at(current.position, "the predicate nests deeper than \(QueryLimits.maximumNesting) levels of parentheses, NOT and SUBQUERY")
+        }
+    }
+
     private mutating func primary() throws -> QueryNode {
         if isSymbol("(") {
+            try enterNesting()
+            defer { nesting -= 1 }
             advance()
             let node = try orExpression()
             try expectSymbol(")", "to close the parenthesis")
@@ -309,6 +324,8 @@ struct QueryParser {
 
     private mutating func subquery() throws -> QueryOperand {
         let position = current.position
+        try enterNesting()
+        defer { nesting -= 1 }
         advance()
         try expectSymbol("(", "after SUBQUERY")
         guard case .keyPath(let collection, nil, _, _) = try operand() else {

@@ -152,7 +152,7 @@ struct QueryPlanner {
         switch query {
         case .constant: return []
         case .not(let inner): return columns(of: inner)
-        case .and(let left, let right), .or(let left, let right): return columns(of: left).union(columns(of: right))
+        case .and(let operands), .or(let operands): return operands.reduce(into: []) { $0.formUnion(columns(of: $1)) }
         case .comparison(let comparison): return columns(of: comparison.left).union(columns(of: comparison.right))
         }
     }
@@ -302,14 +302,17 @@ struct QueryPlanner {
         switch query {
         case .comparison(let comparison):
             return lookup(comparison, in: table)
-        case .and(let left, let right):
-            // Either side narrows the whole: take the one with fewer values to look up. One
-            // value (`name == %@`) is as narrow as a lookup gets; the other side is not planned.
-            let first = indexLookup(for: left, in: table)
-            if let first, first.cost <= 1 { return first }
-            let second = indexLookup(for: right, in: table)
-            guard let first, let second else { return first ?? second }
-            return second.cost < first.cost ? second : first
+        case .and(let operands):
+            // Any operand narrows the whole: take the one with fewest values to look up. One
+            // value (`name == %@`) is as narrow as a lookup gets; the operands after it are
+            // not planned.
+            var best: IndexLookup?
+            for operand in operands {
+                guard let lookup = indexLookup(for: operand, in: table) else { continue }
+                if lookup.cost <= 1 { return lookup }
+                if best == nil || lookup.cost < best!.cost { best = lookup }
+            }
+            return best
         default:
             return nil
         }
