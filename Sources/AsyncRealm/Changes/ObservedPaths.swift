@@ -50,6 +50,7 @@ final class ObservedPaths {
         var columns = Set<Int>()
         var nested: [Int: [String]] = [:]
         for keyPath in keyPaths {
+            require(KeyPathText.components(keyPath) != nil, "cannot observe '\(schema.className)': \(KeyPathText.malformed(keyPath))")
             let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
             guard let column = schema.storedProperties.firstIndex(where: { $0.name == parts[0] }) else {
                 stop("'\(schema.className)' has no stored property '\(parts[0])' to observe (key path '\(keyPath)')")

@@ -85,9 +85,11 @@ extension Results {
 
     /// `keyPath` resolved for sorting or distinct: one value per object.
     private func boundPath(_ keyPath: String, for use: String) -> BoundKeyPath {
+        guard let components = KeyPathText.components(keyPath) else {
+            stop("cannot \(use) '\(keyPath)': \(KeyPathText.malformed(keyPath))")
+        }
         do {
-            let path = try QueryBinder(schemas: handle.objectSchemas).keyPath(
-                keyPath.split(separator: ".").map(String.init), from: info.schema, variables: [:], position: 0)
+            let path = try QueryBinder(schemas: handle.objectSchemas).keyPath(components, from: info.schema, variables: [:], position: 0)
             guard !path.isCollection else {
                 stop("cannot \(use) '\(keyPath)': it goes through a list or linking objects; use a property with one value per object")
             }

@@ -392,6 +392,9 @@ struct QueryBinder {
     /// Resolves `components` from `schema`; a first component naming a subquery variable
     /// starts from the variable's class.
     func keyPath(_ components: [String], from schema: ObjectSchema, variables: [String: ObjectSchema], position: Int) throws -> BoundKeyPath {
+        guard !components.isEmpty, !components.contains(where: \.isEmpty) else {
+            throw QueryError.at(position, KeyPathText.malformed(components.joined(separator: ".")))
+        }
         var current = schema
         var names = components
         if let first = names.first, first.hasPrefix("$") {

@@ -242,7 +242,10 @@ struct QueryParser {
                 guard case .string(let name) = arguments[number] else {
                     throw QueryError.at(token.position, "the argument for %K must be a key path string")
                 }
-                return try keyPath(startingWith: name.split(separator: ".").map(String.init), at: token.position)
+                guard let components = KeyPathText.components(name) else {
+                    throw QueryError.at(token.position, "the argument for %K: \(KeyPathText.malformed(name))")
+                }
+                return try keyPath(startingWith: components, at: token.position)
             }
             return .value(arguments[number], position: token.position)
         case .variable(let name):
