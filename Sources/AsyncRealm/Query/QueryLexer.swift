@@ -80,11 +80,10 @@ struct QueryLexer {
         }
         if character == "-", peek(1)?.isNumber == true || (peek(1) == "." && peek(2)?.isNumber == true) {
             position += 1
-            switch try number() {
-            case .integer(let value): return QueryToken(kind: .integer(-value), position: start)
-            case .double(let value): return QueryToken(kind: .double(-value), position: start)
-            default: throw QueryError.at(start, "a date cannot be negative")
-            }
+            // The sign is part of the number: -9223372036854775808 fits where its magnitude does not.
+            let kind = try number(negative: true)
+            if case .date = kind { throw QueryError.at(start, "a date cannot be negative") }
+            return QueryToken(kind: kind, position: start)
         }
         if character == "@" {
             position += 1
@@ -186,13 +185,14 @@ struct QueryLexer {
         return text
     }
 
-    private mutating func number() throws -> QueryToken.Kind {
+    private mutating func number(negative: Bool = false) throws -> QueryToken.Kind {
         let start = position
         // A date: yyyy-mm-dd@hh:mm:ss[:nanoseconds] (or with a T between date and time).
         if let date = try dateLiteral() { return .date(date) }
-        var text = digits()
+        let integerDigits = digits()
+        var text = (negative ? "-" : "") + integerDigits
         var isDouble = false
-        if current == ".", peek(1)?.isNumber == true || text.isEmpty == false {
+        if current == ".", peek(1)?.isNumber == true || integerDigits.isEmpty == false {
             // "1.5", but not "a.b" key paths: a number is never followed by a key path.
             isDouble = true
             text.append(".")

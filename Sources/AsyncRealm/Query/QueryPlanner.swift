@@ -350,11 +350,13 @@ struct QueryPlanner {
         let bounds = constants.map { Self.stored($0, as: type) }
         guard !bounds.isEmpty, bounds.allSatisfy({ $0 != nil && $0 != .null }) else { return nil }
         let keys = bounds.map { IndexKey.of($0!) }
-        // Index key 0 holds nil (and Int64.min), which no ordering comparison matches.
+        // Index key 0 holds both nil and the smallest value (Int64.min, or the date at Int64.min
+        // seconds): a range reaching down to that value reads the bucket, and the predicate,
+        // checked on every candidate, drops the nils (no ordering comparison matches nil).
         let (lower, upper): (UInt64, UInt64) = switch comparison.op {
-        case .less, .lessOrEqual: (1, keys[0])
-        case .greater, .greaterOrEqual: (max(keys[0], 1), UInt64.max)
-        default: keys.count == 2 ? (max(keys[0], 1), keys[1]) : (1, 0)
+        case .less, .lessOrEqual: (0, keys[0])
+        case .greater, .greaterOrEqual: (keys[0], UInt64.max)
+        default: keys.count == 2 ? (keys[0], keys[1]) : (1, 0)
         }
         // An empty range (BETWEEN {5, 1}) matches nothing: no values to look up.
         guard lower <= upper else { return IndexLookup(column: column, constants: [], type: type) }

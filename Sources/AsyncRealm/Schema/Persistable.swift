@@ -285,8 +285,17 @@ extension Date {
     }
 
     /// The date as stored: whole seconds since 1970 and nanoseconds.
+    ///
+    /// Every `Date` has a stored form, as in Realm: one past the range of 64-bit seconds
+    /// (`Date(timeIntervalSinceReferenceDate: 1e20)`, `.infinity`) is clamped to the first or
+    /// last instant that range holds, and NaN is stored as 1970-01-01 00:00:00 UTC
+    /// (`Docs/Limits.md`). Writes and query arguments alike go through here.
     var storedTimestamp: Value {
         let interval = timeIntervalSince1970
+        guard !interval.isNaN else { return .timestamp(seconds: 0, nanoseconds: 0) }
+        // 2^63: the first whole number of seconds Int64 does not hold; -2^63 it does.
+        guard interval < 0x1p63 else { return .timestamp(seconds: .max, nanoseconds: 999_999_999) }
+        guard interval >= -0x1p63 else { return .timestamp(seconds: .min, nanoseconds: 0) }
         var seconds = interval.rounded(.down)
         var nanoseconds = ((interval - seconds) * 1e9).rounded()
         if nanoseconds >= 1e9 { seconds += 1; nanoseconds -= 1e9 }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+final class EdgeInt: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var plain: Int
+    @Persisted(indexed: true) var indexedOptional: Int?
+    @Persisted var plainOptional: Int?
+}
+
+final class EdgeDate: Object {
+    @Persisted(indexed: true) var indexed: Date
+    @Persisted var plain: Date
+}
+
+final class EdgeString: Object {
+    @Persisted(indexed: true) var indexed: String
+    @Persisted var plain: String
+}
+
+/// Every comparison over values at the edges of each type's range, answered through an index
+/// and by a scan, and checked against Swift: the two paths must agree everywhere (issue 26,
+/// items 3 to 6).
+@Suite("Queries over edge values: index and scan agree")
+struct EdgeValueQueryTests {
+    static let integers: [Int] = [.min, .min + 1, -1, 0, 1, .max - 1, .max]
+    static let operators = ["==", "!=", "<", "<=", ">", ">="]
+
+    static func holds(_ value: Int, _ op: String, _ other: Int) -> Bool {
+        switch op {
+        case "==": value == other
+        case "!=": value != other
+        case "<": value < other
+        case "<=": value <= other
+        case ">": value > other
+        default: value >= other
+        }
+    }
+
+    @Test("Int.min and Int.max through a primary key, an index and a scan", arguments: RealmKind.allCases)
+    func integers(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeInt.self]))
+        try realm.write {
+            for value in Self.integers {
+                realm.add(EdgeInt(value: ["id": value, "plain": value, "indexedOptional": value, "plainOptional": value]))
+            }
+            realm.add(EdgeInt(value: ["id": 42, "plain": 42]))  // nil in both optional columns
+        }
+        let objects = realm.objects(EdgeInt.self)
+        let stored = Self.integers + [42]
+        for op in Self.operators {
+            for argument in Self.integers {
+                let expected = Set(stored.filter { Self.holds($0, op, argument) })
+                for column in ["id", "plain"] {
+                    let found = Set(objects.filter("\(column) \(op) %@", argument).map(\.id))
+                    #expect(found == expected, "\(column) \(op) \(argument)")
+                }
+                let expectedOptional = Set(Self.integers.filter { Self.holds($0, op, argument) } + (op == "!=" ? [42] : []))
+                for column in ["indexedOptional", "plainOptional"] {
+                    let found = Set(objects.filter("\(column) \(op) %@", argument).map(\.id))
+                    #expect(found == expectedOptional, "\(column) \(op) \(argument)")
+                }
+            }
+        }
+        for column in ["id", "plain", "indexedOptional", "plainOptional"] {
+            let present = column.hasSuffix("Optional") ? Self.integers.count : stored.count
+            #expect(objects.filter("\(column) BETWEEN {%@, %@}", Int.min, Int.max).count == present, "\(column)")
+            #expect(objects.filter("\(column) BETWEEN {%@, %@}", Int.max, Int.max).count == 1, "\(column)")
+            #expect(objects.filter("\(column) BETWEEN {%@, %@}", Int.min, Int.min).count == 1, "\(column)")
+            #expect(objects.filter("\(column) == -9223372036854775808").count == 1, "\(column)")
+            #expect(objects.filter("\(column) == 9223372036854775807").count == 1, "\(column)")
+            #expect(objects.filter("\(column) IN {-9223372036854775808, 9223372036854775807}").count == 2, "\(column)")
+        }
+    }
+
+    /// Dates past the stored range are clamped, NaN is 1970 (the rule in `Docs/Limits.md`).
+    static let unstorableDates: [(given: Date, stored: Date)] = [
+        (Date(timeIntervalSinceReferenceDate: 1e20), Date(timeIntervalSince1970: 0x1p63)),
+        (Date(timeIntervalSinceReferenceDate: .infinity), Date(timeIntervalSince1970: 0x1p63)),
+        (Date(timeIntervalSinceReferenceDate: -1e20), Date(timeIntervalSince1970: -0x1p63)),
+        (Date(timeIntervalSinceReferenceDate: -.infinity), Date(timeIntervalSince1970: -0x1p63)),
+        (Date(timeIntervalSinceReferenceDate: .nan), Date(timeIntervalSince1970: 0)),
+    ]
+
+    @Test("a Date outside the stored range is clamped on write and as a query argument, never a trap", arguments: RealmKind.allCases)
+    func unstorableDates(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeDate.self]))
+        try realm.write {
+            for (given, _) in Self.unstorableDates { realm.add(EdgeDate(value: ["indexed": given, "plain": given])) }
+        }
+        let stored = realm.objects(EdgeDate.self).map(\.indexed)
+        #expect(stored == Self.unstorableDates.map(\.stored))
+        #expect(realm.objects(EdgeDate.self).map(\.plain) == Self.unstorableDates.map(\.stored))
+        for column in ["indexed", "plain"] {
+            for (given, stored) in Self.unstorableDates {
+                let count = Self.unstorableDates.filter { $0.stored == stored }.count
+                #expect(realm.objects(EdgeDate.self).filter("\(column) == %@", given).count == count, "\(column) == \(given)")
+            }
+            #expect(realm.objects(EdgeDate.self).filter("\(column) >= %@", Date.distantFuture).count == 2, "\(column)")
+            #expect(realm.objects(EdgeDate.self).filter("\(column) <= %@", Date.distantPast).count == 2, "\(column)")
+            #expect(realm.objects(EdgeDate.self).filter("\(column) < %@", Date(timeIntervalSinceReferenceDate: -.infinity)).count == 0, "\(column)")
+            #expect(realm.objects(EdgeDate.self).filter("\(column) BETWEEN {%@, %@}", Date(timeIntervalSinceReferenceDate: -.infinity), Date(timeIntervalSinceReferenceDate: .infinity)).count == 5, "\(column)")
+        }
+    }
+}
