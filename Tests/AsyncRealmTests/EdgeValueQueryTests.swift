@@ -14,6 +14,11 @@ final class EdgeDate: Object {
     @Persisted var plain: Date
 }
 
+final class EdgeDouble: Object {
+    @Persisted var double: Double
+    @Persisted var float: Float?
+}
+
 final class EdgeString: Object {
     @Persisted(indexed: true) var indexed: String
     @Persisted var plain: String
@@ -104,5 +109,42 @@ struct EdgeValueQueryTests {
             #expect(realm.objects(EdgeDate.self).filter("\(column) < %@", Date(timeIntervalSinceReferenceDate: -.infinity)).count == 0, "\(column)")
             #expect(realm.objects(EdgeDate.self).filter("\(column) BETWEEN {%@, %@}", Date(timeIntervalSinceReferenceDate: -.infinity), Date(timeIntervalSinceReferenceDate: .infinity)).count == 5, "\(column)")
         }
+    }
+
+    @Test("NaN sorts first, equals itself, is below every number in comparisons and aggregates", arguments: RealmKind.allCases)
+    func notANumber(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeDouble.self]))
+        let values: [Double] = [1, .nan, -.infinity, -0.0, .infinity, 0, .nan, -1]
+        try realm.write {
+            for value in values { realm.add(EdgeDouble(value: ["double": value, "float": Float(value)])) }
+        }
+        let objects = realm.objects(EdgeDouble.self)
+        for column in ["double", "float"] {
+            let sorted = objects.sorted(byKeyPath: column).map(\.double)
+            #expect(sorted.prefix(2).allSatisfy { $0.isNaN }, "\(column): \(sorted)")
+            #expect(Array(sorted.dropFirst(2)) == [-.infinity, -1, -0.0, 0, 1, .infinity], "\(column): \(sorted)")
+            let descending = objects.sorted(byKeyPath: column, ascending: false).map(\.double)
+            #expect(descending.suffix(2).allSatisfy { $0.isNaN }, "\(column): \(descending)")
+            #expect(objects.filter("\(column) == %@", Double.nan).count == 2, "\(column)")
+            #expect(objects.filter("\(column) != %@", Double.nan).count == 6, "\(column)")
+            #expect(objects.filter("\(column) < %@", -Double.infinity).count == 2, "\(column)")
+            #expect(objects.filter("\(column) < 0").count == 4, "\(column)")
+            #expect(objects.filter("\(column) >= %@", -Double.infinity).count == 6, "\(column)")
+            #expect(objects.filter("\(column) == 0").count == 2, "\(column): -0.0 == 0")
+            #expect(objects.filter("\(column) BETWEEN {%@, 0}", Double.nan).count == 6, "\(column)")
+        }
+        let (smallest, largest): (Double?, Double?) = (objects.min(ofProperty: "double"), objects.max(ofProperty: "double"))
+        #expect(smallest?.isNaN == true)
+        #expect(largest == .infinity)
+        let (smallestFloat, largestFloat): (Float?, Float?) = (objects.min(ofProperty: "float"), objects.max(ofProperty: "float"))
+        #expect(smallestFloat?.isNaN == true)
+        #expect(largestFloat == .infinity)
+        // Whatever row comes first: the same answers with NaN last in the table.
+        try realm.write { realm.delete(objects.filter("double == %@", Double.nan)) }
+        try realm.write { realm.add(EdgeDouble(value: ["double": Double.nan, "float": Float.nan])) }
+        let (smallestAfter, largestAfter): (Double?, Double?) = (objects.min(ofProperty: "double"), objects.max(ofProperty: "double"))
+        #expect(smallestAfter?.isNaN == true)
+        #expect(largestAfter == .infinity)
     }
 }

@@ -101,6 +101,7 @@ enum QueryScalar: Hashable, Sendable {
         case (.double(let a), .double(let b)): return compare(a, b)
         case (.decimal, _) where right.isNumeric, (_, .decimal) where left.isNumeric:
             let a = left.decimalValue!, b = right.decimalValue!
+            if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : -1) : 1 }
             return a < b ? -1 : a == b ? 0 : 1
         case (.string(let a), .string(let b)): return a < b ? -1 : a == b ? 0 : 1
         case (.data(let a), .data(let b)), (.objectId(let a), .objectId(let b)):
@@ -114,8 +115,11 @@ enum QueryScalar: Hashable, Sendable {
         }
     }
 
-    private static func compare(_ a: Double, _ b: Double) -> Int? {
-        if a.isNaN || b.isNaN { return nil }
+    /// Numbers in one total order, as Realm sorts them: NaN before every other number and equal
+    /// to itself. Sorting, `==`, `<` and the rest, `BETWEEN`, `min` and `max` all use it
+    /// (`Docs/Limits.md`), so none of them disagrees with another about where NaN belongs.
+    private static func compare(_ a: Double, _ b: Double) -> Int {
+        if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : -1) : 1 }
         return a < b ? -1 : a == b ? 0 : 1
     }
 
