@@ -147,4 +147,52 @@ struct EdgeValueQueryTests {
         #expect(smallestAfter?.isNaN == true)
         #expect(largestAfter == .infinity)
     }
+
+    @Test("a sum of integers past Int64 is exact as Decimal or Double, in @sum too, and never wraps", arguments: RealmKind.allCases)
+    func sumPastInt64(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeInt.self]))
+        try realm.write {
+            realm.add(EdgeInt(value: ["id": 1, "plain": Int.max, "plainOptional": Int.max]))
+            realm.add(EdgeInt(value: ["id": 2, "plain": Int.max, "plainOptional": Int.max]))
+        }
+        let objects = realm.objects(EdgeInt.self)
+        // The whole class (summed inside the engine) and a filtered result (summed from values).
+        for results in [objects, objects.filter("id > 0")] {
+            for column in ["plain", "plainOptional"] {
+                let decimal: Decimal = results.sum(ofProperty: column)
+                #expect(decimal == Decimal(string: "18446744073709551614"), "\(column)")
+                let double: Double = results.sum(ofProperty: column)
+                #expect(double == 0x1p64, "\(column)")
+                let average: Double? = results.average(ofProperty: column)
+                #expect(average == 0x1p63, "\(column)")
+            }
+        }
+        let small: Int = objects.filter("id == 1").sum(ofProperty: "plain")
+        #expect(small == Int.max)
+        let listDirectory = RealmDirectory()
+        let lists = try Realm(configuration: kind.configuration(listDirectory, objectTypes: [EveryType.self, Dog.self, Person.self]))
+        try lists.write {
+            let wide = EveryType()
+            wide.ints.append(objectsIn: [Int.max, Int.max])
+            lists.add(wide)
+        }
+        #expect(lists.objects(EveryType.self).filter("ints.@sum > %@", Int.max).count == 1)
+        #expect(lists.objects(EveryType.self).filter("ints.@sum == %@", Decimal(string: "18446744073709551614")!).count == 1)
+        #expect(lists.objects(EveryType.self).filter("ints.@avg == %@", Int.max).count == 1)
+    }
+
+    @Test("a sum that Int cannot hold stops with a message naming the property and the sum")
+    func sumOverflowStops() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "sum-overflow", objectTypes: [EdgeInt.self]))
+            try realm.write {
+                realm.add(EdgeInt(value: ["id": 1, "plain": Int.max]))
+                realm.add(EdgeInt(value: ["id": 2, "plain": Int.max]))
+            }
+            let _: Int = realm.objects(EdgeInt.self).sum(ofProperty: "plain")
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("the sum of 'EdgeInt.plain' is 18446744073709551614"), "\(printed)")
+    }
 }

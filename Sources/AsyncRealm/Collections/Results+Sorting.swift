@@ -57,12 +57,27 @@ extension Results {
     }
 
     /// The sum of `property` over the objects (nil values left out); zero if there are none.
+    ///
+    /// Integers add up exactly, however many and however large. The sum is returned as `T`
+    /// when `T` holds it (a `Double`, `Float` or `Decimal` always does, to its precision).
+    ///
+    /// - Important: A sum that `T` cannot hold (two `Int64.max` summed as `Int`) stops with a
+    ///   message naming the property and the sum, never a wrapped number: ask for a `Decimal`
+    ///   or `Double` sum where the values can be that large.
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
         let (sum, _) = total(of: property)
-        guard let value = T._fromAny(sum) else {
-            stop("the sum of '\(info.schema.className).\(property)' is \(sum), which is not a \(T.self)")
+        guard let value = Self.number(sum, as: T.self) else {
+            stop("the sum of '\(info.schema.className).\(property)' is \(sum), which \(T.self) cannot hold; ask for a Decimal or Double sum instead")
         }
         return value
+    }
+
+    /// `sum` (`Int128`, `Double` or `Decimal`) as `T`: exactly where `T` holds it.
+    private static func number<T: _Persistable>(_ sum: Any, as _: T.Type) -> T? {
+        guard let whole = sum as? Int128 else { return T._fromAny(sum) }
+        if let exact = Int(exactly: whole), let value = T._fromAny(exact) { return value }
+        if T.self == Decimal.self || T.self == Decimal?.self { return T._fromAny(Decimal(whole)) }
+        return T._fromAny(Double(whole))
     }
 
     /// The mean of `property` over the objects (nil values left out), nil if there are none.
@@ -71,7 +86,7 @@ extension Results {
         guard count > 0 else { return nil }
         let mean: Any = switch sum {
         case let sum as Decimal: sum / Decimal(count)
-        case let sum as Int64: Double(sum) / Double(count)
+        case let sum as Int128: Double(sum) / Double(count)
         case let sum as Double: sum / Double(count)
         default: sum
         }
@@ -142,7 +157,7 @@ extension Results {
         let (values, type) = values(of: property, for: "sum")
         switch type {
         case .int:
-            return (values.reduce(Int64(0)) { if case .int(let number) = $1 { $0 &+ number } else { $0 } }, values.count)
+            return (values.reduce(Int128(0)) { if case .int(let number) = $1 { $0 + Int128(number) } else { $0 } }, values.count)
         case .float, .double:
             return (values.reduce(0.0) { if case .double(let number) = $1 { $0 + number } else { $0 } }, values.count)
         case .decimal128:

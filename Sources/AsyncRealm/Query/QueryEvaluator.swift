@@ -242,29 +242,32 @@ final class QueryEvaluator {
         case .max:
             return present.max { (QueryScalar.order($0, $1) ?? 0) < 0 } ?? .null
         case .sum, .avg:
-            var integer: Int64 = 0
+            // Integers add up exactly, in 128 bits; a sum past Int64 is a decimal, which
+            // compares with any number.
+            var wide: Int128 = 0
             var real = 0.0
             var decimal = Decimal(0)
             var kind = 0  // 0 integers, 1 doubles, 2 decimals
             for value in present {
                 switch value {
-                case .int(let number): integer &+= number
+                case .int(let number): wide += Int128(number)
                 case .double(let number): real += number; kind = max(kind, 1)
                 case .decimal(let number): decimal += number; kind = 2
                 default: break
                 }
             }
+            let integer = Decimal(wide)
             if aggregate == .sum {
                 switch kind {
-                case 0: return .int(integer)
-                case 1: return .double(real + Double(integer))
-                default: return .decimal(decimal + Decimal(integer) + Decimal(real))
+                case 0: return Int64(exactly: wide).map(QueryScalar.int) ?? .decimal(integer)
+                case 1: return .double(real + Double(wide))
+                default: return .decimal(decimal + integer + Decimal(real))
                 }
             }
             guard !present.isEmpty else { return .null }
             switch kind {
-            case 2: return .decimal((decimal + Decimal(integer) + Decimal(real)) / Decimal(present.count))
-            default: return .double((real + Double(integer)) / Double(present.count))
+            case 2: return .decimal((decimal + integer + Decimal(real)) / Decimal(present.count))
+            default: return .double((real + Double(wide)) / Double(present.count))
             }
         }
     }

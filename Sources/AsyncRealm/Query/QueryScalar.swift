@@ -129,3 +129,10 @@ enum QueryScalar: Hashable, Sendable {
         return order(left, right) == 0
     }
 }
+
+extension Decimal {
+    /// `wide` exactly: a sum of integers past Int64 (38 significant digits hold every Int128).
+    init(_ wide: Int128) {
+        self = Decimal(string: String(wide), locale: Locale(identifier: "en_US_POSIX"))!
+    }
+}

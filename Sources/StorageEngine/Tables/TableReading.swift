@@ -57,7 +57,7 @@ package protocol TableReading {
     func row(_ key: UInt64) throws -> [Value]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
-    func total(ofColumn column: Int) throws -> (integers: Int64, reals: Double, count: Int)
+    func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int)
     func value(_ key: UInt64, column: Int) throws -> Value?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
@@ -93,7 +93,7 @@ extension TableReading {
     /// The sum of the integers and of the doubles in `column` over every row, and how many
     /// rows hold a number there: what `sum` and `average` of a whole class read, in one pass
     /// that builds no value for a plain number.
-    package func total(ofColumn column: Int) throws -> (integers: Int64, reals: Double, count: Int) {
+    package func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int) {
         var total = ColumnTotal()
         // A leaf at a time, its rows in one loop here: a call per row, through the tree's
         // scan, cost a third as much as finding and adding the column. (The total is copied in
@@ -250,7 +250,8 @@ package struct TableReader: TableReading, Sendable {
 /// The sum of the integers and of the doubles of one column, and how many rows hold a number
 /// there (`TableReading.total(ofColumn:)`).
 private struct ColumnTotal {
-    var integers: Int64 = 0
+    /// Wide enough that no table's integers overflow it (2^64 rows of Int64.max do not).
+    var integers: Int128 = 0
     var reals = 0.0
     var count = 0
 
@@ -265,13 +266,13 @@ private struct ColumnTotal {
                 return
             }
             if tag == RowCodec.Tag.positive.rawValue, row[offset] < 0x80 {
-                integers &+= Int64(row[offset])
+                integers &+= Int128(row[offset])
                 count += 1
                 return
             }
         }
         switch try RowCodec.decodeColumn(column, of: row) {
-        case .int(let number): integers &+= number; count += 1
+        case .int(let number): integers &+= Int128(number); count += 1
         case .double(let number): reals += number; count += 1
         default: break
         }
