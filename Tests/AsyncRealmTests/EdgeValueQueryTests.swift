@@ -24,6 +24,13 @@ final class EdgeString: Object {
     @Persisted var plain: String
 }
 
+/// Its property `key` is also a regression test: `Object` once kept a field `_key`, the name
+/// of this property's wrapper storage, and such a model did not compile.
+final class StringKeyed: Object {
+    @Persisted(primaryKey: true) var key: String
+    @Persisted var note: String
+}
+
 /// Every comparison over values at the edges of each type's range, answered through an index
 /// and by a scan, and checked against Swift: the two paths must agree everywhere (issue 26,
 /// items 3 to 6).
@@ -194,5 +201,84 @@ struct EdgeValueQueryTests {
         }
         let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(printed.contains("the sum of 'EdgeInt.plain' is 18446744073709551614"), "\(printed)")
+    }
+
+    static let composed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+    /// Pairs Swift's `==` calls equal, short and sharing an index key's eight-byte prefix.
+    static let strings = [composed, decomposed, "xxxxxxxx" + composed, "xxxxxxxx" + decomposed, "", "cafe", "CAF\u{C9}"]
+
+    @Test("strings compare by their bytes everywhere: scan, index, sort, distinct, BEGINSWITH, [c] and [d]", arguments: RealmKind.allCases)
+    func stringsByBytes(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeString.self]))
+        try realm.write {
+            for text in Self.strings { realm.add(EdgeString(value: ["indexed": text, "plain": text])) }
+        }
+        let objects = realm.objects(EdgeString.self)
+        for column in ["indexed", "plain"] {
+            for text in Self.strings {
+                let found = objects.filter("\(column) == %@", text).map(\.plain)
+                #expect(found.map { Array($0.utf8) } == [Array(text.utf8)], "\(column) == \(Array(text.unicodeScalars))")
+                #expect(objects.filter("\(column) IN %@", [text]).count == 1, "\(column)")
+                #expect(objects.filter("\(column) != %@", text).count == Self.strings.count - 1, "\(column)")
+            }
+            let sorted = objects.sorted(byKeyPath: column).map { Array($0.plain.utf8) }
+            #expect(sorted == Self.strings.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }, "\(column)")
+            #expect(objects.distinct(by: [column]).count == Self.strings.count, "\(column)")
+            #expect(objects.filter("\(column) BEGINSWITH %@", Self.composed).count == 1, "\(column)")
+            #expect(objects.filter("\(column) CONTAINS %@", Self.decomposed).count == 2, "\(column)")
+            #expect(objects.filter("\(column) ==[c] %@", Self.composed).count == 2, "\(column): café and CAFÉ")
+            #expect(objects.filter("\(column) ==[cd] 'cafe'").count == 4, "\(column): every short spelling")
+            #expect(objects.filter("\(column) > %@", Self.composed).map(\.plain).allSatisfy { QueryScalar.compareBytes($0, Self.composed) > 0 }, "\(column)")
+        }
+        // Changing a value to another spelling of it is a change, stored and found.
+        try realm.write { objects.filter("plain == %@", Self.composed).first!.indexed = Self.decomposed }
+        #expect(objects.filter("indexed == %@", Self.decomposed).count == 2)
+        #expect(objects.filter("indexed == %@", Self.composed).count == 0)
+    }
+
+    @Test("a String primary key tells the two spellings apart, as Realm does", arguments: RealmKind.allCases)
+    func stringPrimaryKey(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [StringKeyed.self]))
+        try realm.write {
+            realm.add(StringKeyed(value: ["key": Self.composed, "note": "composed"]))
+            realm.add(StringKeyed(value: ["key": Self.decomposed, "note": "decomposed"]))
+        }
+        #expect(realm.objects(StringKeyed.self).count == 2)
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.composed)?.note == "composed")
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.decomposed)?.note == "decomposed")
+        try realm.write { realm.add(StringKeyed(value: ["key": Self.decomposed, "note": "again"]), update: .modified) }
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.decomposed)?.note == "again")
+        #expect(realm.object(ofType: StringKeyed.self, forPrimaryKey: Self.composed)?.note == "composed")
+    }
+
+    @Test("CONTAINS of a long needle takes linear time: ASCII and not, with and without [c]", arguments: RealmKind.allCases)
+    func longNeedles(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeString.self]))
+        // The needle's start repeats all through the text: a search that compares the needle
+        // again at every position does 50,000 x 100,000 steps (seconds), a linear one 150,000.
+        let ascii = String(repeating: "a", count: 1_000_000)
+        let wide = String(repeating: "\u{E9}", count: 100_000)
+        try realm.write {
+            realm.add(EdgeString(value: ["indexed": "1", "plain": ascii]))
+            realm.add(EdgeString(value: ["indexed": "2", "plain": wide]))
+            realm.add(EdgeString(value: ["indexed": "3", "plain": String(repeating: "a", count: 50_000) + "b" + ascii.prefix(50_000)]))
+        }
+        let objects = realm.objects(EdgeString.self)
+        let missing = String(repeating: "a", count: 50_000) + "c"
+        let present = String(repeating: "a", count: 50_000) + "b"
+        #expect(objects.filter("plain CONTAINS %@", missing).count == 0)
+        #expect(objects.filter("plain CONTAINS[c] %@", missing.uppercased()).count == 0)
+        #expect(objects.filter("plain CONTAINS %@", present).map(\.indexed) == ["3"])
+        #expect(objects.filter("plain CONTAINS[c] %@", present.uppercased()).map(\.indexed) == ["3"])
+        let wideMissing = String(repeating: "\u{E9}", count: 50_000) + "e"
+        #expect(objects.filter("plain CONTAINS %@", wideMissing).count == 0)
+        #expect(objects.filter("plain CONTAINS[c] %@", wideMissing).count == 0)
+        #expect(objects.filter("plain CONTAINS[c] %@", String(repeating: "\u{C9}", count: 50_000)).map(\.indexed) == ["2"])
+        // Through the evaluator rather than the stored row's test (a constant on the left).
+        #expect(objects.filter("plain CONTAINS %@ AND %@ != plain", missing, "").count == 0)
     }
 }

@@ -454,7 +454,7 @@ struct ObjectTests {
         #expect(instances.count == 1)
         // Between iterations the class holds it, without its row.
         let spare = try #require(realm.classInfoOrStop(for: Reading.self).spareAccessor)
-        #expect(spare._rowBuffer == nil)
+        #expect(spare.__rowBuffer == nil)
         // An object kept from an iteration that ended is not the next iteration's.
         var kept: Reading?
         for reading in realm.objects(Reading.self).filter("id == 7") { kept = reading }

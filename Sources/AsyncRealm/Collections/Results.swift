@@ -266,7 +266,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private mutating func finished() -> Element? {
             if reusableAccessor() {
                 let object = lastAccessor.unsafelyUnwrapped
-                object._rowBuffer = nil
+                object.__rowBuffer = nil
                 info._withUnsafeGuaranteedRef { $0.spareAccessor = object }
                 lastAccessor = nil
             }
@@ -293,7 +293,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// last batch is still in use, which saves allocating it again for every batch.
         private mutating func reusableBuffer(rows count: Int) -> RowBuffer {
             // A kept accessor no one else holds lets go of the last batch's rows.
-            if reusableAccessor() { lastAccessor.unsafelyUnwrapped._rowBuffer = nil }
+            if reusableAccessor() { lastAccessor.unsafelyUnwrapped.__rowBuffer = nil }
             if buffer != nil, isKnownUniquelyReferenced(&buffer!) {
                 buffer!.removeAll()
                 return buffer!

@@ -16,22 +16,22 @@ struct ManagedObjectState {
 
     @usableFromInline
     init(_ object: Object) {
-        assert(object._managedRealm != nil, "an unmanaged object has no managed state")
+        assert(object.__managedRealm != nil, "an unmanaged object has no managed state")
         self.object = object
     }
 
     /// The realm managing the object.
-    var realm: Realm { object._managedRealm.unsafelyUnwrapped.takeUnretainedValue() }
-    var key: UInt64 { object._key }
-    var info: ClassInfo { object._info.unsafelyUnwrapped }
-    var row: UnsafeRawBufferPointer { object._row }
+    var realm: Realm { object.__managedRealm.unsafelyUnwrapped.takeUnretainedValue() }
+    var key: UInt64 { object.__key }
+    var info: ClassInfo { object.__info.unsafelyUnwrapped }
+    var row: UnsafeRawBufferPointer { object.__row }
     /// Set when the object was deleted through this accessor or the write that added it was
     /// cancelled.
     var isInvalidated: Bool {
-        get { object._wasInvalidated || object._addedIn?.wasCancelled == true }
-        nonmutating set { object._wasInvalidated = newValue }
+        get { object.__wasInvalidated || object.__addedIn?.wasCancelled == true }
+        nonmutating set { object.__wasInvalidated = newValue }
     }
-    var isRecorder: Bool { object._isRecorder }
+    var isRecorder: Bool { object.__isRecorder }
 
     /// Remembers the row at `range` of `buffer` as read at `stamp`.
     func setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
@@ -39,7 +39,7 @@ struct ManagedObjectState {
     }
 
     /// Whether `row` is the row as the realm reads it now.
-    var hasCurrentRow: Bool { object._rowStamp == realm.stamp && object._rowBuffer != nil }
+    var hasCurrentRow: Bool { object.__rowStamp == realm.stamp && object.__rowBuffer != nil }
 
     func checkWritable() {
         realm.checkThread()
@@ -52,44 +52,44 @@ extension Object {
     /// Makes this unmanaged object the accessor of row `key` of `realm`; the row is read when a
     /// property first needs it.
     func _manage(realm: Realm, key: UInt64, info: ClassInfo) {
-        _managedRealm = .passUnretained(realm)
-        _realmOwner = realm
-        _key = key
-        _info = info
+        __managedRealm = .passUnretained(realm)
+        __realmOwner = realm
+        __key = key
+        __info = info
     }
 
     /// Makes this unmanaged object the accessor of row `key`, with its row at `range` of
     /// `buffer` as read at `stamp`; the buffer keeps the realm alive.
     func _manage(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
-        _managedRealm = .passUnretained(buffer.realm)
-        _key = key
-        _info = info
+        __managedRealm = .passUnretained(buffer.realm)
+        __key = key
+        __info = info
         _setRow(range, of: buffer, stamp: stamp)
     }
 
     /// Makes this accessor, which nothing else references, the accessor of row `key` (see
     /// `Results.Iterator`): everything the last row left is reset.
     func _reuse(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
-        _realmOwner = nil
-        _wasInvalidated = false
+        __realmOwner = nil
+        __wasInvalidated = false
         _manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
     }
 
     func _setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
         // A buffer of another realm would not keep this object's realm alive.
-        assert(buffer.realm === _managedRealm?.takeUnretainedValue(), "a row read through another realm")
-        _row = buffer.bytes(at: range)
+        assert(buffer.realm === __managedRealm?.takeUnretainedValue(), "a row read through another realm")
+        __row = buffer.bytes(at: range)
         // A reused accessor usually stays in its buffer: no reference to count again.
-        if _rowBuffer !== buffer { _rowBuffer = buffer }
-        _rowStamp = stamp
-        _rowCursor = ColumnCursor()
+        if __rowBuffer !== buffer { __rowBuffer = buffer }
+        __rowStamp = stamp
+        __rowCursor = ColumnCursor()
     }
 
     /// The property in slot `slot` (see `PropertySlots`) of this managed object, read from the
     /// realm.
     @inlinable
     final func _read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
-        let realm = _managedRealm.unsafelyUnwrapped
+        let realm = __managedRealm.unsafelyUnwrapped
         if let column = PropertySlots.column(of: slot) {
             return realm._withUnsafeGuaranteedRef { realm in
                 if let value = V._fromCurrentRow(of: self, column: column, realm: realm) { return value }
@@ -102,7 +102,7 @@ extension Object {
     /// Sets the property in slot `slot` of this managed object; needs a write transaction.
     @inlinable
     final func _write<V: _Persistable>(_ value: V, slot: UInt16) {
-        let realm = _managedRealm.unsafelyUnwrapped.takeUnretainedValue()
+        let realm = __managedRealm.unsafelyUnwrapped.takeUnretainedValue()
         if let column = PropertySlots.column(of: slot) {
             _checkWritable()
             _setStoredValue(value._toStorage(realm: realm), column: column)
@@ -115,9 +115,9 @@ extension Object {
     @usableFromInline
     final func _storedValue(column: Int, in realm: Realm) -> _StorageValue {
         // The row is read through the pointer: no reference counting on the way to the bytes.
-        if _rowStamp == realm.stamp {
+        if __rowStamp == realm.stamp {
             realm.checkThread()
-            return _StorageValue(RowBuffer.column(column, of: _row, cursor: &_rowCursor, table: _info.unsafelyUnwrapped.schema.className))
+            return _StorageValue(RowBuffer.column(column, of: __row, cursor: &__rowCursor, table: __info.unsafelyUnwrapped.schema.className))
         }
         return _StorageValue(realm.column(column, of: ManagedObjectState(self)))
     }
@@ -126,9 +126,9 @@ extension Object {
     /// typed reads of `_Persistable._fromCurrentRow` decode.
     @inline(__always)
     final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
-        guard _rowStamp == realm.stamp else { return nil }
+        guard __rowStamp == realm.stamp else { return nil }
         realm.checkThread()
-        return _row
+        return __row
     }
 
     @usableFromInline

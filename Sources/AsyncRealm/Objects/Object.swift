@@ -19,39 +19,40 @@ open class Object {
     // What makes the object managed (its realm, its row, the row as last read) lives in the
     // object itself, so that an accessor is one allocation, not an object and a state beside
     // it; `ManagedObjectState` is the view of these fields the rest of the module works with.
-    // The names start with an underscore so that they cannot meet a model's property names.
+    // The names start with two underscores so that they cannot meet a model's property names:
+    // `@Persisted var key` declares `_key`, its wrapper's storage, in the model class.
     // (Exclusivity is unchecked: only the realm's thread touches them, never re-entrantly.)
 
-    /// The realm, unretained; nil while the object is unmanaged. Kept alive by `_rowBuffer`
+    /// The realm, unretained; nil while the object is unmanaged. Kept alive by `__rowBuffer`
     /// (every `RowBuffer` holds its realm) or, for an object made without its row, by
-    /// `_realmOwner`: an accessor made with its row (what iterating `Results` makes) counts no
+    /// `__realmOwner`: an accessor made with its row (what iterating `Results` makes) counts no
     /// reference to the realm, and a property read borrows it instead of retaining it.
-    @exclusivity(unchecked) @usableFromInline final var _managedRealm: Unmanaged<Realm>?
+    @exclusivity(unchecked) @usableFromInline final var __managedRealm: Unmanaged<Realm>?
     /// The realm, counted, when the object was made managed without a row to keep it alive.
-    @exclusivity(unchecked) final var _realmOwner: Realm?
-    @exclusivity(unchecked) final var _key: UInt64 = 0
+    @exclusivity(unchecked) final var __realmOwner: Realm?
+    @exclusivity(unchecked) final var __key: UInt64 = 0
     /// Unowned: the realm, which the object keeps alive, keeps every class info it made for as
     /// long as it lives.
-    @exclusivity(unchecked) final unowned(unsafe) var _info: ClassInfo?
-    /// The encoded row as read at `_rowStamp` of the realm: `_row` points into `_rowBuffer`,
+    @exclusivity(unchecked) final unowned(unsafe) var __info: ClassInfo?
+    /// The encoded row as read at `__rowStamp` of the realm: `__row` points into `__rowBuffer`,
     /// which the object keeps alive. Read again when the realm has changed since.
-    @exclusivity(unchecked) final var _rowBuffer: RowBuffer?
-    @exclusivity(unchecked) final var _row = UnsafeRawBufferPointer(start: nil, count: 0)
-    @exclusivity(unchecked) final var _rowStamp = -1
-    /// Where in `_row` the last column read starts, so that reading the next one resumes there.
-    @exclusivity(unchecked) final var _rowCursor = ColumnCursor()
+    @exclusivity(unchecked) final var __rowBuffer: RowBuffer?
+    @exclusivity(unchecked) final var __row = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) final var __rowStamp = -1
+    /// Where in `__row` the last column read starts, so that reading the next one resumes there.
+    @exclusivity(unchecked) final var __rowCursor = ColumnCursor()
     /// Set when the object was deleted through this accessor.
-    @exclusivity(unchecked) final var _wasInvalidated = false
+    @exclusivity(unchecked) final var __wasInvalidated = false
     /// The write that added the object, if this accessor added it: a cancelled one leaves the
     /// object invalidated (see `WriteAdditions`).
-    @exclusivity(unchecked) final var _addedIn: WriteAdditions?
+    @exclusivity(unchecked) final var __addedIn: WriteAdditions?
     /// Set on a *recorder*, an instance used to learn which property a key path names
     /// (`Realm.propertyName(of:in:)`).
-    @exclusivity(unchecked) final var _isRecorder = false
+    @exclusivity(unchecked) final var __isRecorder = false
 
     /// The managed state of the object, or nil while it is unmanaged.
     var managed: ManagedObjectState? {
-        _managedRealm == nil ? nil : ManagedObjectState(self)
+        __managedRealm == nil ? nil : ManagedObjectState(self)
     }
 
     public required init() {}

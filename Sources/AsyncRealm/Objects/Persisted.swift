@@ -88,12 +88,12 @@ public struct Persisted<Value: _Persistable> {
         // optimiser turns into direct field access; left as a call, the unmanaged case would go
         // through the runtime's key-path machinery on every access.
         @inline(__always) get {
-            guard object._managedRealm != nil else { return object[keyPath: storageKeyPath].value }
+            guard object.__managedRealm != nil else { return object[keyPath: storageKeyPath].value }
             let slot = object[keyPath: storageKeyPath].managedSlot
             return object._read(Value.self, slot: slot)
         }
         @inline(__always) set {
-            guard object._managedRealm != nil else {
+            guard object.__managedRealm != nil else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }

@@ -60,6 +60,9 @@ enum ASCIIBytes {
         let length = needle.count
         guard length > 0 else { return true }
         guard length <= bytes.count else { return false }
+        if length > SubstringSearch<UInt8>.longNeedle {
+            return SubstringSearch(Array(needle)).isFound(in: bytes.count) { fold[Int(bytes[$0])] }
+        }
         let last = bytes.count - length
         let first = UInt64(needle[0]) &* ones
         var start = 0

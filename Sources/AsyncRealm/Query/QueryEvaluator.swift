@@ -320,7 +320,7 @@ final class QueryEvaluator {
 
     private static func equal(_ value: QueryScalar, _ other: QueryScalar, _ comparison: BoundComparison) -> Bool {
         if case .string(let a) = value, case .string(let b) = other, comparison.caseInsensitive || comparison.diacriticInsensitive {
-            return Self.fold(a, comparison) == Self.fold(b, comparison)
+            return QueryScalar.compareBytes(Self.fold(a, comparison), Self.fold(b, comparison)) == 0
         }
         return QueryScalar.equal(value, other)
     }
@@ -390,6 +390,8 @@ final class QueryEvaluator {
                 switch op {
                 case .beginsWith: return matches(at: 0)
                 case .endsWith: return matches(at: subject.count - needle.count)
+                case _ where needle.count > SubstringSearch<UInt8>.longNeedle:
+                    return SubstringSearch(needle.map(folded)).isFound(in: subject.count) { folded(subject[$0]) }
                 default: return (0...(subject.count - needle.count)).contains(where: matches)
                 }
             }
@@ -407,6 +409,9 @@ final class QueryEvaluator {
 
     private static func contains<Element: Equatable>(_ haystack: [Element], _ needle: [Element]) -> Bool {
         guard needle.count <= haystack.count else { return false }
+        if needle.count > SubstringSearch<Element>.longNeedle {
+            return SubstringSearch(needle).isFound(in: haystack.count) { haystack[$0] }
+        }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
         }

@@ -194,8 +194,8 @@ struct QueryPlanner {
                     guard case .scalars(let scalars) = column else { stop("values read without ASCII string columns") }
                     return scalars
                 }
-                var seen = Set<[QueryScalar]>()
-                let positions = keys.indices.filter { position in seen.insert(columns.map { $0[position] }).inserted }
+                var seen = Set<[DistinctValue]>()
+                let positions = keys.indices.filter { position in seen.insert(columns.map { DistinctValue(scalar: $0[position]) }).inserted }
                 keys = positions.map { keys[$0] }
                 rows = rows.map { kept in KeptRows(buffer: kept.buffer, ranges: positions.map { kept.ranges[$0] }) }
             }

@@ -103,7 +103,7 @@ enum QueryScalar: Hashable, Sendable {
             let a = left.decimalValue!, b = right.decimalValue!
             if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : -1) : 1 }
             return a < b ? -1 : a == b ? 0 : 1
-        case (.string(let a), .string(let b)): return a < b ? -1 : a == b ? 0 : 1
+        case (.string(let a), .string(let b)): return compareBytes(a, b)
         case (.data(let a), .data(let b)), (.objectId(let a), .objectId(let b)):
             return a.lexicographicallyPrecedes(b) ? -1 : a == b ? 0 : 1
         case (.date(let s1, let n1), .date(let s2, let n2)):
@@ -112,6 +112,23 @@ enum QueryScalar: Hashable, Sendable {
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
         case (.object(let a), .object(let b)): return a == b ? 0 : (a < b ? -1 : 1)
         default: return nil
+        }
+    }
+
+    /// Strings in the order of their UTF-8 bytes (which is the order of their code points), as
+    /// Realm compares them: `"caf\u{E9}"` and `"cafe\u{301}"`, which Swift's `==` calls equal,
+    /// are two strings here, as they are to an index and a primary key (`Docs/Limits.md`).
+    static func compareBytes(_ a: String, _ b: String) -> Int {
+        var (a, b) = (a, b)
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                let common = Swift.min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let compared = memcmp(l, r, common)
+                    if compared != 0 { return compared < 0 ? -1 : 1 }
+                }
+                return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+            }
         }
     }
 
@@ -134,5 +151,32 @@ extension Decimal {
     /// `wide` exactly: a sum of integers past Int64 (38 significant digits hold every Int128).
     init(_ wide: Int128) {
         self = Decimal(string: String(wide), locale: Locale(identifier: "en_US_POSIX"))!
+    }
+}
+
+/// A value as `DISTINCT` tells values apart: by the same equality as `==` in a query (strings
+/// by their bytes, NaN equal to NaN, -0.0 equal to 0.0), where `QueryScalar`'s own `==`
+/// follows Swift's.
+struct DistinctValue: Hashable {
+    let scalar: QueryScalar
+
+    static func == (left: DistinctValue, right: DistinctValue) -> Bool {
+        switch (left.scalar, right.scalar) {
+        case (.string(let a), .string(let b)): return QueryScalar.compareBytes(a, b) == 0
+        case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+        default: return left.scalar == right.scalar
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch scalar {
+        case .string(let text):
+            hasher.combine(0 as UInt8)
+            for byte in text.utf8 { hasher.combine(byte) }
+        case .double(let number) where number.isNaN:
+            hasher.combine(1 as UInt8)
+        default:
+            hasher.combine(scalar)
+        }
     }
 }

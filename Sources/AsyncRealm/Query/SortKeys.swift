@@ -7,9 +7,9 @@ import Foundation
 /// eight bytes of a string (big-endian, so that comparing the numbers compares the bytes).
 /// Most comparisons are decided by the prefixes alone; when two prefixes are equal and either
 /// does not stand for its whole value (a longer string, nil), the values themselves are
-/// compared. Other columns (doubles, dates, strings beyond ASCII, whose order follows
-/// normalised Unicode scalars and not bytes) give every value the prefix zero, so that the
-/// values always decide.
+/// compared. Other columns (doubles, dates, strings beyond ASCII) give every value the prefix
+/// zero, so that the values always decide; strings of any kind order by their UTF-8 bytes
+/// (`QueryScalar.compareBytes`).
 struct SortKeys {
     /// One sort key's values, as `QueryPlanner` reads them.
     enum Values {
@@ -337,7 +337,13 @@ private enum SortColumn {
     func order(_ a: Int, _ b: Int) -> Int {
         switch self {
         case .integers(let values): return Self.order(values[a], values[b])
-        case .strings(let values): return Self.order(values[a], values[b])
+        case .strings(let values):
+            switch (values[a], values[b]) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let a?, let b?): return QueryScalar.compareBytes(a, b)
+            }
         case .ascii(let values): return values.order(a, b)
         case .scalars(let values): return QueryPlanner.sortOrder(values[a], values[b])
         }

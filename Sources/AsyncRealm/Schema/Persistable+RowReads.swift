@@ -10,7 +10,7 @@ import StorageEngine
 extension BinaryInteger where Self: _Persistable {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         guard let row = object._currentRow(in: realm),
-              let number = RowCodec.integer(column, of: row, cursor: &object._rowCursor) else { return nil }
+              let number = RowCodec.integer(column, of: row, cursor: &object.__rowCursor) else { return nil }
         return Self(exactly: number)
     }
 }
@@ -20,7 +20,7 @@ extension Int {
     /// generic one through a thunk, on every read of the most common property type.
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Int? {
         guard let row = object._currentRow(in: realm),
-              let number = RowCodec.integer(column, of: row, cursor: &object._rowCursor) else { return nil }
+              let number = RowCodec.integer(column, of: row, cursor: &object.__rowCursor) else { return nil }
         return Int(exactly: number)
     }
 }
@@ -28,21 +28,21 @@ extension Int {
 extension Bool {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Bool? {
         guard let row = object._currentRow(in: realm) else { return nil }
-        return RowCodec.bool(column, of: row, cursor: &object._rowCursor)
+        return RowCodec.bool(column, of: row, cursor: &object.__rowCursor)
     }
 }
 
 extension Double {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Double? {
         guard let row = object._currentRow(in: realm) else { return nil }
-        return RowCodec.double(column, of: row, cursor: &object._rowCursor)
+        return RowCodec.double(column, of: row, cursor: &object.__rowCursor)
     }
 }
 
 extension Date {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Date? {
         guard let row = object._currentRow(in: realm),
-              let (seconds, nanoseconds) = RowCodec.timestamp(column, of: row, cursor: &object._rowCursor) else { return nil }
+              let (seconds, nanoseconds) = RowCodec.timestamp(column, of: row, cursor: &object.__rowCursor) else { return nil }
         return Date(storedSeconds: seconds, nanoseconds: nanoseconds)
     }
 }
@@ -50,7 +50,7 @@ extension Date {
 extension String {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> String? {
         guard let row = object._currentRow(in: realm),
-              let bytes = RowCodec.string(column, of: row, cursor: &object._rowCursor) else { return nil }
+              let bytes = RowCodec.string(column, of: row, cursor: &object.__rowCursor) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }
@@ -58,7 +58,7 @@ extension String {
 extension Optional where Wrapped: _PersistableInsideOptional {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         guard let row = object._currentRow(in: realm) else { return nil }
-        if RowCodec.isNull(column, of: row, cursor: &object._rowCursor) { return .some(nil) }
+        if RowCodec.isNull(column, of: row, cursor: &object.__rowCursor) { return .some(nil) }
         return Wrapped._fromCurrentRow(of: object, column: column, realm: realm).map { .some($0) }
     }
 }

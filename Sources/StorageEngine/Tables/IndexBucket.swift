@@ -35,12 +35,12 @@ package struct IndexBucket {
     package var isEmpty: Bool { entries.isEmpty }
 
     package func postingList(for value: Value) -> PostingList? {
-        entries.first { $0.value == value }?.keys
+        entries.first { $0.value.isIdentical(to: value) }?.keys
     }
 
     /// Sets (or with nil removes) the posting list of `value`.
     package mutating func setPostingList(_ list: PostingList?, for value: Value) {
-        let index = entries.firstIndex { $0.value == value }
+        let index = entries.firstIndex { $0.value.isIdentical(to: value) }
         switch (index, list) {
         case (let index?, let list?): entries[index].keys = list
         case (let index?, nil): entries.remove(at: index)
@@ -72,21 +72,15 @@ package struct IndexBucket {
         return nil
     }
 
-    /// Whether the value encoded in `encoded` equals `value`. A string is compared by its
-    /// bytes first, which decides it without making a `String` when the bytes are the same
-    /// (the same string) or both are ASCII (different strings); others, and strings beyond
-    /// ASCII, which Swift compares by canonical equivalence, are decoded and compared.
+    /// Whether the value encoded in `encoded` is `value` (`Value.isIdentical`). A string is
+    /// compared by its bytes where they lie, without making a `String`.
     static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: Value) throws -> Bool {
-        if case .string(let text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
-            let verdict: Bool?? = text.utf8.withContiguousStorageIfAvailable { probe in
-                if probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0) {
-                    return true
-                }
-                return probe.allSatisfy({ $0 < 0x80 }) && stored.allSatisfy({ $0 < 0x80 }) ? false : nil
+        if case .string(var text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
+            return text.withUTF8 { probe in
+                probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0)
             }
-            if case .some(.some(let verdict)) = verdict { return verdict }
         }
-        return try RowCodec.decodeColumn(0, of: encoded) == value
+        return try RowCodec.decodeColumn(0, of: encoded).isIdentical(to: value)
     }
 
     /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without

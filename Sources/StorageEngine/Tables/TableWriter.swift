@@ -91,7 +91,7 @@ package final class TableWriter: TableReading {
         guard let old = try row(key) else { return false }
         let width = max(old.count, values.count)
         var changed: [Int] = []
-        for column in 0..<width where (column < old.count ? old[column] : .null) != (column < values.count ? values[column] : .null) {
+        for column in 0..<width where !(column < old.count ? old[column] : .null).isIdentical(to: column < values.count ? values[column] : .null) {
             changed.append(column)
         }
         guard !changed.isEmpty else { return true }

@@ -16,3 +16,20 @@ package enum Value: Sendable, Hashable {
     /// An ordered list of object keys or of primitives.
     case list([Value])
 }
+
+extension Value {
+    /// Whether the two values are stored alike: strings by their UTF-8 bytes, so that two
+    /// strings Swift's `==` calls equal by canonical equivalence (`"caf\u{E9}"`,
+    /// `"cafe\u{301}"`) are two values, as the object layer's queries, indexes and primary
+    /// keys tell them apart; floating-point numbers by their bits (-0.0 is not 0.0, a NaN is
+    /// itself). An update that changes a value to one `==` to it still changes it.
+    package func isIdentical(to other: Value) -> Bool {
+        switch (self, other) {
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.float(let a), .float(let b)): return a.bitPattern == b.bitPattern
+        case (.list(let a), .list(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
+        default: return self == other
+        }
+    }
+}
