@@ -30,14 +30,25 @@ extension Realm {
 
     /// Deletes `object`, removing it from every list and setting every link to it to nil.
     ///
-    /// - Important: Call inside a write transaction, with an object managed by this realm.
+    /// - Important: Call inside a write transaction, with an object managed by this realm
+    ///   that is not deleted already (`isInvalidated` tells); deleting it twice stops with a
+    ///   message, as in Realm.
     public func delete(_ object: Object) {
+        delete(object, unlessDeleted: false)
+    }
+
+    /// Deletes `object`; one already deleted is skipped when `unlessDeleted` (a sequence that
+    /// holds an object twice) and stops the program otherwise.
+    private func delete(_ object: Object, unlessDeleted: Bool) {
         checkThread()
         guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
         guard let managed = object.managed, managed.realm === self else {
             stop("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
         }
-        guard !isInvalidated(managed) else { return }
+        if isInvalidated(managed) {
+            require(unlessDeleted, "this \(managed.info.schema.className) was deleted from its realm or invalidated already; check isInvalidated before deleting it")
+            return
+        }
         do {
             let table = try writeTable(managed.info, in: transaction)
             if let row = try table.row(managed.key) {
@@ -58,7 +69,8 @@ extension Realm {
             delete(results)
             return
         }
-        for object in Array(objects) { delete(object) }
+        // A list may hold an object twice: the second is deleted already by then.
+        for object in Array(objects) { delete(object, unlessDeleted: true) }
     }
 
     /// Deletes every object of `results`, unlinking them. All objects of a class go at once;
@@ -68,7 +80,7 @@ extension Realm {
         guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
         guard results.isWholeClass else {
             // The keys first: deleting changes what the results hold.
-            for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info)) }
+            for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info), unlessDeleted: true) }
             return
         }
         guard let table = transaction.tableIfPresent(results.info.tableName) else { return }

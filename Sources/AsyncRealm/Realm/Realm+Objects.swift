@@ -116,7 +116,7 @@ extension Realm {
         let recorder = T()
         let info = classInfoOrStop(for: type)
         recorder._manage(realm: self, key: 0, info: info)
-        recorder._isRecorder = true
+        recorder.__isRecorder = true
         info.writeSlots(into: recorder, recorder: true)
         recordedProperty = ""
         _ = recorder[keyPath: keyPath]
@@ -169,7 +169,7 @@ extension Realm {
     func column(_ column: Int, of managed: ManagedObjectState) -> Value {
         checkThread()
         refreshRow(managed)
-        return RowBuffer.column(column, of: managed.row, cursor: &managed.object._rowCursor, table: managed.info.schema.className)
+        return RowBuffer.column(column, of: managed.row, cursor: &managed.object.__rowCursor, table: managed.info.schema.className)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.
@@ -178,11 +178,17 @@ extension Realm {
         guard let transaction else {
             stop("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         }
+        require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
+        let found: Bool
         do {
-            try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: value)
+            found = try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: value)
         } catch {
             fail(error)
+            return
         }
+        // No row: another handle deleted the object in a commit this write transaction
+        // started after. Storing nothing without a word would lose the change.
+        require(found, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
         changed()
     }
 
@@ -215,7 +221,7 @@ extension Realm {
             }
             return
         }
-        if managed.info.primaryKeyColumn == column, self.column(column, of: managed) != stored {
+        if managed.info.primaryKeyColumn == column, !self.column(column, of: managed).isIdentical(to: stored) {
             let name = managed.info.schema.storedProperties[column].name
             fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
             return
@@ -247,9 +253,16 @@ extension Realm {
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
         require(transaction != nil, "add objects inside a write transaction: realm.write { realm.add(object) }")
+        if update != .error, object.managed == nil { requirePrimaryKey(classInfoOrStop(for: type(of: object)), for: update) }
         addPolicy = update
         defer { addPolicy = .error }
         _ = keyAddingIfNeeded(object)
+    }
+
+    /// Stops unless `info`'s class has a primary key: updating finds the object to update by
+    /// it, and without one `.modified` or `.all` would insert silently (RealmSwift refuses too).
+    private func requirePrimaryKey(_ info: ClassInfo, for update: UpdatePolicy) {
+        require(info.schema.primaryKeyProperty != nil, "'\(info.schema.className)' has no primary key, so its objects cannot be added or created with update: .\(update); use update: .error (the default), or give the class a primary key")
     }
 
     /// Adds every object of `objects`.
@@ -318,7 +331,7 @@ extension Realm {
         object._manage(realm: self, key: key, info: info)
         info.writeSlots(into: object)
         if additions == nil { additions = WriteAdditions() }
-        object._addedIn = additions
+        object.__addedIn = additions
         var values = unmanagedValues(of: object, info: info)
         try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
         recycle(&values)
@@ -339,6 +352,7 @@ extension Realm {
         checkThread()
         require(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
         let info = classInfoOrStop(for: type)
+        if update != .error { requirePrimaryKey(info, for: update) }
         if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
            let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
            let existing = existingObject(of: type, info: info, primaryKeyColumn: column, given: key) {

@@ -1,5 +1,5 @@
 /// What the objects one write transaction added share: whether that transaction was cancelled.
-/// Each such object holds it (`Object._addedIn`) and reads as invalidated once it is set, so
+/// Each such object holds it (`Object.__addedIn`) and reads as invalidated once it is set, so
 /// `cancelWrite()` invalidates them without the realm keeping them.
 ///
 /// The realm used to keep every added object until the transaction ended, to mark each one on

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+/// Writes that used to vanish without a word now stop with a message, as in Realm (issue 26,
+/// items 9 and 10): each runs in a child process that must stop, saying why.
+@Suite("Writes that cannot be stored stop instead of vanishing")
+struct LostWriteTests {
+    static func printed(_ result: ExitTest.Result) -> String {
+        String(decoding: result.standardErrorContent, as: UTF8.self)
+    }
+
+    @Test("setting a property of an object deleted in the same write")
+    func setDeleted() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "lost-set-deleted"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            try realm.write {
+                realm.delete(dog)
+                dog.age = 5
+            }
+        }
+        #expect(Self.printed(result).contains("this Dog was deleted from its realm or invalidated; check isInvalidated before changing it"), "\(Self.printed(result))")
+    }
+
+    @Test("setting a property through a second handle that has not seen the deletion")
+    func setDeletedElsewhere() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = RealmDirectory()
+            let configuration = Realm.Configuration(fileURL: directory.file())
+            let first = try Realm(configuration: configuration)
+            try first.write { first.add(ObjectTests.makeDog("Rex", age: 3)) }
+            let second = try Realm(configuration: configuration)
+            let seen = try #require(second.objects(Dog.self).first)
+            try first.write { first.deleteAll() }
+            try second.write { seen.age = 5 }
+        }
+        #expect(Self.printed(result).contains("this Dog was deleted from its realm or invalidated"), "\(Self.printed(result))")
+    }
+
+    @Test("deleting an object twice")
+    func deleteTwice() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "lost-delete-twice"))
+            let dog = Dog()
+            try realm.write { realm.add(dog) }
+            try realm.write { realm.delete(dog) }
+            try realm.write { realm.delete(dog) }
+        }
+        #expect(Self.printed(result).contains("deleted from its realm or invalidated already; check isInvalidated before deleting it"), "\(Self.printed(result))")
+    }
+
+    @Test("add(_:update:) and create(_:value:update:) updating a class without a primary key")
+    func updateWithoutPrimaryKey() async throws {
+        let added = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "lost-add-modified"))
+            try realm.write { realm.add(Dog(), update: .modified) }
+        }
+        #expect(Self.printed(added).contains("'Dog' has no primary key, so its objects cannot be added or created with update: .modified"), "\(Self.printed(added))")
+        let created = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "lost-create-all"))
+            try realm.write { realm.create(Dog.self, value: ["name": "Rex"], update: .all) }
+        }
+        #expect(Self.printed(created).contains("'Dog' has no primary key"), "\(Self.printed(created))")
+    }
+
+    @Test("deleting a list that holds an object twice, or results, deletes each once", arguments: RealmKind.allCases)
+    func deleteRepeated(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let rex = ObjectTests.makeDog("Rex", age: 3)
+        let person = ObjectTests.makePerson(1, "Ana", dogs: [rex, rex])
+        try realm.write { realm.add(person) }
+        try realm.write { realm.delete(person.dogs) }
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(rex.isInvalidated)
+        try realm.write { realm.add(ObjectTests.makeDog("Bo", age: 1)) }
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("age > 0")) }
+        #expect(realm.objects(Dog.self).isEmpty)
+        // The update policies still update where there is a primary key.
+        try realm.write { realm.add(ObjectTests.makePerson(1, "Bo"), update: .modified) }
+        #expect(realm.objects(Person.self).map(\.name) == ["Bo"])
+    }
+}
