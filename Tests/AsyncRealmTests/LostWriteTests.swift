@@ -83,3 +83,40 @@ struct LostWriteTests {
         #expect(realm.objects(Person.self).map(\.name) == ["Bo"])
     }
 }
+
+/// A synchronous write nested in another handle's write on the same file and thread could
+/// never start (issue 26, item 14): it stops with a message instead of waiting for ever.
+@Suite("Nested writes through two handles")
+struct NestedWriteTests {
+    @Test("write inside another handle's write on the same thread stops with a message")
+    func nestedWrite() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = RealmDirectory()
+            let configuration = Realm.Configuration(fileURL: directory.file())
+            let first = try Realm(configuration: configuration)
+            let second = try Realm(configuration: configuration)
+            try first.write { try second.write { second.add(Dog()) } }
+        }
+        #expect(LostWriteTests.printed(result).contains("already in a write transaction on this thread"), "\(LostWriteTests.printed(result))")
+    }
+
+    @Test("writes one after the other, through either handle, on one thread or two, go on working")
+    func sequentialWrites() throws {
+        let directory = RealmDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file())
+        let first = try Realm(configuration: configuration)
+        let second = try Realm(configuration: configuration)
+        try first.write { first.add(Dog()) }
+        try second.write { second.add(Dog()) }
+        try first.beginWrite()
+        first.cancelWrite()
+        try second.write { second.add(Dog()) }
+        // A handle freed inside its write ends its record too.
+        do {
+            let third = try Realm(configuration: configuration)
+            try third.beginWrite()
+        }
+        try first.write { first.add(Dog()) }
+        #expect(first.objects(Dog.self).count == 4)
+    }
+}

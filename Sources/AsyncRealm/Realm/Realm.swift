@@ -56,6 +56,8 @@ public final class Realm {
     @exclusivity(unchecked) var additions: WriteAdditions?
     /// The property a recorder read last (see `propertyName(of:in:)`).
     var recordedProperty = ""
+    /// The thread that began the current write transaction, when it was begun synchronously.
+    private var synchronousWriteThread: pthread_t?
     /// Counts the write transactions begun, so that what is cached for one is not used in another.
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
@@ -129,6 +131,7 @@ public final class Realm {
 
     deinit {
         transaction?.rollback()
+        releaseSynchronousWrite()
     }
 
     // MARK: Schema
@@ -262,7 +265,17 @@ public final class Realm {
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
         }
+        let file = ObjectIdentifier(coordinator)
+        SynchronousWriters.checkNotHolding(file)
         start(try RealmError.translating { try database.beginWrite() })
+        synchronousWriteThread = SynchronousWriters.hold(file)
+    }
+
+    /// Ends the record of a synchronous write transaction's thread (`SynchronousWriters`).
+    private func releaseSynchronousWrite() {
+        guard let thread = synchronousWriteThread else { return }
+        synchronousWriteThread = nil
+        SynchronousWriters.release(ObjectIdentifier(coordinator), heldBy: thread)
     }
 
     /// Makes `transaction`, which holds the write lock, this handle's write transaction.
@@ -295,6 +308,7 @@ public final class Realm {
         }
         try checkActiveVersions()
         self.transaction = nil
+        releaseSynchronousWrite()
         // The handle's hold on the transaction's tables goes before the commit, so that a
         // logged commit can free them while its record is being written.
         additions = nil
@@ -322,6 +336,7 @@ public final class Realm {
             stop("cancelWrite() needs a write transaction; call beginWrite() first")
         }
         self.transaction = nil
+        releaseSynchronousWrite()
         transactionFailure = nil
         transaction.rollback()
         forgetTableWriters()
