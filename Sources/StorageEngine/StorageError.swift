@@ -26,11 +26,22 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
     package var message: String
     /// The file offset at which corruption was detected, when there is one.
     package var offset: UInt64?
+    /// For `duplicateKey`: where the value already is, so that the object layer can name the
+    /// class and property it stands for.
+    package var duplicate: Duplicate?
 
-    package init(_ code: Code, _ message: String, offset: UInt64? = nil) {
+    /// A value a unique index holds already.
+    package struct Duplicate: Sendable, Equatable {
+        package let table: String
+        package let column: Int
+        package let value: Value
+    }
+
+    package init(_ code: Code, _ message: String, offset: UInt64? = nil, duplicate: Duplicate? = nil) {
         self.code = code
         self.message = message
         self.offset = offset
+        self.duplicate = duplicate
     }
 
     package static func corrupted(_ message: String, at offset: UInt64) -> StorageError {

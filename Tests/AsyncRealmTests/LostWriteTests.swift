@@ -120,3 +120,50 @@ struct NestedWriteTests {
         #expect(first.objects(Dog.self).count == 4)
     }
 }
+
+/// Errors speak the model's words: class, property and value (issue 26, messages).
+@Suite("Messages in the model's words")
+struct ModelMessageTests {
+    @Test("a duplicate primary key names the class, the property and the value", arguments: RealmKind.allCases)
+    func duplicatePrimaryKey(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
+        try realm.write { realm.create(V1.Item.self, value: [1, "first"]) }
+        let error = #expect(throws: RealmError.self) { try realm.write { realm.create(V1.Item.self, value: [1, "again"]) } }
+        #expect(error?.code == .duplicatePrimaryKey)
+        #expect(error?.message == "an object of class 'Item' with primary key 'id' 1 already exists; add it with update: .modified or .all to update that object")
+        let otherDirectory = RealmDirectory()
+        let stringKeyed = try Realm(configuration: kind.configuration(otherDirectory, objectTypes: [StringKeyed.self]))
+        try stringKeyed.write { stringKeyed.add(StringKeyed(value: ["key": "a", "note": ""])) }
+        let stringError = #expect(throws: RealmError.self) { try stringKeyed.write { stringKeyed.add(StringKeyed(value: ["key": "a", "note": ""])) } }
+        #expect(stringError?.message.contains("with primary key 'key' 'a' already exists") == true, "\(stringError?.message ?? "")")
+    }
+
+    @Test("creating the first object of a class with a primary key, with update or not", arguments: RealmKind.allCases)
+    func createFirst(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
+        try realm.write { realm.create(V1.Item.self, value: [1, "first"], update: .modified) }
+        try realm.write { realm.create(V1.Item.self, value: [2, "second"]) }
+        #expect(realm.objects(V1.Item.self).count == 2)
+        // With no object types named: the class is registered by its first use.
+        let otherDirectory = RealmDirectory()
+        let open = try Realm(configuration: kind.configuration(otherDirectory))
+        try open.write { open.create(V1.Item.self, value: [1, "a"]) }
+        try open.write { open.create(V1.Item.self, value: ["id": 2, "name": "b"], update: .all) }
+        #expect(open.objects(V1.Item.self).count == 2)
+        let emptyDirectory = RealmDirectory()
+        let readOnlyStart = try Realm(configuration: kind.configuration(emptyDirectory))
+        #expect(readOnlyStart.object(ofType: V1.Item.self, forPrimaryKey: 1) == nil)
+    }
+
+    @Test("results[10] out of range stops with a message naming the index and the count")
+    func resultsOutOfRange() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "results-out-of-range"))
+            try realm.write { realm.add(Dog()) }
+            _ = realm.objects(Dog.self)[10]
+        }
+        #expect(LostWriteTests.printed(result).contains("index 10 is out of bounds for results of 1 'Dog' objects"), "\(LostWriteTests.printed(result))")
+    }
+}

@@ -150,6 +150,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     public subscript(position: Int) -> Element {
         let (keys, kept) = evaluated(keepingRows: false)
+        require(position >= 0 && position < keys.count, "index \(position) is out of bounds for results of \(keys.count) '\(info.schema.className)' objects")
         if let kept, kept.ranges.count == keys.count {
             // Read by index after an iteration kept the rows: each object starts from its row.
             return handle.accessor(of: Element.self, key: keys[position], row: kept.ranges[position], of: kept.buffer, info: info)

@@ -235,10 +235,24 @@ extension Realm {
         if let error = error as? RealmError {
             transactionFailure = error
         } else if let error = error as? StorageError {
-            transactionFailure = RealmError(error)
+            transactionFailure = error.duplicate.flatMap(duplicatePrimaryKey) ?? RealmError(error)
         } else {
             transactionFailure = RealmError(code: .invalidValue, message: "\(error)")
         }
+    }
+
+    /// The error for a primary key value already in the realm, in the words of the model:
+    /// "an object of class 'Item' with primary key 'id' 1 already exists". Nil if the table is
+    /// not a class's.
+    private func duplicatePrimaryKey(_ duplicate: StorageError.Duplicate) -> RealmError? {
+        guard let schema = objectSchemas.values.first(where: { SchemaStore.tableName(forClass: $0.className) == duplicate.table }),
+              duplicate.column < schema.storedProperties.count else { return nil }
+        let property = schema.storedProperties[duplicate.column]
+        let value = QueryScalar(stored: duplicate.value, type: property.type).swiftValue(type: property.type)
+        let shown = value.map { $0 is String ? "'\($0)'" : "\($0)" } ?? "nil"
+        return RealmError(
+            code: .duplicatePrimaryKey,
+            message: "an object of class '\(schema.className)' with primary key '\(property.name)' \(shown) already exists; add it with update: .modified or .all to update that object")
     }
 
     // MARK: Adding

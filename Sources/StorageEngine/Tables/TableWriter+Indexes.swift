@@ -110,7 +110,9 @@ extension TableWriter {
             let found = try index.tree.withValue(forKey: indexKey) { try IndexBucket.postingList(for: value, in: $0) }
             guard let list = found ?? nil else { continue }
             if let other = try postingKeys(list, column: column, value: value).first(where: { $0 != key }) {
-                throw StorageError(.duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))")
+                throw StorageError(
+                    .duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))",
+                    duplicate: StorageError.Duplicate(table: name, column: column, value: value))
             }
         }
     }
