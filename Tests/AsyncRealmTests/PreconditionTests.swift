@@ -79,11 +79,11 @@ struct PreconditionTests {
     /// `precondition` and `preconditionFailure` drop their message in optimized builds, which
     /// these tests (built unoptimized) cannot see; `stop` and `require` print it in every build
     /// (see `ProgrammerError.swift`). So the module's sources must not use the standard forms.
-    @Test("no programmer error of the module loses its message in an optimized build")
-    func messagesSurviveOptimization() throws {
+    @Test("no programmer error of the library or the engine loses its message in an optimized build", arguments: ["AsyncRealm", "StorageEngine"])
+    func messagesSurviveOptimization(module: String) throws {
         let sources = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/AsyncRealm")
+            .appendingPathComponent("Sources/\(module)")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         #expect(files.count > 20, "the module's sources were not found at \(sources.path)")
@@ -92,7 +92,7 @@ struct PreconditionTests {
             let text = try String(contentsOf: file, encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where line.contains(standardForms) {
-                Issue.record("\(file.lastPathComponent):\(number + 1) uses the standard form; use stop(_:) or require(_:_:): \(line)")
+                Issue.record("\(file.lastPathComponent):\(number + 1) uses the standard form; use the module's stop and require (ProgrammerError.swift): \(line)")
             }
         }
     }

@@ -98,20 +98,20 @@ package struct UnsafeByteWriter: ByteSink {
     /// Replaces byte `offset` of what was written (a length set aside before what it counts).
     @inline(__always)
     package mutating func store(_ byte: UInt8, at offset: Int) {
-        precondition(offset < count, "a patch past what was written")
+        require(offset < count, "a patch past what was written")
         base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
     }
 
     @inline(__always)
     package mutating func append(_ byte: UInt8) {
-        precondition(count < capacity, "an unchecked write passed its room")
+        require(count < capacity, "an unchecked write passed its room")
         base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
         count += 1
     }
 
     @inline(__always)
     package mutating func appendVarint(_ value: UInt64) {
-        precondition(count + 10 <= capacity, "an unchecked write passed its room (leave ten bytes' slack for a varint)")
+        require(count + 10 <= capacity, "an unchecked write passed its room (leave ten bytes' slack for a varint)")
         var value = value
         while value >= 0x80 {
             base.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, toByteOffset: count, as: UInt8.self)
@@ -124,21 +124,21 @@ package struct UnsafeByteWriter: ByteSink {
 
     @inline(__always)
     package mutating func appendUInt32(_ value: UInt32) {
-        precondition(count + 4 <= capacity, "an unchecked write passed its room")
+        require(count + 4 <= capacity, "an unchecked write passed its room")
         base.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
         count += 4
     }
 
     @inline(__always)
     package mutating func appendUInt64(_ value: UInt64) {
-        precondition(count + 8 <= capacity, "an unchecked write passed its room")
+        require(count + 8 <= capacity, "an unchecked write passed its room")
         base.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
         count += 8
     }
 
     @inline(__always)
     package mutating func append(_ buffer: UnsafeRawBufferPointer) {
-        precondition(count + buffer.count <= capacity, "an unchecked write passed its room")
+        require(count + buffer.count <= capacity, "an unchecked write passed its room")
         if let source = buffer.baseAddress { (base + count).copyMemory(from: source, byteCount: buffer.count) }
         count += buffer.count
     }

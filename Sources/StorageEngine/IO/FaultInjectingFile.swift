@@ -125,7 +125,7 @@ package final class FaultInjectingFile: FileIO {
             }
         }
         guard case .write(let offset, let inFlight) = log[index] else {
-            preconditionFailure("crashImage(crashingAt:) needs the index of a write; log[\(index)] is \(log[index])")
+            stopProgram("crashImage(crashingAt:) needs the index of a write; log[\(index)] is \(log[index])")
         }
         switch outcome {
         case .dropUnsynced:

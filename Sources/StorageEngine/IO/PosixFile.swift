@@ -178,7 +178,7 @@ package final class PosixFile: FileIO {
     /// past the data ahead of time, so the commits after them overwrite written blocks.
     package func prepareForWriting(_ range: Range<UInt64>) throws {
         guard !range.isEmpty else { return }
-        precondition(!isDirect || (range.lowerBound | range.upperBound) % UInt64(PosixFile.directAlignment) == 0,
+        require(!isDirect || (range.lowerBound | range.upperBound) % UInt64(PosixFile.directAlignment) == 0,
                      "a direct file is prepared in whole blocks; align the range to PosixFile.directAlignment")
         // Space this handle already found or made hole-free needs no second look (a steady
         // stream of commits asks for nearly the same range each time). Another process

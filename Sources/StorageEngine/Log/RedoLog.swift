@@ -176,7 +176,7 @@ package final class RedoLog: @unchecked Sendable {
     /// Lays out a record for `version` in `staging`, after the bytes of the tail's block that
     /// come before the tail, and pads it with zeros to whole blocks.
     private func compose(version: UInt64, payload: [UInt8]) throws -> ComposedRecord {
-        precondition(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
+        require(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
         let blockStart = tail / UInt64(RedoLog.block) * UInt64(RedoLog.block)
         let kept = Int(tail - blockStart)
         let length = RedoLog.recordHeaderSize + payload.count

@@ -115,7 +115,7 @@ final class EarlyPageWrites: Sendable {
     /// back once closed. Every page, if a write failed.
     func unusedSpace(keeping kept: Set<UInt64>) -> [Extent] {
         state.withLock { state in
-            precondition(state.isClosed, "close the early page writes before taking back their space")
+            require(state.isClosed, "close the early page writes before taking back their space")
             var unused: [Extent] = []
             var pages = state.placed.makeIterator()
             var page = pages.next()

@@ -52,7 +52,7 @@ struct NodeSummary {
             bytes = leaf.bytes.withUnsafeBytes { $0.baseAddress }
             byteCount = UInt32(leaf.bytes.count)
         case .branch(let branch):
-            precondition(branch.children.count == branch.keys.count + 1, "a branch has one child more than it has separators")
+            require(branch.children.count == branch.keys.count + 1, "a branch has one child more than it has separators")
             keyCount = Int32(branch.keys.count)
             keys = branch.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
             entries = branch.children.withUnsafeBytes { $0.baseAddress }
@@ -92,7 +92,7 @@ struct NodeSummary {
             if case .stored(let guessed) = children[guess] { prefetch(guessed.offset) }
         }
         guard case .stored(let child) = children[position] else {
-            preconditionFailure("a stored tree has only stored children")
+            stopProgram("a stored tree has only stored children")
         }
         return (child, KeySpan(child: position, of: keys, within: span))
     }

@@ -30,7 +30,7 @@ final class OffsetTable: @unchecked Sendable {
 
     private static func allocate(capacity: Int) -> UnsafeMutablePointer<NodeSummary> {
         let stride = MemoryLayout<NodeSummary>.stride
-        precondition(stride == 64, "a node summary is meant to fill one 64-byte line, not \(stride) bytes")
+        require(stride == 64, "a node summary is meant to fill one 64-byte line, not \(stride) bytes")
         let raw = UnsafeMutableRawPointer.allocate(byteCount: capacity * stride, alignment: 64)
         return raw.initializeMemory(as: NodeSummary.self, repeating: NodeSummary(), count: capacity)
     }
@@ -68,7 +68,7 @@ final class OffsetTable: @unchecked Sendable {
 
     /// Maps `summary.offset`, which must be nonzero, to `summary`, replacing what it mapped to.
     func set(_ summary: NodeSummary) {
-        precondition(summary.offset != 0, "offset zero marks an empty entry")
+        require(summary.offset != 0, "offset zero marks an empty entry")
         if (count + 1) * 2 > capacity { grow() }
         var index = home(summary.offset)
         while entries[index].offset != 0 && entries[index].offset != summary.offset { index = (index + 1) & mask }

@@ -97,7 +97,7 @@ package final class PageCache: Sendable {
                     return .copied(range.count)
                 }
                 guard case .leaf(let leaf)? = state.slots[Int(summary.pointee.slot)].node else {
-                    preconditionFailure("a page cache slot summarised as a leaf holds no leaf")
+                    stopProgram("a page cache slot summarised as a leaf holds no leaf")
                 }
                 return .found(StoredValue(bytes: leaf.bytes, range: range, isOverflow: isOverflow))
             }
@@ -107,7 +107,7 @@ package final class PageCache: Sendable {
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
             if let index = state.summaries.slot(for: ref.offset) {
-                precondition(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
+                require(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
                 state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
@@ -124,7 +124,7 @@ package final class PageCache: Sendable {
     package func hold(_ nodes: [(ref: PageRef, node: Node, cost: Int)]) {
         state.withLock { state in
             for (ref, node, cost) in nodes {
-                precondition(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
+                require(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
                 PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
                 state.heldBytes += cost
             }

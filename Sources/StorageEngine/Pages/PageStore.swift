@@ -125,7 +125,7 @@ package struct SyntheticRefs {
     /// The next reserved reference. Offsets a cache-line apart, each a distinct key of the
     /// cache's offset table.
     package mutating func take() -> PageRef {
-        precondition(next < end, "more nodes held than references reserved for them")
+        require(next < end, "more nodes held than references reserved for them")
         defer { next += 1 }
         return PageRef(offset: PageStore.syntheticBase + next * 64, length: 0, checksum: next)
     }

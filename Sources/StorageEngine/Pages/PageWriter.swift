@@ -38,7 +38,7 @@ package final class PageWriter {
 
     /// Buffers `stored` for `offset`, followed by zeros up to `length` bytes.
     package func write(_ stored: [UInt8], at offset: UInt64, paddedTo length: Int) throws {
-        precondition(length - stored.count <= PageWriter.zeros.count, "pages are padded to the allocation unit only")
+        require(length - stored.count <= PageWriter.zeros.count, "pages are padded to the allocation unit only")
         if !run.isEmpty && (offset != runStart + UInt64(runBytes) || runBytes >= PageWriter.maxRunBytes) {
             if pendingBytes + length <= PageWriter.maxPendingBytes && runBytes < PageWriter.maxRunBytes {
                 var bytes = stored

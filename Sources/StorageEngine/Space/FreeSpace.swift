@@ -128,7 +128,7 @@ package struct FreeSpace: Sendable, Equatable {
         if let last = pending.last, last.version == version {
             pending[pending.count - 1].extents.append(contentsOf: extents)
         } else {
-            precondition(pending.last.map { $0.version < version } ?? true, "retire(_:atVersion:) needs increasing versions")
+            require(pending.last.map { $0.version < version } ?? true, "retire(_:atVersion:) needs increasing versions")
             pending.append(PendingRelease(version: version, extents: extents))
         }
         pendingExtentCount += extents.count

@@ -20,7 +20,7 @@ package enum IndexKey {
             var text = text
             return text.withUTF8 { prefix(UnsafeRawBufferPointer($0)) }
         case .binary(let bytes): return bytes.withUnsafeBytes { prefix($0) }
-        case .list: preconditionFailure("lists cannot be indexed")
+        case .list: stopProgram("lists cannot be indexed")
         }
     }
 

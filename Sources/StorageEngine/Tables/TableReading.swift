@@ -105,7 +105,7 @@ extension TableReading {
             var start = leaf.valueStart(leaf.start)
             for index in leaf.start..<leaf.keys.count {
                 let end = leaf.valueEnd(index)
-                precondition(start <= end, "leaf value ends out of order")
+                require(start <= end, "leaf value ends out of order")
                 if leaf.isOverflow(index) {
                     _ = try rowTree.withValue(forKey: leaf.keys[index]) { try leafTotal.add(column, of: $0) }
                 } else {
@@ -179,7 +179,7 @@ extension TableReading {
     /// - Precondition: `column` is indexed.
     package func keys(where column: Int, equals value: Value) throws -> [UInt64] {
         guard let (tree, _) = index(on: column) else {
-            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+            stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
         let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
         guard let list = found ?? nil else { return [] }
@@ -192,7 +192,7 @@ extension TableReading {
     /// - Precondition: `column` is indexed.
     package func firstKey(where column: Int, equals value: Value) throws -> UInt64? {
         guard let (tree, _) = index(on: column) else {
-            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+            stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
         let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
         switch found ?? nil {
@@ -209,7 +209,7 @@ extension TableReading {
         on column: Int, in range: ClosedRange<UInt64>, _ body: (Value, [UInt64]) throws -> Bool
     ) throws {
         guard let (tree, _) = index(on: column) else {
-            preconditionFailure("column \(column) of '\(name)' has no index; scan the table instead")
+            stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
         try tree.scan(range) { _, bytes in
             for entry in try IndexBucket.decode(bytes).entries {

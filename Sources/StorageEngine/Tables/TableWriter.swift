@@ -66,7 +66,7 @@ package final class TableWriter: TableReading {
 
     /// Inserts a row under `key`, which must not hold a row.
     package func insert(_ values: [Value], forKey key: UInt64) throws {
-        precondition(key > 0, "row keys start at 1")
+        require(key > 0, "row keys start at 1")
         // Keys at or past `nextKey` were never handed out, so only older keys need a lookup.
         guard try key >= roots.nextKey || !rowTree.contains(key) else {
             throw StorageError(.duplicateKey, "table '\(name)' already has a row with key \(key)")

@@ -82,7 +82,7 @@ extension MutableTree {
             branches[index].children[last] = dirty
             child = dirty
         }
-        guard case .dirtyLeaf(let leafIndex) = child else { preconditionFailure("the right edge ends in a leaf") }
+        guard case .dirtyLeaf(let leafIndex) = child else { stopProgram("the right edge ends in a leaf") }
         return Spine(branches: path, leaf: leafIndex, lastKey: try lastKey())
     }
 

@@ -18,7 +18,7 @@ extension MutableTree {
         switch dirty {
         case .dirtyLeaf(let index):
             let (position, found) = leaves[index].search(key)
-            precondition(found, "MutableTree.remove: key \(key) vanished between lookup and removal")
+            require(found, "MutableTree.remove: key \(key) vanished between lookup and removal")
             try freeOverflow(of: leaves[index], at: position)
             leaves[index].remove(at: position)
         case .dirtyBranch(let index):
@@ -26,7 +26,7 @@ extension MutableTree {
             branches[index].children[position] = try remove(key, from: branches[index].children[position])
             try rebalance(branch: index, child: position)
         case .stored:
-            preconditionFailure("makeDirty returned a stored child")
+            stopProgram("makeDirty returned a stored child")
         }
         return dirty
     }
@@ -64,7 +64,7 @@ extension MutableTree {
         case (.branch(let a), .branch(let b)):
             guard a.children.count + b.children.count <= TreeLayout.maxBranchChildren else { return false }
         default:
-            preconditionFailure("siblings of different kinds: the tree is not balanced")
+            stopProgram("siblings of different kinds: the tree is not balanced")
         }
         let leftChild = try makeDirty(branches[index].children[left])
         let rightChild = try makeDirty(branches[index].children[left + 1])
@@ -79,7 +79,7 @@ extension MutableTree {
             branches[a].children.append(contentsOf: branches[b].children)
             branches[b] = Branch()
         default:
-            preconditionFailure("makeDirty changed a node's kind")
+            stopProgram("makeDirty changed a node's kind")
         }
         branches[index].children[left] = leftChild
         branches[index].children.remove(at: left + 1)

@@ -150,7 +150,7 @@ package final class MutableTree: TreeReading {
             return (dirty, splitBranch(index, at: cut))
 
         case .stored:
-            preconditionFailure("makeDirty returned a stored child")
+            stopProgram("makeDirty returned a stored child")
         }
     }
 

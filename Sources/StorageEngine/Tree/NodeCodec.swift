@@ -32,7 +32,7 @@ package enum NodeCodec {
         branch.children.withUnsafeBufferPointer { children in
             for child in children {
                 guard case .stored(let ref) = child else {
-                    preconditionFailure("NodeCodec.encode(_:into:) needs every child written first")
+                    stopProgram("NodeCodec.encode(_:into:) needs every child written first")
                 }
                 ref.write(to: &writer)
             }

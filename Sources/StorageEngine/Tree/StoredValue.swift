@@ -58,7 +58,7 @@ extension Branch {
     @inline(__always)
     package func storedChild(for key: UInt64) -> PageRef {
         guard case .stored(let ref) = children[childIndex(for: key)] else {
-            preconditionFailure("a stored tree has only stored children")
+            stopProgram("a stored tree has only stored children")
         }
         return ref
     }

@@ -31,7 +31,7 @@ package struct TreeCursor<Tree: TreeReading> {
 
     /// Calls `body` with the value under the cursor. Must not be called past the end.
     package func withValue<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
-        precondition(!exhausted, "TreeCursor.withValue called past the end; check `key` first")
+        require(!exhausted, "TreeCursor.withValue called past the end; check `key` first")
         return try leaf.withValue(at: index, store: tree.store, body)
     }
 

@@ -63,7 +63,7 @@ extension TreeReading {
             return try leaf.bytes.withUnsafeBytes { bytes in
                 try leaf.keys.withUnsafeBufferPointer { keys in
                     try leaf.ends.withUnsafeBufferPointer { ends in
-                        precondition(ends.count == keys.count, "leaf with \(keys.count) keys and \(ends.count) value ends")
+                        require(ends.count == keys.count, "leaf with \(keys.count) keys and \(ends.count) value ends")
                         guard start < keys.count else { return true }
                         var valueStart = start == 0 ? 0 : Int(ends[start - 1] & ~Leaf.overflowBit)
                         for index in start..<keys.count {
@@ -71,7 +71,7 @@ extension TreeReading {
                             guard key <= range.upperBound else { return false }
                             let end = ends[index]
                             let valueEnd = Int(end & ~Leaf.overflowBit)
-                            precondition(valueStart <= valueEnd && valueEnd <= bytes.count, "leaf value ends out of order")
+                            require(valueStart <= valueEnd && valueEnd <= bytes.count, "leaf value ends out of order")
                             let keepGoing: Bool
                             if end & Leaf.overflowBit != 0 {
                                 keepGoing = try leaf.withValue(at: index, store: store) { try body(key, $0) }
@@ -109,7 +109,7 @@ extension TreeReading {
             return try leaf.bytes.withUnsafeBytes { bytes in
                 try leaf.keys.withUnsafeBufferPointer { keys in
                     try leaf.ends.withUnsafeBufferPointer { ends in
-                        precondition(ends.count == keys.count && Int(ends.last! & ~Leaf.overflowBit) <= bytes.count, "leaf value ends out of range")
+                        require(ends.count == keys.count && Int(ends.last! & ~Leaf.overflowBit) <= bytes.count, "leaf value ends out of range")
                         return try body(LeafEntries(keys: keys, ends: ends, bytes: bytes, start: start))
                     }
                 }
@@ -199,7 +199,7 @@ package struct TreeReader: TreeReading, Sendable {
     @inline(__always)
     package func node(_ child: Child) throws -> Node {
         guard case .stored(let ref) = child else {
-            preconditionFailure("a stored tree has only stored children")
+            stopProgram("a stored tree has only stored children")
         }
         if ref.isNull { return .leaf(Leaf()) }
         return try store.node(ref)

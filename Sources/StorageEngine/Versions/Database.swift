@@ -265,7 +265,7 @@ package final class Database: Sendable {
             let (pinnedHeader, pinnedCatalog, pin) = shared.pinKnownLatest()
             let base = Snapshot(version: pinnedHeader.version, catalog: pinnedCatalog, store: shared.store, pin: pin)
             let (header, slot, cached) = shared.state.withLock { ($0.header, $0.headerSlot, $0.freeSpace) }
-            precondition(header.version == base.version, "the newest version changed while this handle held the write lock")
+            require(header.version == base.version, "the newest version changed while this handle held the write lock")
             var freeSpace = try cached ?? loadFreeSpace(header)
             // Space freed by commits no pinned snapshot predates can be reused now.
             let oldest = shared.state.withLock { shared.oldestPinned($0) }

@@ -237,12 +237,12 @@ package final class SharedFile: Sendable {
     ) -> PinnedVersion {
         state.withLock { committed in
             if let opening {
-                precondition(committed.group == nil, "a commit group was opened twice")
+                require(committed.group == nil, "a commit group was opened twice")
                 committed.group = CommitGroup(
                     durable: opening.durable, durableSlot: opening.slot, lock: opening.lock, newest: newest,
                     catalog: catalog, freeSpace: freeSpace, pages: pages, waiters: [waiter])
             } else {
-                precondition(committed.group?.isBusy == true, "a commit joined a group it was not admitted to")
+                require(committed.group?.isBusy == true, "a commit joined a group it was not admitted to")
                 committed.group!.newest = newest
                 committed.group!.catalog = catalog
                 committed.group!.freeSpace = freeSpace

@@ -73,7 +73,7 @@ package final class WriteTransaction {
 
     /// The table named `name` for reading and writing, or nil if there is none.
     package func tableIfPresent(_ name: String) -> TableWriter? {
-        precondition(isActive, "this write transaction has already ended; begin a new one")
+        require(isActive, "this write transaction has already ended; begin a new one")
         if let table = tables.first(where: { $0.name == name }) { return table }
         guard let roots = catalog.tables[name] else { return nil }
         let table = TableWriter(name: name, roots: roots, space: space, recorder: recorder, redo: redo)
@@ -143,7 +143,7 @@ package final class WriteTransaction {
     }
 
     private func commit(pinning: Bool, whenDurable: (@Sendable ((any Error)?) -> Void)?) throws -> (CommitResult, Snapshot?) {
-        precondition(isActive, "this write transaction has already ended; begin a new one")
+        require(isActive, "this write transaction has already ended; begin a new one")
         defer {
             if isActive { end() }
         }
@@ -273,7 +273,7 @@ package final class WriteTransaction {
                 opening: opening, newest: header, catalog: catalog, freeSpace: freeSpace,
                 pages: pages + [listRef, recordRef], waiter: whenDurable)
             // The file's lock and the turn now belong to the group.
-            precondition(joinedGroup || holdsFileLock, "a commit group opened by a writer without the file's write lock")
+            require(joinedGroup || holdsFileLock, "a commit group opened by a writer without the file's write lock")
             ownsLock = false
             isActive = false
             if opening != nil { database.shared.writers.signal() }
@@ -391,7 +391,7 @@ package final class WriteTransaction {
     /// epoch holds in memory are written into the file, under the newest version's number
     /// (see `LogEpoch`). Without an epoch, nothing is written.
     package func commitCheckpoint() throws {
-        precondition(tables.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
+        require(tables.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
                      "commitCheckpoint() is for a transaction that changed nothing; commit() it instead")
         isCheckpointOnly = true
         try commit()
