@@ -161,7 +161,7 @@ struct ManagedListLocation {
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
     func stored<Element: _Persistable>(_ element: Element) -> Value {
         checkWritable()
-        return element._toStorage(realm: realm).value
+        return storedLink(element, realm: realm).value
     }
 
     func checkIndex(_ index: Int, within count: Int) {
@@ -215,6 +215,6 @@ extension List: _Persistable {
 
     public func _toStorage(realm: Realm) -> _StorageValue {
         if let location, location.owner.realm === realm { return _StorageValue(.list(location.values())) }
-        return _StorageValue(.list(map { $0._toStorage(realm: realm).value }))
+        return _StorageValue(.list(map { storedLink($0, realm: realm).value }))
     }
 }

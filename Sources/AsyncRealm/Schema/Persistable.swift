@@ -79,7 +79,8 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 
     public func _toStorage(realm: Realm) -> _StorageValue {
-        self.map { $0._toStorage(realm: realm) } ?? _StorageValue(.null)
+        guard let wrapped = self else { return _StorageValue(.null) }
+        return storedLink(wrapped, realm: realm)
     }
 
     public static func _fromAny(_ value: Any?) -> Self? {
@@ -338,4 +339,18 @@ extension ObjectId {
         return ObjectId(bytes: bytes)
     }
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(.binary(bytes)) }
+}
+
+/// `value` stored where a value of type `Declared` is declared (a link `Base?`, a list
+/// `List<Base>`). An object of a subclass of the declared class is refused: each model class is
+/// stored in a table of its own, so the link would name a row of the subclass's table and read
+/// back an unrelated object of the base class. The write fails with `invalidValue`, as in Realm.
+func storedLink<Declared: _Persistable>(_ value: Declared, realm: Realm) -> _StorageValue {
+    if Declared.self is Object.Type, let object = value as? Object, type(of: object) != Declared.self {
+        realm.fail(RealmError(
+            code: .invalidValue,
+            message: "a link or list of '\(Declared.self)' cannot hold a '\(type(of: object))': each model class is stored on its own, so it holds objects of exactly its class"))
+        return _StorageValue(.null)
+    }
+    return value._toStorage(realm: realm)
 }
