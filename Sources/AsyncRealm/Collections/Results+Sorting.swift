@@ -31,7 +31,7 @@ extension Results {
 
     func sorting(_ descriptors: [SortDescriptor]) -> Results<Element> {
         let keys = descriptors.map { (path: boundPath($0.keyPath, for: "sort by"), ascending: $0.ascending) }
-        return Results(realm: handle, info: info, query: query, steps: steps + [.sort(keys)], base: base)
+        return Results(realm: handle, info: info, query: query, steps: steps + [.sort(keys)], base: base, invalidations: invalidations)
     }
 
     /// The objects with distinct values at `keyPaths`, keeping the first of each.
@@ -41,7 +41,7 @@ extension Results {
 
     func distinguishing(_ keyPaths: [String]) -> Results<Element> {
         let paths = keyPaths.map { boundPath($0, for: "take distinct values of") }
-        return Results(realm: handle, info: info, query: query, steps: steps + [.distinct(paths)], base: base)
+        return Results(realm: handle, info: info, query: query, steps: steps + [.distinct(paths)], base: base, invalidations: invalidations)
     }
 
     // MARK: Aggregates
@@ -122,7 +122,7 @@ extension Results {
             // Every object, one column: one pass over the table, decoding that column alone.
             var values: [QueryScalar] = []
             readOrStop {
-                try handle.readTable(info)?.scan { _, row in
+                try readableTable?.scan { _, row in
                     let value = QueryScalar(stored: try row.column(column), type: path.property.type)
                     if value != .null { values.append(value) }
                     return true
@@ -139,7 +139,7 @@ extension Results {
     /// one pass over the stored rows with nothing collected; nil when that does not apply.
     private func wholeClassTotal(of property: String) -> (Any, Int)? {
         guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
-              type == .int || type == .double, let table = handle.readTable(info) else { return nil }
+              type == .int || type == .double, let table = readableTable else { return nil }
         let (integers, reals, count) = readOrStop { try table.total(ofColumn: column) }
         return type == .int ? (integers, count) : (reals, count)
     }

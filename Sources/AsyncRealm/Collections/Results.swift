@@ -27,8 +27,28 @@ public final class Results<Element: Object>: RandomAccessCollection {
         cachedStamp = handle.stamp
     }
 
-    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil) {
+    /// The realm's `invalidations` when the results were made: after a later `invalidate()`
+    /// they are empty, as in Realm.
+    let invalidations: Int
+
+    /// The class's table as the realm reads it now; nil (no objects) after the realm was
+    /// invalidated since these results were made.
+    var readableTable: (any TableReading)? {
+        handle.invalidations == invalidations ? handle.readTable(info) : nil
+    }
+
+    /// Whether the realm was invalidated (`Realm.invalidate()`) since these results were made:
+    /// they are empty from then on; ask the realm for them again.
+    public var isInvalidated: Bool {
+        handle.checkThread()
+        return handle.invalidations != invalidations
+    }
+
+    /// Results of `info`'s class in `realm`; `invalidations` is that of the results these are
+    /// made from (a filter, sort or distinct of results the realm invalidated is empty too).
+    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
         self.handle = realm
+        self.invalidations = invalidations ?? realm.invalidations
         self.info = info
         self.query = query
         self.steps = steps
@@ -60,7 +80,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     private func evaluateKeys(keepingRows: Bool) -> ([UInt64], KeptRows?) {
-        guard let table = handle.readTable(info) else { return ([], nil) }
+        guard let table = readableTable else { return ([], nil) }
         let planner = QueryPlanner(realm: handle, info: info)
         var keys: [UInt64]
         var rows: KeptRows?
@@ -85,7 +105,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     public var count: Int {
         handle.checkThread()
         guard query == nil && steps.isEmpty && base == nil else { return keys.count }
-        return handle.readTable(info)?.count ?? 0
+        return readableTable?.count ?? 0
     }
 
     // MARK: Filtering
@@ -135,7 +155,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
         let allSteps = steps.isEmpty ? newSteps : steps + newSteps
-        return Results(realm: handle, info: info, query: query.map { .both($0, bound) } ?? bound, steps: allSteps, base: base)
+        return Results(realm: handle, info: info, query: query.map { .both($0, bound) } ?? bound, steps: allSteps, base: base, invalidations: invalidations)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.
@@ -332,7 +352,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 all = evaluated
             }
             let end = Swift.min(filteredPosition + Self.keyBatchSize, all.count)
-            guard filteredPosition < end, let table = realm.readTable(results.info) else {
+            guard filteredPosition < end, let table = results.readableTable else {
                 exhausted = true
                 return
             }
@@ -363,7 +383,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             position = 0
             let realm = results.handle
             batchStamp = realm.stamp
-            guard let table = realm.readTable(results.info) else {
+            guard let table = results.readableTable else {
                 exhausted = true
                 return
             }

@@ -24,6 +24,13 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// The realm managing this list, or nil if it is unmanaged.
     public var realm: Realm? { location?.owner.realm }
 
+    /// Whether the list can no longer be used: its object was deleted, or its realm was
+    /// invalidated since it was read. An unmanaged list is never invalidated.
+    public var isInvalidated: Bool {
+        guard let location else { return false }
+        return location.realm.isInvalidated(location.owner)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         guard let location else { return unmanaged.count }

@@ -25,10 +25,12 @@ struct ManagedObjectState {
     var key: UInt64 { object.__key }
     var info: ClassInfo { object.__info.unsafelyUnwrapped }
     var row: UnsafeRawBufferPointer { object.__row }
-    /// Set when the object was deleted through this accessor or the write that added it was
-    /// cancelled.
+    /// Set when the object was deleted through this accessor, the write that added it was
+    /// cancelled, or the realm was invalidated since the accessor was made.
     var isInvalidated: Bool {
-        get { object.__wasInvalidated || object.__addedIn?.wasCancelled == true }
+        get {
+            object.__wasInvalidated || object.__addedIn?.wasCancelled == true || object.__invalidations != realm.invalidations
+        }
         nonmutating set { object.__wasInvalidated = newValue }
     }
     var isRecorder: Bool { object.__isRecorder }
@@ -56,6 +58,7 @@ extension Object {
         __realmOwner = realm
         __key = key
         __info = info
+        __invalidations = realm.invalidations
     }
 
     /// Makes this unmanaged object the accessor of row `key`, with its row at `range` of
@@ -64,6 +67,7 @@ extension Object {
         __managedRealm = .passUnretained(buffer.realm)
         __key = key
         __info = info
+        __invalidations = buffer.realm.invalidations
         _setRow(range, of: buffer, stamp: stamp)
     }
 

@@ -43,6 +43,9 @@ open class Object {
     @exclusivity(unchecked) final var __rowCursor = ColumnCursor()
     /// Set when the object was deleted through this accessor.
     @exclusivity(unchecked) final var __wasInvalidated = false
+    /// The realm's `invalidations` when the accessor was made: one made before the realm's
+    /// last `invalidate()` is invalid.
+    @exclusivity(unchecked) final var __invalidations = 0
     /// The write that added the object, if this accessor added it: a cancelled one leaves the
     /// object invalidated (see `WriteAdditions`).
     @exclusivity(unchecked) final var __addedIn: WriteAdditions?

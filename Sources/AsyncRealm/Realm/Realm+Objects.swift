@@ -83,7 +83,7 @@ extension Realm {
     /// Makes sure the object's row is the one this handle reads now, reading it again if not.
     private func refreshRow(_ managed: ManagedObjectState) {
         if managed.hasCurrentRow { return }
-        require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled; check isInvalidated before using it")
+        require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted, added in a write that was cancelled, or read before its realm was invalidated; check isInvalidated before using it")
         let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
         guard let range = readOrStop({ try readTable(managed.info)?.withRow(managed.key, buffer.append) }) ?? nil else {
             stop("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
