@@ -220,6 +220,27 @@ struct ChangeStreamTests {
         #expect(indices(await quietChanges.next())?.modifications == [0])
     }
 
+    @Test("commitWrite(withoutNotifying:) after a plain beginWrite() skips that write only, when another handle committed before it")
+    func withoutNotifyingAfterOtherCommit() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        let quiet = realm.objects(Pet.self).changes
+        var quietChanges = quiet.makeAsyncIterator()
+        guard case .initial? = await quietChanges.next() else { Issue.record("no initial"); return }
+        // Another handle commits; this handle has not advanced (its stream has not pulled).
+        let other = try await Realm.open(configuration: directory.configuration)
+        try await other.asyncWrite { other.add(Pet(value: ["id": 1, "name": "other"])) }
+        try realm.beginWrite()
+        realm.add(Pet(value: ["id": 2, "name": "skipped"]))
+        try realm.commitWrite(withoutNotifying: [quiet.token])
+        try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "changed" }
+        // The other handle's insertion, then the modification; never the skipped insertion.
+        let first = indices(await quietChanges.next())
+        #expect(first?.insertions == [0], "\(String(describing: first))")
+        let next = indices(await quietChanges.next())
+        #expect(next?.insertions == [] && next?.modifications == [0], "\(String(describing: next))")
+    }
+
     @Test("streams end when the token is invalidated, the task is cancelled, or the realm is invalidated")
     func streamsEnd() async throws {
         let directory = TestDirectory()

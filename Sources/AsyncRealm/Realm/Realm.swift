@@ -56,6 +56,9 @@ public final class Realm {
     @exclusivity(unchecked) var additions: WriteAdditions?
     /// The property a recorder read last (see `propertyName(of:in:)`).
     var recordedProperty = ""
+    /// How many times `invalidate()` was called: accessors and results made before the last
+    /// call (which remember the count then) are invalid.
+    @exclusivity(unchecked) private(set) var invalidations = 0
     /// The thread that began the current write transaction, when it was begun synchronously.
     private var synchronousWriteThread: pthread_t?
     /// Counts the write transactions begun, so that what is cached for one is not used in another.
@@ -235,12 +238,17 @@ public final class Realm {
 
     /// Releases the version this handle reads, so later commits can reuse the space only it
     /// could see; the next read takes the newest version. Inside a write it cancels the write.
+    ///
+    /// As in Realm, every object, list and linking objects read through this handle before
+    /// the call is invalidated (`isInvalidated` is true; using one stops with a message), and
+    /// every `Results` made before it is empty from then on. Read them again from the realm.
     public func invalidate() {
         checkThread()
         // A frozen realm reads its version for as long as it lives.
         guard !isFrozen else { return }
         if transaction != nil { cancelWrite() }
         endStreams()
+        invalidations += 1
         readSnapshot = nil
         // Tables and rows cached by accessors and results belong to the released version.
         stamp += 1
@@ -309,6 +317,17 @@ public final class Realm {
         try checkActiveVersions()
         self.transaction = nil
         releaseSynchronousWrite()
+        if !tokens.isEmpty {
+            // A write begun without naming the tokens (`beginWrite()`): the skipped streams
+            // first report what was committed before the write began. With the transaction
+            // set aside, the realm reads the write's first version again for a moment (the
+            // stamp tells cached rows and results so), and each stream computes its element up
+            // to there; `skipNotifications` then leaves out exactly this write. A no-op for a
+            // stream `write(withoutNotifying:)` prepared at the start.
+            stamp += 1
+            prepareToSkip(tokens)
+            stamp += 1
+        }
         // The handle's hold on the transaction's tables goes before the commit, so that a
         // logged commit can free them while its record is being written.
         additions = nil
