@@ -413,6 +413,21 @@ struct ConcurrencyTests {
         #expect(await other.isNil(deleted))
     }
 
+    @Test("a reference whose object another writer then deletes resolves to nil in an actor whose realm has not advanced")
+    func resolveSeesDeletion() async throws {
+        let directory = TestDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        let pet = try await realm.asyncWrite { realm.create(Pet.self, value: ["id": 1, "name": "a", "age": 1]) }
+        // The resolving actor's realm reads the version the reference is made at, and no later.
+        let resolver = RealmActor(configuration: directory.configuration)
+        try await resolver.open()
+        let reference = ThreadSafeReference(to: pet)
+        let writer = RealmActor(configuration: directory.configuration)
+        try await writer.open()
+        try await writer.deleteAllPets()
+        #expect(await resolver.resolvesToNil(reference))
+    }
+
     @Test("maximumNumberOfActiveVersions: a commit that would keep more versions throws")
     func activeVersionLimit() async throws {
         let directory = TestDirectory()
@@ -445,6 +460,15 @@ extension RealmActor {
         let filtered = realm.resolve(results)
         let owners = realm.resolve(linking)
         return (owner?.name ?? "", pets?.count ?? -1, filtered.map { Array($0.map(\.name)) } ?? [], owners?.count ?? -1)
+    }
+
+    func deleteAllPets() async throws {
+        try await realm.asyncWrite { realm.delete(realm.objects(Pet.self)) }
+    }
+
+    /// Resolves `reference` without refreshing first.
+    func resolvesToNil(_ reference: ThreadSafeReference<Pet>) -> Bool {
+        realm.resolve(reference) == nil
     }
 
     func isNil(_ reference: ThreadSafeReference<Pet>) -> Bool {

@@ -21,9 +21,11 @@ public final class Realm {
     private let fastThreadCheck: pthread_t
     private static let anyThread: pthread_t = 0
     private static let checkConfinement: pthread_t = .max
-    /// Whether the realm advances to the newest version whenever one of its change streams
-    /// computes an element (the default). Off, it advances only on `refresh()` and at the start
-    /// of a write, and its streams report changes then. Writes always start at the newest version.
+    /// Whether the realm advances to the newest version by itself (the default): whenever one
+    /// of its change streams computes an element, and when it resolves a `ThreadSafeReference`.
+    /// Off, it advances only on `refresh()` and at the start of a write, and its streams report
+    /// changes then. Writes always start at the newest version. (A realm never advances in the
+    /// middle of the synchronous code that reads it: see `Docs/Concurrency.md`.)
     public var autorefresh = true
 
     /// The streams observing this realm, by token, to skip commits made without notifying

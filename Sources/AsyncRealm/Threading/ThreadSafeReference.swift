@@ -48,6 +48,10 @@ extension Realm {
     /// as new as the one the reference was made at (refreshing if needed); nil if the object
     /// was deleted.
     ///
+    /// A realm with `autorefresh` on (the default) first advances to the newest version, as a
+    /// RealmSwift realm on a run loop would have by then: an object deleted by any commit
+    /// before the call resolves to nil.
+    ///
     /// - Important: Resolve each reference once, outside a write transaction, in a realm of
     ///   the same file.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
@@ -57,7 +61,7 @@ extension Realm {
         let made = reference.take()
         if let made {
             require(made.store === database.shared.store, "a ThreadSafeReference resolves in a realm of the file it was made in")
-            if (try? snapshot().version) ?? 0 < made.version { refresh() }
+            if autorefresh || (try? snapshot().version) ?? 0 < made.version { refresh() }
         }
         return Confined._resolve(reference.confinedDescription, in: self)
     }
