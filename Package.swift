@@ -48,6 +48,12 @@ let package = Package(
         .testTarget(
             name: "AsyncRealmConcurrencyTests",
             dependencies: ["AsyncRealm", "StorageEngine", "CounterProcess"]),
+
+        // Fuzz targets (libFuzzer): built with `-sanitize=fuzzer,address -D FUZZING` by
+        // `scripts/fuzz.sh`; a plain build replays the inputs named on the command line.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FuzzQuery", dependencies: ["AsyncRealm", "FuzzSupport"], path: "Fuzz/FuzzQuery"),
+        .executableTarget(name: "FuzzFile", dependencies: ["AsyncRealm", "StorageEngine", "FuzzSupport"], path: "Fuzz/FuzzFile"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,7 @@ package final class PosixFile: FileIO {
 
     package var alignment: Int { isDirect ? PosixFile.directAlignment : 1 }
 
-    private static let minimumGrowth: UInt64 = 1 << 20
+    package static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
     static let seekHole: Int32 = 4
     /// `O_DIRECT`, which Glibc's module does not export either; its value depends on the

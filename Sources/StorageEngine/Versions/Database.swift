@@ -47,8 +47,9 @@ package final class Database: Sendable {
         let writeLock = try WriteLock(lockFilePath: lockPath)
         // A file shorter than the header is new: empty, or being initialised by another process
         // right now, under the write lock (its slots are zeros until written). Wait for that
-        // lock before reading it.
-        if try file.size() < FileHeader.dataStart {
+        // lock before reading it. So is one whose creation failed part way (see
+        // `isInterruptedCreation`).
+        if try file.size() < FileHeader.dataStart || isInterruptedCreation(file) {
             if readOnly {
                 guard try file.size() > 0 else {
                     throw StorageError(.fileNotFound, "'\(path)' is empty; a read-only handle cannot create a database")
@@ -56,7 +57,7 @@ package final class Database: Sendable {
             } else {
                 try writeLock.lock()
                 defer { writeLock.unlock() }
-                if try file.size() == 0 { try initialize(file) }
+                if try file.size() == 0 || isInterruptedCreation(file) { try initialize(file) }
             }
         }
         let shared = try openFiles.withLock { files in
@@ -148,12 +149,33 @@ package final class Database: Sendable {
         return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false, isHandle: false)
     }
 
+    /// Writes the two header slots of a new database. If that fails (the disk is full), the
+    /// file is emptied again, so that the next open creates the database afresh instead of
+    /// finding a file with no header.
     private static func initialize(_ file: any FileIO) throws {
-        let header = FileHeader.newFile()
-        try header.write(to: file, slot: 0)
-        try header.write(to: file, slot: 1)
-        try file.truncate(to: FileHeader.dataStart)
-        try file.sync()
+        do {
+            let header = FileHeader.newFile()
+            try header.write(to: file, slot: 0)
+            try header.write(to: file, slot: 1)
+            try file.truncate(to: FileHeader.dataStart)
+            try file.sync()
+        } catch {
+            try? file.truncate(to: 0)
+            throw error
+        }
+    }
+
+    /// Whether `file` is what a creation that failed part way leaves when even emptying it
+    /// failed (or the process died): nothing but zeros, no longer than the first growth of a
+    /// file. Such a file never held a commit, and is created afresh. A file with any byte
+    /// set, or longer, is not touched: it may be a damaged database, which must be reported,
+    /// never overwritten.
+    private static func isInterruptedCreation(_ file: any FileIO) throws -> Bool {
+        let size = try file.size()
+        guard size >= FileHeader.dataStart, size <= PosixFile.minimumGrowth else { return false }
+        let header = try file.read(count: Int(FileHeader.dataStart), at: 0)
+        guard header.allSatisfy({ $0 == 0 }) else { return false }
+        return try file.read(count: Int(size), at: 0).allSatisfy { $0 == 0 }
     }
 
     private static func realPath(_ path: String) -> String {

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import StorageEngine
+
+/// A creation that fails (the disk full) leaves no file that fails for ever (issue 26, item
+/// 17): the file is emptied again, or what is left is recognised and created afresh.
+@Suite("A failed creation leaves a file that opens as new")
+struct FailedCreationTests {
+    @Test("writing the new header fails: the file is empty again, and the next open creates it")
+    func headerWriteFails() throws {
+        let file = FaultInjectingFile()
+        file.failWrites(after: 0, with: StorageError(.diskFull, "no space left on device"))
+        #expect(throws: StorageError.self) { _ = try Database.open(file: file) }
+        let left = try file.size()
+        #expect(left == 0, "the failed creation left \(left) bytes")
+        file.stopFailing()
+        let database = try Database.open(file: file)
+        try database.write { transaction in try transaction.createTable("t").insert([.int(1)]) }
+        #expect(try database.snapshot().table("t").count == 1)
+    }
+
+    @Test("a file of zeros no longer than the first growth (a creation that died) opens as a new database")
+    func zerosOpenAsNew() throws {
+        let directory = TemporaryDirectory()
+        for size in [Int(FileHeader.dataStart), 4096 * 3, Int(PosixFile.minimumGrowth)] {
+            let path = directory.file("zeros-\(size).realm")
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(count: size)))
+            let database = try Database.open(path: path)
+            try database.write { transaction in try transaction.createTable("t").insert([.int(1)]) }
+            #expect(try database.snapshot().table("t").count == 1, "size \(size)")
+        }
+    }
+
+    @Test("a file with a byte set, or longer than the first growth, is reported damaged and left as it is")
+    func damagedIsNotOverwritten() throws {
+        let directory = TemporaryDirectory()
+        var marked = Data(count: Int(PosixFile.minimumGrowth))
+        marked[Int(FileHeader.dataStart) + 100] = 1
+        let longer = Data(count: Int(PosixFile.minimumGrowth) + 4096)
+        for (name, contents) in [("marked", marked), ("longer", longer)] {
+            let path = directory.file("\(name).realm")
+            #expect(FileManager.default.createFile(atPath: path, contents: contents))
+            let error = #expect(throws: StorageError.self) { _ = try Database.open(path: path) }
+            #expect(error?.code == .fileCorrupted, "\(name)")
+            #expect(FileManager.default.contents(atPath: path) == contents, "\(name) was changed")
+        }
+    }
+}
