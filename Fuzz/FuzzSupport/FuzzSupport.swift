@@ -16,6 +16,7 @@ public func replayInputs(_ paths: some Sequence<String>, _ body: (UnsafeRawBuffe
     }
 }
 
+#if FUZZING
 /// libFuzzer's entry point for a program that has a `main` of its own (SwiftPM names each
 /// executable's `main` after its target and points `main` at it, so libFuzzer's own `main`
 /// cannot be used): runs the fuzzer with the command line and `test` as the target.
@@ -36,3 +37,4 @@ public func runFuzzer(
     var argv = argv
     return LLVMFuzzerRunDriver(&argc, &argv, test)
 }
+#endif
