@@ -77,6 +77,27 @@ struct RealmTests {
         #expect(realm.schema.objectSchema.map(\.className) == ["Dog", "Item", "Person"])
     }
 
+    @Test("a class stored by another handle since this one read the file is checked again under the write lock: conflicting models never both succeed")
+    func concurrentConflictingCreate() throws {
+        let directory = RealmDirectory()
+        let url = directory.file()
+        // Opened first: it read the file before the other handle stored its model of Item.
+        let late = try Realm(configuration: Realm.Configuration(fileURL: url))
+        let first = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [V1.Item.self]))
+        let error = #expect(throws: RealmError.self) { try late.register(SchemaDiscovery.schema(for: [V2.Item.self])) }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message.contains("property 'Item.title' was added") == true, "\(error?.message ?? "")")
+        // One model of Item is stored, and both handles read objects of it.
+        let reopened = try Realm(configuration: Realm.Configuration(fileURL: url))
+        #expect(reopened.schema.objectSchema.filter { $0.className == "Item" }.count == 1)
+        try first.write { first.add(V1.Item(value: ["id": 1, "name": "one"])) }
+        reopened.refresh()
+        #expect(reopened.objects(V1.Item.self).count == 1)
+        // The same model registered late is no conflict: nothing is stored twice.
+        try late.register(SchemaDiscovery.schema(for: [V1.Item.self]))
+        #expect(try SchemaStore.load(from: first.snapshot()).keys.sorted() == ["Item"])
+    }
+
     @Test("a file deleted and created again under its path is a new realm, even while this process still holds the old one")
     func recreatedFile() throws {
         let directory = RealmDirectory()

@@ -148,26 +148,24 @@ public final class Realm {
     }
 
     /// Checks `schema` against the file and stores the classes the file does not have yet.
+    ///
+    /// The check is made again inside the write that stores them, against the schema as the
+    /// write lock lets it be seen: another handle or process may have stored the same class,
+    /// with other properties, since this handle read the file. Checking and storing are one
+    /// step, so two models of one class never both succeed.
     func register(_ schema: Schema) throws {
-        var added: [ObjectSchema] = []
-        var differences: [String] = []
-        for model in schema.objectSchema {
-            if let stored = objectSchemas[model.className] {
-                differences += SchemaStore.differences(stored: stored, model: model)
-            } else {
-                added.append(model)
-            }
-        }
-        guard differences.isEmpty else {
-            throw RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm (migrations are not supported yet; the file was not changed):\n- " + differences.joined(separator: "\n- "))
-        }
+        let added = try Self.classesToAdd(schema, stored: objectSchemas)
         guard !added.isEmpty else { return }
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the read-only realm has no class \(added.map { "'\($0.className)'" }.joined(separator: ", ")); open it for writing once to add them")
         }
+        var current: [String: ObjectSchema] = [:]
+        var stored: [ObjectSchema] = []
         try RealmError.translating {
             let store = { (transaction: WriteTransaction) throws in
-                for objectSchema in added { try SchemaStore.add(objectSchema, in: transaction) }
+                current = try SchemaStore.load(in: transaction)
+                stored = try Self.classesToAdd(schema, stored: current)
+                for objectSchema in stored { try SchemaStore.add(objectSchema, in: transaction) }
             }
             if let transaction {
                 try store(transaction)
@@ -177,7 +175,25 @@ public final class Realm {
                 readSnapshot = try database.snapshot()
             }
         }
-        for objectSchema in added { objectSchemas[objectSchema.className] = objectSchema }
+        for objectSchema in Array(current.values) + stored { objectSchemas[objectSchema.className] = objectSchema }
+    }
+
+    /// The classes of `schema` that `stored` does not have; throws `schemaMismatch` naming
+    /// every difference if a class it has differs.
+    private static func classesToAdd(_ schema: Schema, stored: [String: ObjectSchema]) throws -> [ObjectSchema] {
+        var added: [ObjectSchema] = []
+        var differences: [String] = []
+        for model in schema.objectSchema {
+            if let existing = stored[model.className] {
+                differences += SchemaStore.differences(stored: existing, model: model)
+            } else {
+                added.append(model)
+            }
+        }
+        guard differences.isEmpty else {
+            throw RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm (migrations are not supported yet; the file was not changed):\n- " + differences.joined(separator: "\n- "))
+        }
+        return added
     }
 
     // MARK: Reading

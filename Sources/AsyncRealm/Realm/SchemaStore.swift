@@ -14,7 +14,17 @@ enum SchemaStore {
 
     /// The schema stored in `snapshot`, by class name.
     static func load(from snapshot: Snapshot) throws -> [String: ObjectSchema] {
-        guard let table = snapshot.tableIfPresent(tableName) else { return [:] }
+        try load(from: snapshot.tableIfPresent(tableName))
+    }
+
+    /// The schema as `transaction` sees it, with the write lock held: what another handle or
+    /// process stored since this handle last read is in it.
+    static func load(in transaction: WriteTransaction) throws -> [String: ObjectSchema] {
+        try load(from: transaction.tableIfPresent(tableName))
+    }
+
+    private static func load(from table: (some TableReading)?) throws -> [String: ObjectSchema] {
+        guard let table else { return [:] }
         var schemas: [String: ObjectSchema] = [:]
         try table.scan { _, row in
             let schema = try decode(try row.decoded())
