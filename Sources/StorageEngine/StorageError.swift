@@ -20,6 +20,9 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
         case readOnly
         /// A table or index was used that the catalog does not have.
         case noSuchTable
+        /// Another process kept the file from being opened for longer than allowed (it keeps
+        /// commits in its redo log, and does not run to share them: stopped, or hung).
+        case timedOut
     }
 
     package var code: Code

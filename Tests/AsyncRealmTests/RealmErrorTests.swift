@@ -90,7 +90,7 @@ struct RealmErrorTests {
     @Test("every engine error code has a distinct public code")
     func codesAreDistinct() {
         let engineCodes: [StorageError.Code] = [
-            .fileCorrupted, .ioError, .diskFull, .fileNotFound, .permissionDenied, .duplicateKey, .readOnly, .noSuchTable,
+            .fileCorrupted, .ioError, .diskFull, .fileNotFound, .permissionDenied, .duplicateKey, .readOnly, .noSuchTable, .timedOut,
         ]
         let publicCodes = engineCodes.map { RealmError(StorageError($0, "x")).code }
         #expect(Set(publicCodes).count == engineCodes.count)

@@ -119,3 +119,38 @@ struct CrashTests {
         #expect(try newest.table("t").value(1, column: 0) == .int(200))
     }
 }
+
+/// A process that keeps commits in its redo log holds the file to itself; stopped, it cannot
+/// share it. Opening then waits at most the open timeout and throws (issue 26, item 15).
+@Suite("Opening beside a stopped process")
+struct StoppedProcessTests {
+    @Test("opening a file a stopped writer keeps to itself throws timedOut after the timeout, and opens once it runs")
+    func stoppedWriter() async throws {
+        let directory = TemporaryDirectory()
+        let database = directory.file("stopped.realm")
+        let side = directory.file("acknowledged.txt")
+        _ = FileManager.default.createFile(atPath: side, contents: nil)
+        let child = try CrashTests.run(["append", database, side, "7"])
+        defer {
+            kill(child.processIdentifier, SIGCONT)
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
+        // Its first commits are acknowledged: it logs, and holds the file to itself.
+        let clock = ContinuousClock()
+        let started = clock.now
+        while ((try? String(contentsOfFile: side, encoding: .utf8)) ?? "").split(separator: "\n").count < 3 {
+            try #require(clock.now - started < .seconds(60), "the writer committed nothing")
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        kill(child.processIdentifier, SIGSTOP)
+        let before = clock.now
+        let error = #expect(throws: StorageError.self) { _ = try Database.open(path: database, openTimeout: .milliseconds(300)) }
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        #expect(clock.now - before >= .milliseconds(300))
+        kill(child.processIdentifier, SIGCONT)
+        // Running, it shares the file when asked.
+        let reopened = try Database.open(path: database, openTimeout: .seconds(60))
+        #expect(try reopened.snapshot().table("log").count >= 3)
+    }
+}

@@ -51,6 +51,13 @@ extension Realm {
         /// would exceed it throws `limitExceeded`. Nil: no limit.
         public var maximumNumberOfActiveVersions: UInt?
 
+        /// How long opening the file may wait for another process that keeps it to itself: one
+        /// that keeps commits in its redo log shares the file within milliseconds when asked,
+        /// unless it does not run (stopped with SIGSTOP or Ctrl-Z, or hung). Past this, opening
+        /// throws `timedOut`. Ten seconds by default. (The first handle on a file in the
+        /// process decides.)
+        public var openTimeout: Duration = .seconds(10)
+
         /// The capacity of the file's page cache (set by tests that measure memory; the first
         /// handle on a file in the process decides).
         var pageCacheBytes = PageCache.defaultCapacityBytes

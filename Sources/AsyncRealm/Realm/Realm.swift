@@ -109,7 +109,7 @@ public final class Realm {
             }
             let path = configuration.fileURL!.path
             return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly,
-                                     cacheBytes: configuration.pageCacheBytes)
+                                     cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout)
         }
         let database = self.database
         coordinator = try RealmError.translating {

@@ -37,6 +37,10 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A query that cannot be parsed, names an unknown property or compares values of
         /// types that do not compare; `position` says where in the predicate string.
         case invalidQuery
+        /// Another process kept the file from being opened for longer than
+        /// `Configuration.openTimeout` (it keeps commits it has not shared, and does not run:
+        /// stopped with SIGSTOP or Ctrl-Z, or hung). Try again once it runs, or ends.
+        case timedOut
     }
 
     public let code: Code
@@ -67,6 +71,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicateKey: code = .duplicatePrimaryKey
         case .readOnly: code = .readOnly
         case .noSuchTable: code = .noSuchObjectType
+        case .timedOut: code = .timedOut
         }
         self.init(code: code, message: error.message, offset: error.offset)
     }

@@ -39,7 +39,7 @@ package final class Database: Sendable {
     ///   or damaged), or an I/O error.
     package static func open(
         path: String, create: Bool = true, readOnly: Bool = false,
-        cacheBytes: Int = PageCache.defaultCapacityBytes
+        cacheBytes: Int = PageCache.defaultCapacityBytes, openTimeout: Duration = ReaderTable.defaultOpenTimeout
     ) throws -> Database {
         let file = try PosixFile(path: path, create: create, readOnly: readOnly)
         let canonical = realPath(path)
@@ -69,7 +69,7 @@ package final class Database: Sendable {
             }
             let created = try SharedFile(
                 file: file, path: canonical, cacheBytes: cacheBytes,
-                readerTable: try ReaderTable(lockFilePath: lockPath))
+                readerTable: try ReaderTable(lockFilePath: lockPath, openTimeout: openTimeout))
             // Before any other thread of this process can read it.
             try recoverLog(of: created, readOnly: readOnly)
             files[canonical] = WeakSharedFile(file: created)
@@ -92,7 +92,10 @@ package final class Database: Sendable {
     /// - Throws: `readOnly` if the records must be applied and this handle cannot write.
     private static func recoverLog(of shared: SharedFile, readOnly: Bool) throws {
         guard let readerTable = shared.readerTable, let path = shared.path else { return }
+        let clock = ContinuousClock()
+        let deadline = clock.now + readerTable.openTimeout
         while try shared.unappliedLogRecords() != nil {
+            guard clock.now < deadline else { throw ReaderTable.timedOut(after: readerTable.openTimeout) }
             guard !readOnly else {
                 throw StorageError(.readOnly, "'\(path)' has commits in its redo log ('\(path).log') from a process that ended before writing them into the file; open it for writing once to apply them")
             }

@@ -23,8 +23,11 @@ package final class ReaderTable: Sendable {
 
     private let descriptor: Int32
     private let slot: Int
+    /// How long taking the open lock may wait for a process that logs (see `shareOpenLock`).
+    let openTimeout: Duration
 
-    package init(lockFilePath: String) throws {
+    package init(lockFilePath: String, openTimeout: Duration = ReaderTable.defaultOpenTimeout) throws {
+        self.openTimeout = openTimeout
         descriptor = try FileLocks.openLockFile(lockFilePath)
         var claimed: Int?
         for candidate in 0..<ReaderTable.capacity {
@@ -64,13 +67,30 @@ package final class ReaderTable: Sendable {
 
     // MARK: The open lock
 
+    /// How long opening waits for a process that keeps commits in its redo log, by default.
+    package static let defaultOpenTimeout = Duration.seconds(10)
+
     /// Takes the open lock shared, waiting (and saying so through the wanted lock) while a
-    /// process that logs holds it exclusively.
+    /// process that logs holds it exclusively; that process checkpoints and shares the file
+    /// within milliseconds when it runs. One that does not run (stopped with SIGSTOP, or hung)
+    /// would keep the opener waiting for ever: the wait ends after `openTimeout` with
+    /// `timedOut`. (Polled, not blocked in `fcntl`: a blocked wait cannot be bounded.)
     func shareOpenLock() throws {
         if try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: false) { return }
         _ = try FileLocks.lock(descriptor, start: ReaderTable.wantedByte, length: 1, shared: true, wait: true)
         defer { FileLocks.unlock(descriptor, start: ReaderTable.wantedByte, length: 1) }
-        _ = try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: true)
+        let clock = ContinuousClock()
+        let deadline = clock.now + openTimeout
+        var pause: UInt32 = 100
+        while try !FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, shared: true, wait: false) {
+            guard clock.now < deadline else { throw Self.timedOut(after: openTimeout) }
+            usleep(pause)
+            pause = min(pause * 2, 10_000)
+        }
+    }
+
+    static func timedOut(after timeout: Duration) -> StorageError {
+        StorageError(.timedOut, "another process has kept this file to itself for \(timeout) without sharing it (it keeps commits in its redo log and does not run: stopped, or hung); resume or end it, or raise openTimeout")
     }
 
     /// Makes the open lock exclusive if no other process has the file open or waits to.
