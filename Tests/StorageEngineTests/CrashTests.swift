@@ -143,7 +143,21 @@ struct StoppedProcessTests {
             try #require(clock.now - started < .seconds(60), "the writer committed nothing")
             try await Task.sleep(for: .milliseconds(5))
         }
-        kill(child.processIdentifier, SIGSTOP)
+        // Stopped while it holds the file to itself (it shares it when idle or asked, so on a
+        // busy machine it may be caught between two spells of logging: let it run and try again).
+        let lockFile = try FileLocks.openLockFile(database + ".lock")
+        defer { close(lockFile) }
+        var stoppedHolding = false
+        for _ in 0..<500 where !stoppedHolding {
+            kill(child.processIdentifier, SIGSTOP)
+            if Self.isHeldExclusively(lockFile, byte: 1) {
+                stoppedHolding = true
+            } else {
+                kill(child.processIdentifier, SIGCONT)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try #require(stoppedHolding, "the writer was never caught holding the file to itself")
         let before = clock.now
         let error = #expect(throws: StorageError.self) { _ = try Database.open(path: database, openTimeout: .milliseconds(300)) }
         #expect(error?.code == .timedOut, "\(String(describing: error))")
@@ -152,5 +166,13 @@ struct StoppedProcessTests {
         // Running, it shares the file when asked.
         let reopened = try Database.open(path: database, openTimeout: .seconds(60))
         #expect(try reopened.snapshot().table("log").count >= 3)
+    }
+
+    /// Whether another open file description holds `byte` of the lock file exclusively (a
+    /// shared probe meets only an exclusive lock).
+    static func isHeldExclusively(_ descriptor: Int32, byte: Int) -> Bool {
+        var probe = FileLocks.request(F_RDLCK, start: byte, length: 1)
+        guard fcntl(descriptor, FileLocks.getLock, &probe) == 0 else { return false }
+        return probe.l_type != Int16(F_UNLCK)
     }
 }
