@@ -96,22 +96,14 @@ final class QueryEvaluator {
             guard let test = compileOnRows(inner) else { return nil }
             return { try !test($0) }
         case .and(let operands):
-            var tests: [(RowView) throws -> Bool] = []
-            for operand in operands {
-                guard let test = compileOnRows(operand) else { return nil }
-                tests.append(test)
-            }
+            guard let tests = compileOnRows(all: operands) else { return nil }
             if tests.count == 2 {
                 let (first, second) = (tests[0], tests[1])
                 return { try first($0) && second($0) }
             }
             return { row in try tests.allSatisfy { try $0(row) } }
         case .or(let operands):
-            var tests: [(RowView) throws -> Bool] = []
-            for operand in operands {
-                guard let test = compileOnRows(operand) else { return nil }
-                tests.append(test)
-            }
+            guard let tests = compileOnRows(all: operands) else { return nil }
             if tests.count == 2 {
                 let (first, second) = (tests[0], tests[1])
                 return { try first($0) || second($0) }
@@ -129,6 +121,17 @@ final class QueryEvaluator {
                 return nil
             }
         }
+    }
+
+    /// Each of `operands` compiled on rows; nil if one has no row test.
+    private static func compileOnRows(all operands: [BoundPredicate]) -> [(RowView) throws -> Bool]? {
+        var tests: [(RowView) throws -> Bool] = []
+        tests.reserveCapacity(operands.count)
+        for operand in operands {
+            guard let test = compileOnRows(operand) else { return nil }
+            tests.append(test)
+        }
+        return tests
     }
 
     /// A test of an integer column against integer constants on the stored values, or nil.

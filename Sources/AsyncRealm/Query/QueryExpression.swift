@@ -113,23 +113,24 @@ indirect enum QueryNode: Sendable {
     /// All of `operands` hold: one `.and`, with any `.and` among them spliced in.
     static func all(of operands: [QueryNode]) -> QueryNode {
         guard operands.count > 1 else { return operands.first ?? .constant(true) }
-        var chain: [QueryNode] = []
-        chain.reserveCapacity(operands.count)
-        for operand in operands {
-            if case .and(let inner) = operand { chain.append(contentsOf: inner) } else { chain.append(operand) }
-        }
-        return .and(chain)
+        return .and(chain(operands) { if case .and(let inner) = $0 { inner } else { nil } })
     }
 
     /// One of `operands` holds: one `.or`, with any `.or` among them spliced in.
     static func any(of operands: [QueryNode]) -> QueryNode {
         guard operands.count > 1 else { return operands.first ?? .constant(false) }
+        return .or(chain(operands) { if case .or(let inner) = $0 { inner } else { nil } })
+    }
+
+    /// `operands` with those that are chains of the same operator (`links` gives their
+    /// operands) replaced by their operands.
+    private static func chain(_ operands: [QueryNode], _ links: (QueryNode) -> [QueryNode]?) -> [QueryNode] {
         var chain: [QueryNode] = []
         chain.reserveCapacity(operands.count)
         for operand in operands {
-            if case .or(let inner) = operand { chain.append(contentsOf: inner) } else { chain.append(operand) }
+            if let inner = links(operand) { chain.append(contentsOf: inner) } else { chain.append(operand) }
         }
-        return .or(chain)
+        return chain
     }
 
     /// How deeply the predicate nests (`NOT`, a chain inside a chain of the other operator, a
