@@ -204,3 +204,27 @@ struct RealmTests {
         #expect(try reader.snapshot().version > before, "the next read takes the newest version")
     }
 }
+
+/// RealmSwift's own tests, where AsyncRealm differed (issue 32).
+@Suite("RealmSwift compatibility")
+struct RealmSwiftCompatibilityTests {
+    @Test("the write after cancelling the write that first used a class stores it (no 'there is no table')", arguments: RealmKind.allCases)
+    func cancelFirstUse(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.beginWrite()
+        realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")]))
+        realm.cancelWrite()
+        #expect(realm.objects(Person.self).isEmpty)
+        try realm.write { realm.add(ObjectTests.makePerson(2, "Bo", dogs: [ObjectTests.makeDog("Fido")])) }
+        try realm.write { realm.add(ObjectTests.makeDog("Solo")) }
+        #expect(realm.objects(Person.self).map(\.name) == ["Bo"])
+        #expect(realm.objects(Dog.self).map(\.name) == ["Fido", "Solo"])
+        #expect(realm.objects(Person.self).first?.dogs.map(\.name) == ["Fido"])
+        if kind == .file {
+            let reopened = try Realm(configuration: kind.configuration(directory))
+            #expect(reopened.schema.objectSchema.map(\.className).sorted() == ["Dog", "Person"])
+            #expect(reopened.objects(Dog.self).count == 2)
+        }
+    }
+}

@@ -42,6 +42,14 @@ extension Realm {
     /// rest of the transaction.
     func writeTable(_ info: ClassInfo, in transaction: WriteTransaction) throws -> TableWriter {
         if info.writerSerial == transactionSerial, let writer = info.writer { return writer }
+        if transaction.tableIfPresent(info.tableName) == nil {
+            // The class was registered inside a write that was then cancelled: its schema and
+            // tables went with that write, while this handle still knows the class. Store them
+            // again in this one.
+            if try SchemaStore.load(in: transaction)[info.schema.className] == nil {
+                try SchemaStore.add(info.schema, in: transaction)
+            }
+        }
         let writer = try transaction.table(info.tableName)
         info.writer = writer
         info.writerSerial = transactionSerial
