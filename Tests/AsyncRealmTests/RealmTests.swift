@@ -228,3 +228,54 @@ struct RealmSwiftCompatibilityTests {
         }
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("a Date read back is == to the Date stored: in a property, an optional one, a list, and as a query argument", arguments: RealmKind.allCases)
+    func datesRoundTrip(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [DatedItem.self]))
+        var random = SystemRandomNumberGenerator()
+        var dates: [Date] = [
+            Date(), Date(timeIntervalSince1970: 0.5), Date(timeIntervalSince1970: -1.25), .distantPast, .distantFuture,
+            Date(timeIntervalSinceReferenceDate: 123456789.123456789), Date(timeIntervalSinceReferenceDate: 0),
+        ]
+        // Any date more than about 52 days from 2001: there a Double's spacing is over a
+        // nanosecond, so the nanoseconds stored tell every Double apart.
+        for _ in 0..<200 {
+            dates.append(Date(timeIntervalSinceReferenceDate: Double.random(in: 1e7...3e9, using: &random)))
+            dates.append(Date(timeIntervalSinceReferenceDate: -Double.random(in: 1e7...3e9, using: &random)))
+        }
+        try realm.write {
+            for (index, date) in dates.enumerated() {
+                let item = DatedItem()
+                item.id = index
+                item.when = date
+                item.maybe = date
+                item.all.append(date)
+                realm.add(item)
+            }
+        }
+        for (index, date) in dates.enumerated() {
+            let item = try #require(realm.object(ofType: DatedItem.self, forPrimaryKey: index))
+            #expect(item.when == date, "\(date.timeIntervalSinceReferenceDate) read back as \(item.when.timeIntervalSinceReferenceDate)")
+            #expect(item.maybe == date)
+            #expect(item.all.first == date)
+            #expect(realm.objects(DatedItem.self).filter("when == %@", date).map(\.id).contains(index))
+        }
+        #expect(Array(realm.objects(DatedItem.self).map(\.when)) == dates)
+        // Closer to 2001 a Double is finer than a nanosecond: it comes back to the nanosecond.
+        for (offset, interval) in [12345.678901234567, 0.1, -0.1, 1e-9, -1e-9].enumerated() {
+            let fine = Date(timeIntervalSinceReferenceDate: interval)
+            try realm.write { realm.add(DatedItem(value: ["id": -1 - offset, "when": fine, "maybe": fine, "all": [fine]])) }
+            let read = try #require(realm.object(ofType: DatedItem.self, forPrimaryKey: -1 - offset)).when
+            #expect(abs(read.timeIntervalSince(fine)) < 1e-9, "\(interval)")
+        }
+    }
+}
+
+final class DatedItem: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var when: Date
+    @Persisted var maybe: Date?
+    @Persisted var all: List<Date>
+}

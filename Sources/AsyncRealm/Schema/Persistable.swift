@@ -280,9 +280,18 @@ extension Date {
     }
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(storedTimestamp) }
 
+    /// Seconds from 1970 to 2001, the reference date `Date` counts from.
+    private static let referenceFrom1970: Int64 = 978_307_200
+
     /// The date stored as whole seconds since 1970 and nanoseconds.
+    ///
+    /// Reckoned from the reference date, as `Date` itself counts, with the 1970 offset taken
+    /// off in whole seconds: going through `timeIntervalSince1970` rounded twice, and a date
+    /// read back was not `==` to the one stored.
     init(storedSeconds seconds: Int64, nanoseconds: Int32) {
-        self.init(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        let (sinceReference, overflow) = seconds.subtractingReportingOverflow(Self.referenceFrom1970)
+        let whole = overflow ? Double(seconds) - Double(Self.referenceFrom1970) : Double(sinceReference)
+        self.init(timeIntervalSinceReferenceDate: whole + Double(nanoseconds) / 1e9)
     }
 
     /// The date as stored: whole seconds since 1970 and nanoseconds.
@@ -291,16 +300,26 @@ extension Date {
     /// (`Date(timeIntervalSinceReferenceDate: 1e20)`, `.infinity`) is clamped to the first or
     /// last instant that range holds, and NaN is stored as 1970-01-01 00:00:00 UTC
     /// (`Docs/Limits.md`). Writes and query arguments alike go through here.
+    ///
+    /// A `Date` holds a `Double` of seconds since 2001, whose spacing is coarser than a
+    /// nanosecond for any date after 1970-01-02 or so: splitting it into whole seconds and the
+    /// nearest nanosecond, both from 2001, and adding them back gives the same `Double`. The
+    /// whole seconds are moved to 1970 in integers, which is exact.
     var storedTimestamp: Value {
-        let interval = timeIntervalSince1970
+        let interval = timeIntervalSinceReferenceDate
         guard !interval.isNaN else { return .timestamp(seconds: 0, nanoseconds: 0) }
+        let last = Value.timestamp(seconds: .max, nanoseconds: 999_999_999)
+        let first = Value.timestamp(seconds: .min, nanoseconds: 0)
         // 2^63: the first whole number of seconds Int64 does not hold; -2^63 it does.
-        guard interval < 0x1p63 else { return .timestamp(seconds: .max, nanoseconds: 999_999_999) }
-        guard interval >= -0x1p63 else { return .timestamp(seconds: .min, nanoseconds: 0) }
+        guard interval < 0x1p63 else { return last }
+        guard interval >= -0x1p63 else { return first }
         var seconds = interval.rounded(.down)
         var nanoseconds = ((interval - seconds) * 1e9).rounded()
         if nanoseconds >= 1e9 { seconds += 1; nanoseconds -= 1e9 }
-        return .timestamp(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
+        guard seconds < 0x1p63 else { return last }
+        let (since1970, overflow) = Int64(seconds).addingReportingOverflow(Self.referenceFrom1970)
+        if overflow { return seconds > 0 ? last : first }
+        return .timestamp(seconds: since1970, nanoseconds: Int32(nanoseconds))
     }
 }
 
