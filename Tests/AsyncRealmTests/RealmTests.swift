@@ -279,3 +279,21 @@ final class DatedItem: Object {
     @Persisted var maybe: Date?
     @Persisted var all: List<Date>
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("value(forKey:) of an optional property holding nil is a plain nil, managed or not", arguments: RealmKind.allCases)
+    func valueForKeyNil(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let unmanaged = ObjectTests.makePerson(1, "Ana")
+        #expect(unmanaged.value(forKey: "age") == nil)
+        #expect(unmanaged.value(forKey: "birthdate") == nil)
+        try realm.write { realm.add(unmanaged) }
+        let managed = try #require(realm.objects(Person.self).first)
+        #expect(managed.value(forKey: "age") == nil)
+        #expect(managed.value(forKey: "birthdate") == nil)
+        try realm.write { managed.age = 30 }
+        #expect(managed.value(forKey: "age") as? Int == 30)
+        #expect(managed.value(forKey: "name") as? String == "Ana")
+    }
+}

@@ -67,10 +67,15 @@ extension Object {
 
     // MARK: Key-value access
 
-    /// The value of property `key`, managed or not.
+    /// The value of property `key`, managed or not; plain `nil` for an optional property that
+    /// holds none (not an `Optional.none` boxed in `Any`), as in RealmSwift.
     ///
     /// - Important: An unknown key stops with a message naming the class and key.
     public func value(forKey key: String) -> Any? {
+        unboxed(anyValue(forKey: key))
+    }
+
+    private func anyValue(forKey key: String) -> Any? {
         if let managed {
             if self is DynamicObject { return managed.realm.dynamicValue(named: key, of: managed) }
             return managed.realm.value(named: key, of: managed, object: self)
@@ -84,6 +89,15 @@ extension Object {
             mirror = current.superclassMirror
         }
         stop("'\(Self.className)' has no property '\(key)'")
+    }
+
+    /// `value` with any `Optional` it holds in `Any` opened: nil for none, the wrapped value
+    /// otherwise.
+    private func unboxed(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unboxed($0.value) }
     }
 
     /// Sets property `key`. On a managed object this needs a write transaction.
