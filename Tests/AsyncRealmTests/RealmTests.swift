@@ -297,3 +297,18 @@ extension RealmSwiftCompatibilityTests {
         #expect(managed.value(forKey: "name") as? String == "Ana")
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("appending to an unmanaged list while iterating it ends: the loop sees the elements as they were")
+    func appendWhileIterating() {
+        let list = List<Int>()
+        list.append(objectsIn: [1, 2, 3])
+        var seen: [Int] = []
+        for value in list {
+            seen.append(value)
+            list.append(value * 10)
+        }
+        #expect(seen == [1, 2, 3])
+        #expect(Array(list) == [1, 2, 3, 10, 20, 30])
+    }
+}

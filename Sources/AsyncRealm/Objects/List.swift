@@ -31,6 +31,30 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         return location.realm.isInvalidated(location.owner)
     }
 
+    /// Iterates the elements; an unmanaged list's as they were when iteration began, as in
+    /// RealmSwift, so that appending to the list inside the loop ends.
+    public struct Iterator: IteratorProtocol {
+        private let list: List
+        /// An unmanaged list's elements when iteration began.
+        private let snapshot: [Element]?
+        private var position = 0
+
+        fileprivate init(_ list: List) {
+            self.list = list
+            snapshot = list.location == nil ? list.unmanaged : nil
+        }
+
+        public mutating func next() -> Element? {
+            let count = snapshot?.count ?? list.endIndex
+            guard position < count else { return nil }
+            defer { position += 1 }
+            if let snapshot { return snapshot[position] }
+            return list[position]
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(self) }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         guard let location else { return unmanaged.count }
