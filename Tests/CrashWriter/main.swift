@@ -7,6 +7,10 @@
 //         kill comes late (its threads busy elsewhere) does not face a table without bound. With
 //         several writers at once, each transaction reads the row count inside the transaction,
 //         so the keys stay 1...k only if the write lock truly excludes the other processes.
+//     CrashWriter hold <database> <side file>
+//         Commits a small transaction every 10 ms, and appends its number to the side file,
+//         until it is killed: it keeps commits in its redo log, and so the file to itself, for
+//         as long as it runs (it never idles long enough to checkpoint).
 //     CrashWriter rewrite <database> <rounds>
 //         Rewrites every row of table "t" `rounds` times, one commit per round, then exits.
 import Foundation
@@ -51,6 +55,21 @@ case "append":
         side.write(Data("\(number)\n".utf8))
     }
     while true { sleep(60) }
+case "hold":
+    guard arguments.count == 4 else { fail("usage: CrashWriter hold <database> <side file>") }
+    let database = try Database.open(path: arguments[2])
+    let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
+    while true {
+        let (number, _) = try database.write { transaction in
+            let log = transaction.createTable("log")
+            let number = UInt64(log.count) + 1
+            try log.insert([.int(Int64(number))], forKey: number)
+            return number
+        }
+        try side.seekToEnd()
+        side.write(Data("\(number)\n".utf8))
+        usleep(10_000)
+    }
 case "rewrite":
     guard arguments.count == 4, let rounds = Int(arguments[3]) else { fail("usage: CrashWriter rewrite <database> <rounds>") }
     let database = try Database.open(path: arguments[2])
