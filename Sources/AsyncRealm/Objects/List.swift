@@ -44,6 +44,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             snapshot = list.location == nil ? list.unmanaged : nil
         }
 
+        /// The next element, or nil after the last.
         public mutating func next() -> Element? {
             let count = snapshot?.count ?? list.endIndex
             guard position < count else { return nil }
@@ -53,6 +54,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
     }
 
+    /// An iterator over the elements (an unmanaged list's as they are now; see `Iterator`).
     public func makeIterator() -> Iterator { Iterator(self) }
 
     public var startIndex: Int { 0 }
