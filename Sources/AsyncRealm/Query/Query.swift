@@ -72,6 +72,26 @@ extension Query {
     }
 }
 
+// MARK: Enums
+
+extension Query where T: PersistableEnum {
+    /// The enum's raw value, to compare with an `Int` or `String` or use string operations on:
+    /// `$0.size.rawValue > 0`, `$0.colour.rawValue.starts(with: "r")`.
+    public var rawValue: Query<T.RawValue> { Query<T.RawValue>(realm: realm, path: path, aggregate: aggregate) }
+}
+
+extension Query where T: OptionalPersistableEnum {
+    /// The raw value of an optional enum, nil where the property is nil: `$0.colour.rawValue == "red"`.
+    public var rawValue: Query<T.Wrapped.RawValue?> { Query<T.Wrapped.RawValue?>(realm: realm, path: path, aggregate: aggregate) }
+}
+
+/// Optional enums, whose queries reach the raw value with `rawValue`.
+public protocol OptionalPersistableEnum {
+    associatedtype Wrapped: PersistableEnum
+}
+
+extension Optional: OptionalPersistableEnum where Wrapped: PersistableEnum {}
+
 // MARK: Comparisons
 
 extension Query where T: _Persistable {

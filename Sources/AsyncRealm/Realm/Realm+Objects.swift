@@ -121,6 +121,9 @@ extension Realm {
     /// The name of the property `keyPath` reads on objects of `type`, found by reading it
     /// through a recorder (see `ManagedObjectState.recordedProperty`).
     func propertyName<T: Object, V>(of keyPath: KeyPath<T, V>, in type: T.Type) -> String {
+        // Swift 6.3 type-checks `$0.name.count` inside a `where` closure by calling a
+        // `Query where T: Object` member subscript with T = String; stop before `T()`.
+        require(isObjectClass(type), "\(keyPath) is not a property of an Object, so a query cannot follow it; compare the property itself (for an enum, its rawValue)")
         let recorder = T()
         let info = classInfoOrStop(for: type)
         recorder._manage(realm: self, key: 0, info: info)
@@ -134,6 +137,11 @@ extension Realm {
         }
         return name
     }
+
+    /// Whether `type` is an `Object` subclass, decided at run time: kept out of line so that the
+    /// optimiser cannot assume the answer from a generic constraint.
+    @inline(never)
+    private func isObjectClass(_ type: Any.Type) -> Bool { type is Object.Type }
 
     /// Property `name` of a managed object, as a `V`.
     func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, named name: String) -> V {

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+
+/// RealmSwift's own tests, where AsyncRealm differed (issue 32).
+@Suite("RealmSwift compatibility")
+struct RealmSwiftCompatibilityTests {
+    @Test("the write after cancelling the write that first used a class stores it (no 'there is no table')", arguments: RealmKind.allCases)
+    func cancelFirstUse(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        try realm.beginWrite()
+        realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")]))
+        realm.cancelWrite()
+        #expect(realm.objects(Person.self).isEmpty)
+        try realm.write { realm.add(ObjectTests.makePerson(2, "Bo", dogs: [ObjectTests.makeDog("Fido")])) }
+        try realm.write { realm.add(ObjectTests.makeDog("Solo")) }
+        #expect(realm.objects(Person.self).map(\.name) == ["Bo"])
+        #expect(realm.objects(Dog.self).map(\.name) == ["Fido", "Solo"])
+        #expect(realm.objects(Person.self).first?.dogs.map(\.name) == ["Fido"])
+        if kind == .file {
+            let reopened = try Realm(configuration: kind.configuration(directory))
+            #expect(reopened.schema.objectSchema.map(\.className).sorted() == ["Dog", "Person"])
+            #expect(reopened.objects(Dog.self).count == 2)
+        }
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("a Date read back is == to the Date stored: in a property, an optional one, a list, and as a query argument", arguments: RealmKind.allCases)
+    func datesRoundTrip(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [DatedItem.self]))
+        var random = SystemRandomNumberGenerator()
+        var dates: [Date] = [
+            Date(), Date(timeIntervalSince1970: 0.5), Date(timeIntervalSince1970: -1.25), .distantPast, .distantFuture,
+            Date(timeIntervalSinceReferenceDate: 123456789.123456789), Date(timeIntervalSinceReferenceDate: 0),
+        ]
+        // Any date more than about 52 days from 2001: there a Double's spacing is over a
+        // nanosecond, so the nanoseconds stored tell every Double apart.
+        for _ in 0..<200 {
+            dates.append(Date(timeIntervalSinceReferenceDate: Double.random(in: 1e7...3e9, using: &random)))
+            dates.append(Date(timeIntervalSinceReferenceDate: -Double.random(in: 1e7...3e9, using: &random)))
+        }
+        try realm.write {
+            for (index, date) in dates.enumerated() {
+                let item = DatedItem()
+                item.id = index
+                item.when = date
+                item.maybe = date
+                item.all.append(date)
+                realm.add(item)
+            }
+        }
+        for (index, date) in dates.enumerated() {
+            let item = try #require(realm.object(ofType: DatedItem.self, forPrimaryKey: index))
+            #expect(item.when == date, "\(date.timeIntervalSinceReferenceDate) read back as \(item.when.timeIntervalSinceReferenceDate)")
+            #expect(item.maybe == date)
+            #expect(item.all.first == date)
+            #expect(realm.objects(DatedItem.self).filter("when == %@", date).map(\.id).contains(index))
+        }
+        #expect(Array(realm.objects(DatedItem.self).map(\.when)) == dates)
+        // Closer to 2001 a Double is finer than a nanosecond: it comes back to the nanosecond.
+        for (offset, interval) in [12345.678901234567, 0.1, -0.1, 1e-9, -1e-9].enumerated() {
+            let fine = Date(timeIntervalSinceReferenceDate: interval)
+            try realm.write { realm.add(DatedItem(value: ["id": -1 - offset, "when": fine, "maybe": fine, "all": [fine]])) }
+            let read = try #require(realm.object(ofType: DatedItem.self, forPrimaryKey: -1 - offset)).when
+            #expect(abs(read.timeIntervalSince(fine)) < 1e-9, "\(interval)")
+        }
+    }
+}
+
+final class DatedItem: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var when: Date
+    @Persisted var maybe: Date?
+    @Persisted var all: List<Date>
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("value(forKey:) of an optional property holding nil is a plain nil, managed or not", arguments: RealmKind.allCases)
+    func valueForKeyNil(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let unmanaged = ObjectTests.makePerson(1, "Ana")
+        #expect(unmanaged.value(forKey: "age") == nil)
+        #expect(unmanaged.value(forKey: "birthdate") == nil)
+        try realm.write { realm.add(unmanaged) }
+        let managed = try #require(realm.objects(Person.self).first)
+        #expect(managed.value(forKey: "age") == nil)
+        #expect(managed.value(forKey: "birthdate") == nil)
+        try realm.write { managed.age = 30 }
+        #expect(managed.value(forKey: "age") as? Int == 30)
+        #expect(managed.value(forKey: "name") as? String == "Ana")
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("appending to an unmanaged list while iterating it ends: the loop sees the elements as they were")
+    func appendWhileIterating() {
+        let list = List<Int>()
+        list.append(objectsIn: [1, 2, 3])
+        var seen: [Int] = []
+        for value in list {
+            seen.append(value)
+            list.append(value * 10)
+        }
+        #expect(seen == [1, 2, 3])
+        #expect(Array(list) == [1, 2, 3, 10, 20, 30])
+    }
+}
+
+final class EnumHolder: Object {
+    @Persisted var size: Size
+    @Persisted var colour: Colour
+    @Persisted var maybeSize: Size?
+    @Persisted var maybeColour: Colour?
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("where {} through an enum's rawValue: equality, comparisons, IN and string operations", arguments: RealmKind.allCases)
+    func enumRawValueQueries(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EnumHolder.self]))
+        try realm.write {
+            realm.add(EnumHolder(value: ["size": Size.small, "colour": Colour.red]))
+            realm.add(EnumHolder(value: ["size": Size.large, "colour": Colour.green, "maybeSize": Size.medium, "maybeColour": Colour.green]))
+        }
+        let holders = realm.objects(EnumHolder.self)
+        func sizes(_ query: (Query<EnumHolder>) -> Query<Bool>) -> [Size] { holders.where(query).map(\.size) }
+        #expect(sizes { $0.size.rawValue == 2 } == [.large])
+        #expect(sizes { $0.size.rawValue != 2 } == [.small])
+        #expect(sizes { $0.size.rawValue > 0 } == [.large])
+        #expect(sizes { $0.size.rawValue <= 0 } == [.small])
+        #expect(sizes { $0.size.rawValue.in([0, 1]) } == [.small])
+        #expect(sizes { $0.colour.rawValue.contains("ee") } == [.large])
+        #expect(sizes { $0.colour.rawValue.starts(with: "R", options: .caseInsensitive) } == [.small])
+        #expect(sizes { $0.colour.rawValue.ends(with: "d") } == [.small])
+        #expect(sizes { $0.colour.rawValue.like("g*n") } == [.large])
+        #expect(sizes { $0.colour.rawValue == "green" } == [.large])
+        #expect(sizes { $0.maybeSize.rawValue == nil } == [.small])
+        #expect(sizes { $0.maybeSize.rawValue == 1 } == [.large])
+        #expect(sizes { $0.maybeSize.rawValue > 0 } == [.large])
+        #expect(sizes { $0.maybeColour.rawValue == "green" } == [.large])
+    }
+
+    @Test("a member a query cannot follow (String.count) stops with a message instead of crashing")
+    func memberOfValueStops() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "query-member-of-value"))
+            _ = realm.objects(Dog.self).where { $0.name.count == 3 }
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("is not a property of an Object"), "\(printed)")
+    }
+}
