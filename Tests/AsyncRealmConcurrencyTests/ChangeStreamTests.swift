@@ -221,7 +221,7 @@ struct ChangeStreamTests {
         #expect(indices(await quietChanges.next())?.modifications == [3])
 
         // commitWrite(withoutNotifying:) works as well.
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.add(Pet(value: ["id": 5, "name": "e"]))
         try realm.commitWrite(withoutNotifying: [quiet.token])
         try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "aa" }
@@ -238,7 +238,7 @@ struct ChangeStreamTests {
         // Another handle commits; this handle has not advanced (its stream has not pulled).
         let other = try await Realm.open(configuration: directory.configuration)
         try await other.asyncWrite { other.add(Pet(value: ["id": 1, "name": "other"])) }
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.add(Pet(value: ["id": 2, "name": "skipped"]))
         try realm.commitWrite(withoutNotifying: [quiet.token])
         try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "changed" }

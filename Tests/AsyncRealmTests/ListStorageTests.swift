@@ -175,7 +175,7 @@ struct ListStorageTests {
         let shelter = Shelter()
         shelter.scores.append(objectsIn: [1, 2, 3])
         try realm.write { realm.add(shelter) }
-        try realm.beginWrite()
+        realm.beginWrite()
         shelter.scores.remove(at: 0)
         shelter.scores.append(9)
         #expect(Array(shelter.scores) == [2, 3, 9])

@@ -61,7 +61,7 @@ struct PreconditionTests {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-add-cancelled"))
             let dog = Dog()
-            try realm.beginWrite()
+            realm.beginWrite()
             realm.add(dog)
             realm.cancelWrite()
             try realm.write { realm.add(dog) }

@@ -9,7 +9,7 @@ struct RealmSwiftCompatibilityTests {
     func cancelFirstUse(kind: RealmKind) throws {
         let directory = RealmDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
-        try realm.beginWrite()
+        realm.beginWrite()
         realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")]))
         realm.cancelWrite()
         #expect(realm.objects(Person.self).isEmpty)
@@ -152,5 +152,96 @@ extension RealmSwiftCompatibilityTests {
         }
         let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(printed.contains("is not a property of an Object"), "\(printed)")
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("NSNull() stands for nil in create's and Object(value:)'s dictionaries and arrays, and clears in a partial update", arguments: RealmKind.allCases)
+    func nsNullIsNil(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self, Dog.self, EveryType.self]))
+        let unmanaged = Person(value: ["id": 1, "name": "Ana", "age": NSNull(), "birthdate": NSNull(), "dogs": NSNull()])
+        #expect(unmanaged.age == nil && unmanaged.birthdate == nil && unmanaged.dogs.isEmpty)
+        let fromArray = Person(value: [2, "Bo", NSNull(), NSNull(), [["name": "Rex", "owner": NSNull()]]])
+        #expect(fromArray.birthdate == nil && fromArray.dogs.first?.owner == nil)
+        try realm.write {
+            realm.add(unmanaged)
+            realm.create(Person.self, value: ["id": 3, "name": "Cy", "age": 40, "birthdate": NSNull()])
+            realm.create(EveryType.self, value: ["optionalStrings": ["a", NSNull(), "c"], "colour": NSNull(), "optionalInt": NSNull()])
+        }
+        try realm.write { realm.create(Person.self, value: ["id": 3, "age": NSNull()], update: .modified) }
+        let cy = try #require(realm.object(ofType: Person.self, forPrimaryKey: 3))
+        #expect(cy.age == nil && cy.name == "Cy")
+        let every = try #require(realm.objects(EveryType.self).first)
+        #expect(Array(every.optionalStrings) == ["a", nil, "c"])
+        #expect(every.colour == nil && every.optionalInt == nil)
+        try realm.write { cy.setValue(NSNull(), forKey: "birthdate") }
+        #expect(cy.birthdate == nil)
+        let dynamic = try #require(realm.dynamicObjects("Person").first)
+        try realm.write { dynamic.setValue(NSNull(), forKey: "age") }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.age == nil)
+        // A required property is not optional: NSNull there fails the write, as nil does.
+        #expect(throws: RealmError.self) {
+            try realm.write { realm.create(Person.self, value: ["id": 4, "name": NSNull()]) }
+        }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 4) == nil)
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("changing the primary key of a managed object stops at once, as in RealmSwift; writing the same key is allowed")
+    func primaryKeyChangeStops() async throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
+        let person = ObjectTests.makePerson(1, "Ana")
+        try realm.write { realm.add(person) }
+        try realm.write { person.id = 1 }
+        #expect(person.id == 1)
+        for path in ["property", "key-value", "dynamic"] {
+            let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String] in
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "primary-key-change"))
+                let person = ObjectTests.makePerson(1, "Ana")
+                try realm.write { realm.add(person) }
+                realm.beginWrite()
+                switch path {
+                case "property": person.id = 2
+                case "key-value": person.setValue(2, forKey: "id")
+                default: realm.dynamicObjects("Person").first!.setValue(2, forKey: "id")
+                }
+                print("no stop")
+            }
+            let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(printed.contains("Primary key can't be changed after an object is inserted"), "\(path): \(printed)")
+        }
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("beginWrite() does not throw: a write that cannot start drops its changes and commitWrite() throws why")
+    func beginWriteDoesNotThrow() throws {
+        let directory = RealmDirectory()
+        let writable = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Person.self, Dog.self]))
+        let ana = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")])
+        try writable.write { writable.add(ana) }
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true))
+        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+        realm.beginWrite()
+        #expect(realm.isInWriteTransaction)
+        realm.add(ObjectTests.makePerson(2, "Bo"))
+        realm.create(Dog.self, value: ["name": "Fido"])
+        person.name = "Changed"
+        person.dogs.append(ObjectTests.makeDog("Solo"))
+        realm.delete(person.dogs[0])
+        let error = #expect(throws: RealmError.self) { try realm.commitWrite() }
+        #expect(error?.code == .readOnly)
+        #expect(!realm.isInWriteTransaction)
+        #expect(person.name == "Ana" && person.dogs.map(\.name) == ["Rex"])
+        #expect(realm.objects(Person.self).count == 1 && realm.objects(Dog.self).count == 1)
+        realm.beginWrite()
+        realm.cancelWrite()
+        #expect(!realm.isInWriteTransaction)
+        // The file was not touched: a writable handle reads what it wrote.
+        writable.refresh()
+        #expect(writable.objects(Person.self).map(\.name) == ["Ana"])
     }
 }

@@ -179,11 +179,11 @@ struct RealmTests {
             }
         }
         #expect(!realm.isInWriteTransaction)
-        try realm.beginWrite()
+        realm.beginWrite()
         #expect(realm.isInWriteTransaction)
         realm.cancelWrite()
         #expect(!realm.isInWriteTransaction)
-        try realm.beginWrite()
+        realm.beginWrite()
         try realm.commitWrite()
         #expect(!realm.isInWriteTransaction)
     }

@@ -59,10 +59,24 @@ struct ValueInitTests {
         ["id": 5, "name": 12],
         ["id": 5, "nickname": "x"],
         ["id": 1, "name": "again"],
-        ["id": 6],  // 'name' is required (no default in the model) and missing
+        ["id": 6, "name": NSNull()],  // 'name' is required: nil is no String
     ]
 
-    @Test("create with a wrong type, an unknown property, a duplicate key or a missing required property fails the write and stores nothing", arguments: 0..<4)
+    @Test("create without a value for a property gives it its default, as T() does (RealmSwift takes the defaults from a new object)")
+    func createTakesDefaults() throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
+        try realm.write {
+            realm.create(Person.self, value: ["id": 6])
+            realm.create(Dog.self)
+        }
+        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 6))
+        #expect(person.name == "" && person.age == nil && person.dogs.isEmpty)
+        #expect(realm.objects(Dog.self).first?.age == 1, "the model's initial value")
+        #expect(realm.objects(Dog.self).first?.name == "")
+    }
+
+    @Test("create with a wrong type, an unknown property, a duplicate key or nil for a required property fails the write and stores nothing", arguments: 0..<4)
     func createErrors(index: Int) throws {
         let value: [String: Any] = Self.badValues[index]
         let directory = RealmDirectory()

@@ -77,12 +77,12 @@ extension Realm {
         guard let stored = storageValue(dynamic: value, for: property) else {
             stop("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
         }
-        require(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        require(isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         write(stored: stored, column: column, of: managed)
     }
 
     private func storageValue(dynamic value: Any?, for property: Property) -> Value? {
-        guard let value else { return property.isOptional || property.isArray ? .null : nil }
+        guard let value, !isNull(value) else { return property.isOptional ? .null : property.isArray ? .list([]) : nil }
         if property.isArray {
             guard let items = value as? [Any?] else { return nil }
             let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,

@@ -188,7 +188,7 @@ struct ManagedListLocation {
     func checkWritable() {
         realm.checkThread()
         require(!realm.isFrozen, "a frozen list cannot be changed; change its live version (thaw() gives it) in a write transaction")
-        require(realm.transaction != nil, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
+        require(realm.isWriting, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
     }
 
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
@@ -224,8 +224,10 @@ extension List: _Persistable {
 
     public static func _persistedDefault() -> List { List() }
 
-    /// A new unmanaged list from an array (or any sequence) of values its elements accept.
+    /// A new unmanaged list from an array (or any sequence) of values its elements accept; an
+    /// empty one from nil or `NSNull()`, as in RealmSwift.
     public static func _fromAny(_ value: Any?) -> List? {
+        if isNull(value) { return List() }
         if let list = value as? List { return list }
         guard let sequence = value as? any Sequence else { return nil }
         var elements: [Element] = []

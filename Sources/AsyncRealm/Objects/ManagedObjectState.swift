@@ -46,7 +46,7 @@ struct ManagedObjectState {
     func checkWritable() {
         realm.checkThread()
         require(!realm.isFrozen, "a frozen object cannot be changed; change its live version (thaw() gives it) in a write transaction")
-        require(realm.transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        require(realm.isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
     }
 }
 

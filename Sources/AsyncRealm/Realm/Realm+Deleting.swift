@@ -41,7 +41,7 @@ extension Realm {
     /// holds an object twice) and stops the program otherwise.
     private func delete(_ object: Object, unlessDeleted: Bool) {
         checkThread()
-        guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(object) }") }
+        guard let transaction = transactionForChange("delete objects inside a write transaction: realm.write { realm.delete(object) }") else { return }
         guard let managed = object.managed, managed.realm === self else {
             stop("only objects managed by this realm can be deleted; this one is \(object.managed == nil ? "unmanaged" : "managed by another Realm instance")")
         }
@@ -77,7 +77,7 @@ extension Realm {
     /// filtered, sorted or list-based results one object at a time.
     public func delete<Element: Object>(_ results: Results<Element>) {
         checkThread()
-        guard let transaction else { stop("delete objects inside a write transaction: realm.write { realm.delete(objects) }") }
+        guard let transaction = transactionForChange("delete objects inside a write transaction: realm.write { realm.delete(objects) }") else { return }
         guard results.isWholeClass else {
             // The keys first: deleting changes what the results hold.
             for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info), unlessDeleted: true) }
@@ -97,7 +97,7 @@ extension Realm {
     /// Deletes every object of every class.
     public func deleteAll() {
         checkThread()
-        guard let transaction else { stop("deleteAll() needs a write transaction") }
+        guard let transaction = transactionForChange("deleteAll() needs a write transaction") else { return }
         do {
             for schema in objectSchemas.values {
                 try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()

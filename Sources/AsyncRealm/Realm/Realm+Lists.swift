@@ -34,9 +34,7 @@ extension Realm {
     /// length, which is stored in the owner's row. An error fails the transaction.
     func changeList(of managed: ManagedObjectState, column: Int, _ change: (TableWriter, Int) throws -> Int) {
         checkThread()
-        guard let transaction else {
-            stop("cannot change a managed list outside a write transaction; make the change inside realm.write { }")
-        }
+        guard let transaction = transactionForChange("cannot change a managed list outside a write transaction; make the change inside realm.write { }") else { return }
         let count = listCount(of: managed, column: column)
         do {
             let table = transaction.createTable(managed.info.listTables[column]!)

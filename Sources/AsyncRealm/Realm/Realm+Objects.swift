@@ -191,9 +191,7 @@ extension Realm {
     /// Sets one stored column of a managed object; needs a write transaction.
     func setColumn(_ column: Int, of managed: ManagedObjectState, to value: Value) {
         checkThread()
-        guard let transaction else {
-            stop("cannot change a managed object outside a write transaction; make the change inside realm.write { }")
-        }
+        guard let transaction = transactionForChange("cannot change a managed object outside a write transaction; make the change inside realm.write { }") else { return }
         require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
         let found: Bool
         do {
@@ -218,7 +216,7 @@ extension Realm {
 
     /// Sets property `name` of a managed object; needs a write transaction.
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
-        require(transaction != nil, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        require(isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         guard let column = managed.info.columns[name] else {
             stop("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
         }
@@ -239,8 +237,7 @@ extension Realm {
         }
         if managed.info.primaryKeyColumn == column, !self.column(column, of: managed).isIdentical(to: stored) {
             let name = managed.info.schema.storedProperties[column].name
-            fail(RealmError(code: .invalidValue, message: "the primary key '\(managed.info.schema.className).\(name)' cannot change once the object is in a realm"))
-            return
+            stop("Primary key can't be changed after an object is inserted: '\(managed.info.schema.className).\(name)' identifies the object; delete it and add a new one with the new key instead")
         }
         setColumn(column, of: managed, to: stored)
     }
@@ -282,7 +279,7 @@ extension Realm {
     ///   be added.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
-        require(transaction != nil, "add objects inside a write transaction: realm.write { realm.add(object) }")
+        require(isWriting, "add objects inside a write transaction: realm.write { realm.add(object) }")
         if update != .error, object.managed == nil { requirePrimaryKey(classInfoOrStop(for: type(of: object)), for: update) }
         addPolicy = update
         defer { addPolicy = .error }
@@ -307,9 +304,7 @@ extension Realm {
             require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled, so it cannot be added or linked to; add a new unmanaged object instead")
             return managed.key
         }
-        guard transaction != nil else {
-            stop("linking an unmanaged object adds it, which needs a write transaction")
-        }
+        guard transactionForChange("linking an unmanaged object adds it, which needs a write transaction") != nil else { return 0 }
         do {
             return try withAddTarget(for: type(of: object)) { info, table in try add(unmanaged: object, info: info, table: table) }
         } catch {
@@ -372,15 +367,17 @@ extension Realm {
     /// Creates an object of `type` from `value` (a dictionary by property name, an array in
     /// property order, or an object) and adds it, returning the managed object.
     ///
-    /// With `.modified` or `.all` and a primary key already in the realm, only the properties
-    /// `value` gives are updated; the others keep their values.
+    /// A property `value` does not give takes its default, as in `T()`: the model's initial
+    /// value, or the type's zero. `nil` or `NSNull()` stands for nil. With `.modified` or `.all`
+    /// and a primary key already in the realm, only the properties `value` gives are updated;
+    /// the others keep their values.
     ///
     /// Errors (an unknown property, a value of the wrong type, a duplicate primary key) fail the
     /// write transaction: `commitWrite()` or `write` throws them and stores nothing.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         checkThread()
-        require(transaction != nil, "create objects inside a write transaction: realm.write { realm.create(...) }")
+        require(isWriting, "create objects inside a write transaction: realm.write { realm.create(...) }")
         let info = classInfoOrStop(for: type)
         if update != .error { requirePrimaryKey(info, for: update) }
         if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
@@ -400,31 +397,12 @@ extension Realm {
             return existing
         }
         let object = T()
-        if let problem = object.assign(value) ?? Self.missingRequiredProperty(in: value, of: object, schema: info.schema) {
+        if let problem = object.assign(value) {
             fail(RealmError(code: .invalidValue, message: problem))
             return object
         }
         add(object, update: update)
         return object
-    }
-
-    /// Names the first required property `value` does not give a new object of `schema`'s
-    /// class: a property that is not optional, not a list and has no initial value in the model
-    /// (`@Persisted var name: String`, not `@Persisted var name = ""`). Nil if none is missing.
-    private static func missingRequiredProperty(in value: Any, of object: Object, schema: ObjectSchema) -> String? {
-        guard let given = givenValues(value, schema: schema) else { return nil }
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children {
-                guard let label = child.label, let persisted = child.value as? PersistedPropertyDescribing else { continue }
-                let name = String(label.dropFirst())
-                guard given[name] == nil, !persisted.options.hasInitialValue, let property = schema[name],
-                      !property.isOptional, !property.isArray, property.type != .linkingObjects else { continue }
-                return "creating a '\(schema.className)' needs a value for '\(name)': it is required (\(property.type.rawValue), not optional) and the model gives it no default; give it, or declare a default such as '@Persisted var \(name) = ...'"
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
     }
 
     /// The stored object whose primary key equals `given` once converted to the key's type

@@ -53,6 +53,10 @@ public final class Realm {
     /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?
+    /// Whether `beginWrite()` failed to start the write: the handle is in a write transaction
+    /// with no engine transaction behind it, whose changes are ignored and whose commit throws
+    /// `transactionFailure` (RealmSwift's `beginWrite` does not throw either).
+    private(set) var writeStartFailed = false
     /// What the objects added in the current write share (see `WriteAdditions`); made by the
     /// write's first add.
     @exclusivity(unchecked) var additions: WriteAdditions?
@@ -264,7 +268,7 @@ public final class Realm {
         checkThread()
         // A frozen realm reads its version for as long as it lives.
         guard !isFrozen else { return }
-        if transaction != nil { cancelWrite() }
+        if isWriting { cancelWrite() }
         endStreams()
         invalidations += 1
         readSnapshot = nil
@@ -277,16 +281,34 @@ public final class Realm {
     /// Whether this handle is in a write transaction.
     public var isInWriteTransaction: Bool {
         checkThread()
-        return transaction != nil
+        return isWriting
     }
+
+    /// Whether a write transaction is open: begun and not yet committed or cancelled, including
+    /// one whose start failed.
+    var isWriting: Bool { transaction != nil || writeStartFailed }
 
     /// Begins a write transaction, first moving this handle to the newest version. Waits while
     /// another handle, thread or process is writing.
     ///
-    /// - Throws: `readOnly` for a read-only realm; an engine error if the file cannot be read.
-    public func beginWrite() throws {
+    /// As in RealmSwift this does not throw. If the write cannot start (the realm is
+    /// read-only, the file cannot be read, the write lock is not free within
+    /// `Configuration.openTimeout`), the handle is in a write transaction all the same, its
+    /// changes are not made, and `commitWrite()` throws the reason. `write { }` throws it at
+    /// once, before its block runs.
+    public func beginWrite() {
+        do {
+            try startWrite()
+        } catch {
+            writeStartFailed = true
+            transactionFailure = (error as? RealmError) ?? RealmError(code: .ioError, message: "\(error)")
+        }
+    }
+
+    /// Begins a write transaction as `beginWrite()` does, throwing what stops it.
+    private func startWrite() throws {
         checkThread()
-        require(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        require(!isWriting, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
         require(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")
@@ -295,6 +317,14 @@ public final class Realm {
         SynchronousWriters.checkNotHolding(file)
         start(try RealmError.translating { try database.beginWrite() })
         synchronousWriteThread = SynchronousWriters.hold(file)
+    }
+
+    /// The write transaction a change is made in; nil in a write whose start failed (the
+    /// change is dropped: the commit throws). Outside a write transaction, stops with `message`.
+    func transactionForChange(_ message: @autoclosure () -> String) -> WriteTransaction? {
+        if let transaction { return transaction }
+        require(writeStartFailed, message())
+        return nil
     }
 
     /// Ends the record of a synchronous write transaction's thread (`SynchronousWriters`).
@@ -325,6 +355,10 @@ public final class Realm {
     /// the process's commit group (see `asyncWrite`), and `whenDurable` reports its outcome.
     func commitWrite(withoutNotifying tokens: [NotificationToken], whenDurable: (@Sendable ((any Error)?) -> Void)?) throws {
         checkThread()
+        if writeStartFailed, let failure = transactionFailure {
+            cancelWrite()
+            throw failure
+        }
         guard let transaction else {
             stop("commitWrite() needs a write transaction; call beginWrite() first")
         }
@@ -369,6 +403,11 @@ public final class Realm {
     /// Reverts every change of the write transaction and ends it.
     public func cancelWrite() {
         checkThread()
+        if writeStartFailed {
+            writeStartFailed = false
+            transactionFailure = nil
+            return
+        }
         guard let transaction else {
             stop("cancelWrite() needs a write transaction; call beginWrite() first")
         }
@@ -391,7 +430,7 @@ public final class Realm {
     /// write's changes.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
-        try beginWrite()
+        try startWrite()
         prepareToSkip(tokens)
         let result: Result
         do {

@@ -84,10 +84,17 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 
     public static func _fromAny(_ value: Any?) -> Self? {
-        guard let value else { return .some(nil) }
-        if let optional = value as? OptionalProtocol, optional.isNone { return .some(nil) }
+        if isNull(value) { return .some(nil) }
         return Wrapped._fromAny(value).map { .some($0) }
     }
+}
+
+/// Whether a value typed `Any` stands for nil: `nil`, a nil `Optional` boxed in `Any`, or
+/// `NSNull()`, which RealmSwift takes as nil in dictionaries and arrays of values.
+func isNull(_ value: Any?) -> Bool {
+    guard let value else { return true }
+    if let optional = value as? OptionalProtocol { return optional.isNone }
+    return value is NSNull
 }
 
 /// Lets a value typed `Any` that holds a nil `Optional` be recognised as nil.
