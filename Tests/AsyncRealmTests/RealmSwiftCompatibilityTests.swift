@@ -245,3 +245,20 @@ extension RealmSwiftCompatibilityTests {
         #expect(writable.objects(Person.self).map(\.name) == ["Ana"])
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("value(forKey: \"self\") is the object, and on a collection its objects", arguments: RealmKind.allCases)
+    func valueForKeySelf(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex"), ObjectTests.makeDog("Fido")])
+        #expect(person.value(forKey: "self") as? Person === person)
+        #expect(person.dogs.value(forKey: "self").compactMap { ($0 as? Dog)?.name } == ["Rex", "Fido"])
+        try realm.write { realm.add(person) }
+        let dogs = realm.objects(Dog.self)
+        let selves = dogs.value(forKey: "self").compactMap { $0 as? Dog }
+        #expect(selves.count == 2 && zip(selves, dogs).allSatisfy { $0.isSameObject(as: $1) })
+        #expect(person.dogs.value(forKey: "self").count == 2)
+        #expect(dogs.first?.owners.value(forKey: "self").compactMap { ($0 as? Person)?.name } == ["Ana"])
+    }
+}

@@ -58,7 +58,8 @@ extension RealmCollection {
         return firstIndex { found.contains($0) }
     }
 
-    /// Property `key` of every object, in order (KVC on collections, as the reference shows).
+    /// Property `key` of every object, in order (KVC on collections, as the reference shows);
+    /// the objects themselves for the key `self`.
     public func value(forKey key: String) -> [Any?] {
         map { $0.value(forKey: key) }
     }

@@ -68,11 +68,13 @@ extension Object {
     // MARK: Key-value access
 
     /// The value of property `key`, managed or not; plain `nil` for an optional property that
-    /// holds none (not an `Optional.none` boxed in `Any`), as in RealmSwift.
+    /// holds none (not an `Optional.none` boxed in `Any`), as in RealmSwift. The key `self` is
+    /// the object itself, as in key-value coding.
     ///
     /// - Important: An unknown key stops with a message naming the class and key.
     public func value(forKey key: String) -> Any? {
-        unboxed(anyValue(forKey: key))
+        if key == "self" { return self }
+        return unboxed(anyValue(forKey: key))
     }
 
     private func anyValue(forKey key: String) -> Any? {
