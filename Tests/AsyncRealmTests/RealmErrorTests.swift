@@ -5,13 +5,13 @@ import StorageEngine
 
 @Suite("Errors reaching users")
 struct RealmErrorTests {
-    @Test("a corrupted file surfaces as fileCorrupted with the engine's message and offset")
+    @Test("a corrupted file surfaces as invalidDatabase with the engine's message and offset")
     func corruptedFile() throws {
         let file = InMemoryFile(contents: Array("not a realm".utf8) + [UInt8](repeating: 0, count: 9000))
         let error = #expect(throws: RealmError.self) {
             try RealmError.translating { try Database.open(file: file) }
         }
-        #expect(error?.code == .fileCorrupted)
+        #expect(error?.code == .invalidDatabase)
         #expect(error?.message.contains("not an AsyncRealm database") == true)
         #expect(error?.offset == 0)
     }

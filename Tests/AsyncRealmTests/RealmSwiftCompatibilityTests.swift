@@ -262,3 +262,25 @@ extension RealmSwiftCompatibilityTests {
         #expect(dogs.first?.owners.value(forKey: "self").compactMap { ($0 as? Person)?.name } == ["Ana"])
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("Realm.Error: RealmSwift's codes, catch Realm.Error.fileNotFound, and localizedDescription is the message")
+    func realmErrorSpelling() throws {
+        let directory = RealmDirectory()
+        let missing = Realm.Configuration(fileURL: directory.file("missing.realm"), readOnly: true)
+        do {
+            _ = try Realm(configuration: missing)
+            Issue.record("a read-only realm with no file opened")
+        } catch Realm.Error.fileNotFound {
+        } catch {
+            Issue.record("caught \(error) instead of Realm.Error.fileNotFound")
+        }
+        let error = #expect(throws: Realm.Error.self) { try Realm(configuration: missing) }
+        #expect(error?.code == .fileNotFound)
+        #expect(error?.localizedDescription == error?.message)
+        #expect((error as (any Error)?)?.localizedDescription.isEmpty == false)
+        #expect(RealmError.Code.allCases.contains(.fail) && RealmError.Code.allCases.contains(.fileAccess))
+        #expect(RealmError.Code.allCases.contains(.filePermissionDenied) && RealmError.Code.allCases.contains(.invalidDatabase))
+        #expect(RealmError.Code.allCases.contains(.fileExists) && RealmError.Code.allCases.contains(.schemaMismatch))
+    }
+}

@@ -43,7 +43,7 @@ enum ListStore {
 
     static func element(in table: any TableReading, owner: UInt64, position: Int) throws -> Value {
         guard let value = try table.value(key(owner: owner, position: position), column: 0) else {
-            throw RealmError(code: .fileCorrupted, message: "element \(position) of a list in '\(table.name)' is missing")
+            throw RealmError(code: .invalidDatabase, message: "element \(position) of a list in '\(table.name)' is missing")
         }
         return value
     }

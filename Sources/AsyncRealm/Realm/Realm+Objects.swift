@@ -243,7 +243,7 @@ extension Realm {
     }
 
     /// Records the first error of the transaction: the commit throws it.
-    func fail(_ error: Error) {
+    func fail(_ error: any Swift.Error) {
         guard transactionFailure == nil else { return }
         if let error = error as? RealmError {
             transactionFailure = error

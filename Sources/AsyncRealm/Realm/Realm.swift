@@ -301,7 +301,7 @@ public final class Realm {
             try startWrite()
         } catch {
             writeStartFailed = true
-            transactionFailure = (error as? RealmError) ?? RealmError(code: .ioError, message: "\(error)")
+            transactionFailure = (error as? RealmError) ?? RealmError(code: .fail, message: "\(error)")
         }
     }
 
@@ -353,7 +353,7 @@ public final class Realm {
 
     /// Commits as `commitWrite(withoutNotifying:)` does; with `whenDurable`, the commit may join
     /// the process's commit group (see `asyncWrite`), and `whenDurable` reports its outcome.
-    func commitWrite(withoutNotifying tokens: [NotificationToken], whenDurable: (@Sendable ((any Error)?) -> Void)?) throws {
+    func commitWrite(withoutNotifying tokens: [NotificationToken], whenDurable: (@Sendable ((any Swift.Error)?) -> Void)?) throws {
         checkThread()
         if writeStartFailed, let failure = transactionFailure {
             cancelWrite()

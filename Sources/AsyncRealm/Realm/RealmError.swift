@@ -1,22 +1,35 @@
+import Foundation
 import StorageEngine
+
+extension Realm {
+    /// The errors a realm throws, as RealmSwift names them: `catch let error as Realm.Error`,
+    /// `error.code == .fileNotFound`, or `catch Realm.Error.fileNotFound`.
+    public typealias Error = RealmError
+}
 
 /// An error the environment or the data caused: a stable `code` and a message a person can act on.
 ///
-/// The object layer will expose it as `Realm.Error`, as RealmSwift does; the storage engine's
-/// errors reach users only through this type, so its codes are the public contract.
-public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
+/// RealmSwift's name for it is `Realm.Error`, and its codes carry RealmSwift's names where
+/// RealmSwift has one (`fileAccess`, `filePermissionDenied`, `invalidDatabase`, ...). The
+/// storage engine's errors reach users only through this type, so its codes are the public
+/// contract. `localizedDescription` is the message.
+public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What went wrong, stable across releases.
     public enum Code: String, Sendable, CaseIterable {
+        /// A failure no other code describes.
+        case fail
         /// The file failed a checksum or a structural check, is truncated, or is not a realm file.
-        case fileCorrupted
-        /// The operating system reported an I/O error.
-        case ioError
+        case invalidDatabase
+        /// The operating system reported an I/O error reading or writing the file.
+        case fileAccess
         /// The disk or quota is full.
         case diskFull
         /// The file does not exist.
         case fileNotFound
+        /// A file that must not exist yet does (the destination of a copy).
+        case fileExists
         /// The file or its lock file cannot be opened with the access asked for.
-        case permissionDenied
+        case filePermissionDenied
         /// A primary key or other unique value is already taken.
         case duplicatePrimaryKey
         /// A write was attempted on a read-only realm.
@@ -52,6 +65,9 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The message: what went wrong and what to do.
+    public var errorDescription: String? { message }
+
     init(code: Code, message: String, offset: UInt64? = nil, position: Int? = nil) {
         self.code = code
         self.message = message
@@ -63,11 +79,11 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
     init(_ error: StorageError) {
         let code: Code
         switch error.code {
-        case .fileCorrupted: code = .fileCorrupted
-        case .ioError: code = .ioError
+        case .fileCorrupted: code = .invalidDatabase
+        case .ioError: code = .fileAccess
         case .diskFull: code = .diskFull
         case .fileNotFound: code = .fileNotFound
-        case .permissionDenied: code = .permissionDenied
+        case .permissionDenied: code = .filePermissionDenied
         case .duplicateKey: code = .duplicatePrimaryKey
         case .readOnly: code = .readOnly
         case .noSuchTable: code = .noSuchObjectType
@@ -83,5 +99,35 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         } catch let error as StorageError {
             throw RealmError(error)
         }
+    }
+}
+
+// `catch Realm.Error.fileNotFound { }`, as with RealmSwift: each code as a static member of the
+// error, and a pattern that matches an error of that code.
+extension RealmError {
+    public static var fail: Code { .fail }
+    public static var invalidDatabase: Code { .invalidDatabase }
+    public static var fileAccess: Code { .fileAccess }
+    public static var diskFull: Code { .diskFull }
+    public static var fileNotFound: Code { .fileNotFound }
+    public static var fileExists: Code { .fileExists }
+    public static var filePermissionDenied: Code { .filePermissionDenied }
+    public static var duplicatePrimaryKey: Code { .duplicatePrimaryKey }
+    public static var readOnly: Code { .readOnly }
+    public static var noSuchObjectType: Code { .noSuchObjectType }
+    public static var invalidSchema: Code { .invalidSchema }
+    public static var invalidValue: Code { .invalidValue }
+    public static var schemaMismatch: Code { .schemaMismatch }
+    public static var unsupportedConfiguration: Code { .unsupportedConfiguration }
+    public static var limitExceeded: Code { .limitExceeded }
+    public static var invalidQuery: Code { .invalidQuery }
+    public static var timedOut: Code { .timedOut }
+}
+
+extension RealmError.Code {
+    /// Whether `error` is a `RealmError` with this code: the pattern of
+    /// `catch Realm.Error.fileNotFound`.
+    public static func ~= (code: RealmError.Code, error: any Error) -> Bool {
+        (error as? RealmError)?.code == code
     }
 }

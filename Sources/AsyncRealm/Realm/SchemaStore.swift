@@ -96,7 +96,7 @@ enum SchemaStore {
 
     private static func decode(_ row: [Value]) throws -> ObjectSchema {
         guard row.count == 2, case .string(let className) = row[0], case .list(let encoded) = row[1] else {
-            throw RealmError(code: .fileCorrupted, message: "the stored schema has a malformed class entry")
+            throw RealmError(code: .invalidDatabase, message: "the stored schema has a malformed class entry")
         }
         let properties = try encoded.map { value -> Property in
             guard case .list(let fields) = value, fields.count == 8,
@@ -104,7 +104,7 @@ enum SchemaStore {
                   let type = PropertyType(rawValue: typeName),
                   case .bool(let isOptional) = fields[2], case .bool(let isArray) = fields[3],
                   case .bool(let isPrimary) = fields[4], case .bool(let isIndexed) = fields[5] else {
-                throw RealmError(code: .fileCorrupted, message: "the stored schema of '\(className)' has a malformed property")
+                throw RealmError(code: .invalidDatabase, message: "the stored schema of '\(className)' has a malformed property")
             }
             let objectClassName: String? = if case .string(let linked) = fields[6] { linked } else { nil }
             let origin: String? = if case .string(let origin) = fields[7] { origin } else { nil }
