@@ -284,3 +284,50 @@ extension RealmSwiftCompatibilityTests {
         #expect(RealmError.Code.allCases.contains(.fileExists) && RealmError.Code.allCases.contains(.schemaMismatch))
     }
 }
+
+/// A model that names its primary key, indexes and ignored properties in RealmSwift's older
+/// class methods.
+final class OldStyleModel: Object {
+    @Persisted var id: Int
+    @Persisted var name: String
+    @Persisted var cache: String
+    override class func primaryKey() -> String? { "id" }
+    override class func indexedProperties() -> [String] { ["name"] }
+    override class func ignoredProperties() -> [String] { ["cache"] }
+}
+
+final class MisnamedPrimaryKey: Object {
+    @Persisted var id: Int
+    override class func primaryKey() -> String? { "identifier" }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("className(), objectSchema, and primaryKey(), indexedProperties(), ignoredProperties() of models declared the old way", arguments: RealmKind.allCases)
+    func oldStyleModels(kind: RealmKind) throws {
+        #expect(Person.className() == "Person")
+        #expect(Person.primaryKey() == nil && Person.indexedProperties().isEmpty && Person.ignoredProperties().isEmpty)
+        #expect(Person().objectSchema.primaryKeyProperty?.name == "id")
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [OldStyleModel.self]))
+        let schema = try #require(realm.schema["OldStyleModel"])
+        #expect(schema.primaryKeyProperty?.name == "id")
+        #expect(schema["name"]?.isIndexed == true)
+        #expect(schema["cache"] == nil, "ignored")
+        let object = OldStyleModel(value: ["id": 1, "name": "one"])
+        object.cache = "kept in the accessor"
+        try realm.write { realm.add(object) }
+        #expect(object.objectSchema.className == "OldStyleModel")
+        #expect(object.cache == "kept in the accessor")
+        object.cache = "changed outside a write"
+        #expect(object.cache == "changed outside a write")
+        let read = try #require(realm.object(ofType: OldStyleModel.self, forPrimaryKey: 1))
+        #expect(read.name == "one" && read.cache == "")
+        #expect(throws: RealmError.self) {
+            try realm.write { realm.add(OldStyleModel(value: ["id": 1, "name": "again"])) }
+        }
+        let error = #expect(throws: RealmError.self) {
+            try Realm(configuration: kind.configuration(directory, objectTypes: [MisnamedPrimaryKey.self]))
+        }
+        #expect(error?.code == .invalidSchema && error?.message.contains("'identifier'") == true, "\(error?.message ?? "")")
+    }
+}

@@ -90,7 +90,7 @@ extension Object {
             }
             mirror = current.superclassMirror
         }
-        stop("'\(Self.className)' has no property '\(key)'")
+        stop("'\(Self.className())' has no property '\(key)'")
     }
 
     /// `value` with any `Optional` it holds in `Any` opened: nil for none, the wrapped value
@@ -116,7 +116,7 @@ extension Object {
             return
         }
         let schema = try? SchemaDiscovery.objectSchema(for: type(of: self))
-        guard let schema else { stop("'\(Self.className)' is not a valid model") }
+        guard let schema else { stop("'\(Self.className())' is not a valid model") }
         if let problem = setUnmanaged(key, to: value, schema: schema) { stop(problem) }
     }
 

@@ -61,7 +61,38 @@ open class Object {
     public required init() {}
 
     /// The class name the schema uses for this type.
-    public class var className: String { String(describing: self) }
+    public class func className() -> String { String(describing: self) }
+
+    /// The name of the primary key property, for a model that names it here rather than with
+    /// `@Persisted(primaryKey: true)` (RealmSwift's older way); nil by default.
+    ///
+    ///     override class func primaryKey() -> String? { "id" }
+    ///
+    /// - Returns: The name of a `@Persisted` property of the class, or nil.
+    open class func primaryKey() -> String? { nil }
+
+    /// The names of the properties to index, for a model that names them here rather than with
+    /// `@Persisted(indexed: true)`; none by default.
+    ///
+    /// - Returns: Names of `@Persisted` properties of the class.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// The names of `@Persisted` properties not to store; none by default. (Properties without
+    /// `@Persisted` are never stored.) An ignored property of a managed object keeps its value
+    /// in the accessor, as a plain property does.
+    ///
+    /// - Returns: Names of `@Persisted` properties of the class.
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// The schema of this object's class: its name and its stored properties.
+    public var objectSchema: ObjectSchema {
+        if let info = managed?.info { return info.schema }
+        do {
+            return try SchemaDiscovery.objectSchema(for: type(of: self))
+        } catch {
+            stop("\(error)")
+        }
+    }
 
     /// The realm managing this object, or nil if it is unmanaged.
     public var realm: Realm? { managed?.realm }

@@ -87,17 +87,19 @@ public struct Persisted<Value: _Persistable> {
         // Always inlined into the model's accessor, where the key paths are literals the
         // optimiser turns into direct field access; left as a call, the unmanaged case would go
         // through the runtime's key-path machinery on every access.
+        // Slot zero in a managed object: a property the model ignores (`ignoredProperties()`),
+        // which keeps its value here as in an unmanaged one.
         @inline(__always) get {
-            guard object.__managedRealm != nil else { return object[keyPath: storageKeyPath].value }
             let slot = object[keyPath: storageKeyPath].managedSlot
+            guard object.__managedRealm != nil, slot != 0 else { return object[keyPath: storageKeyPath].value }
             return object._read(Value.self, slot: slot)
         }
         @inline(__always) set {
-            guard object.__managedRealm != nil else {
+            let slot = object[keyPath: storageKeyPath].managedSlot
+            guard object.__managedRealm != nil, slot != 0 else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            let slot = object[keyPath: storageKeyPath].managedSlot
             object._write(newValue, slot: slot)
         }
     }

@@ -13,7 +13,7 @@ extension Realm {
             lastClassInfo = info
             return info
         }
-        let name = type.className
+        let name = type.className()
         try register(SchemaDiscovery.schema(for: [type]))
         let info = ClassInfo(schema: objectSchemas[name]!, type: type)
         classInfos[ObjectIdentifier(type)] = info
@@ -24,7 +24,7 @@ extension Realm {
         do {
             return try classInfo(for: type)
         } catch {
-            stop("cannot use '\(type.className)' with this realm: \(error)")
+            stop("cannot use '\(type.className())' with this realm: \(error)")
         }
     }
 
@@ -133,7 +133,7 @@ extension Realm {
         _ = recorder[keyPath: keyPath]
         let name = recordedProperty
         guard !name.isEmpty else {
-            stop("\(keyPath) is not a @Persisted property of '\(type.className)'; queries can only use persisted properties")
+            stop("\(keyPath) is not a @Persisted property of '\(type.className())'; queries can only use persisted properties")
         }
         return name
     }

@@ -72,7 +72,7 @@ enum SchemaDiscovery {
     }
 
     private static func reflect(_ type: Object.Type) throws -> Discovered {
-        let className = type.className
+        let className = type.className()
         var mirrors: [Mirror] = []
         var mirror: Mirror? = Mirror(reflecting: type.init())
         while let current = mirror, current.subjectType != Object.self {
@@ -81,12 +81,16 @@ enum SchemaDiscovery {
         }
         var properties: [Property] = []
         var linkedTypes: [Object.Type] = []
+        let named = try NamedOptions(of: type, persisted: mirrors.flatMap(\.children).compactMap(persistedName))
         for child in mirrors.flatMap(\.children) {
-            guard let label = child.label, label.hasPrefix("_"), let persisted = child.value as? PersistedPropertyDescribing else {
-                continue  // not @Persisted: ignored, as RealmSwift ignores plain properties
+            guard let name = persistedName(child), let persisted = child.value as? PersistedPropertyDescribing,
+                  !named.ignored.contains(name) else {
+                continue  // not @Persisted, or ignored: not stored, as RealmSwift ignores plain properties
             }
-            let name = String(label.dropFirst())
-            let property = try makeProperty(name: name, kind: persisted.kind, options: persisted.options, originProperty: persisted.originProperty, className: className)
+            var options = persisted.options
+            if named.primaryKey == name { options.bits |= PersistedOptions(isPrimaryKey: true).bits }
+            if named.indexed.contains(name) { options.bits |= PersistedOptions(isIndexed: true).bits }
+            let property = try makeProperty(name: name, kind: persisted.kind, options: options, originProperty: persisted.originProperty, className: className)
             properties.append(property)
             if let linked = persisted.kind.objectType { linkedTypes.append(linked) }
         }
@@ -97,9 +101,40 @@ enum SchemaDiscovery {
         return Discovered(schema: ObjectSchema(className: className, properties: properties), linkedTypes: linkedTypes)
     }
 
+    /// The name of the property whose `@Persisted` storage `child` is, or nil.
+    private static func persistedName(_ child: Mirror.Child) -> String? {
+        guard let label = child.label, label.hasPrefix("_"), child.value is PersistedPropertyDescribing else { return nil }
+        return String(label.dropFirst())
+    }
+
+    /// What a model names in RealmSwift's older class methods: `primaryKey()`,
+    /// `indexedProperties()` and `ignoredProperties()`, each checked to name a `@Persisted`
+    /// property.
+    private struct NamedOptions {
+        let primaryKey: String?
+        let indexed: Set<String>
+        let ignored: Set<String>
+
+        init(of type: Object.Type, persisted: [String]) throws {
+            primaryKey = type.primaryKey()
+            indexed = Set(type.indexedProperties())
+            ignored = Set(type.ignoredProperties())
+            let known = Set(persisted)
+            let className = type.className()
+            for (method, names) in [("primaryKey()", primaryKey.map { [$0] } ?? []), ("indexedProperties()", Array(indexed)), ("ignoredProperties()", Array(ignored))] {
+                for name in names.sorted() where !known.contains(name) {
+                    throw RealmError(code: .invalidSchema, message: "'\(className).\(method)' names '\(name)', which is not a @Persisted property of '\(className)'")
+                }
+            }
+            if let primaryKey, ignored.contains(primaryKey) {
+                throw RealmError(code: .invalidSchema, message: "'\(className)' both ignores and makes '\(primaryKey)' its primary key")
+            }
+        }
+    }
+
     private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String) throws -> Property {
         let what = "property '\(name)' of '\(className)'"
-        let linkedClass = kind.objectType?.className
+        let linkedClass = kind.objectType?.className()
         if kind.type == .object && !kind.isArray && !kind.isOptional {
             throw RealmError(code: .invalidSchema, message: "\(what) links to '\(linkedClass ?? "?")' and must be optional: declare it as '\(linkedClass ?? "?")?'")
         }
