@@ -331,3 +331,32 @@ extension RealmSwiftCompatibilityTests {
         #expect(error?.code == .invalidSchema && error?.message.contains("'identifier'") == true, "\(error?.message ?? "")")
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("SortDescriptor.reversed() and string literals, ObjectId literals, and Realm: Equatable")
+    func smallSpellings() async throws {
+        let descriptor = SortDescriptor(keyPath: "age", ascending: true)
+        #expect(descriptor.reversed() == SortDescriptor(keyPath: "age", ascending: false))
+        let literal: AsyncRealm.SortDescriptor = "name"
+        #expect(literal == SortDescriptor(keyPath: "name"))
+        let id: ObjectId = "6058f12682b2fbb1f334ef1d"
+        #expect(id == ObjectId("6058f12682b2fbb1f334ef1d"))
+        #expect(id.stringValue == "6058f12682b2fbb1f334ef1d")
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ObjectId("not an id")
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("ObjectId(string:)"))
+
+        let directory = RealmDirectory()
+        let configuration = RealmKind.file.configuration(directory)
+        let first = try Realm(configuration: configuration)
+        let second = try Realm(configuration: configuration)
+        #expect(first == second, "two handles on one file and thread are equal, as RealmSwift's cached ones are")
+        let otherDirectory = RealmDirectory()
+        #expect(first != (try Realm(configuration: RealmKind.file.configuration(otherDirectory))))
+        let frozen = first.freeze()
+        #expect(frozen != first && frozen == second.freeze())
+        try first.write { first.add(ObjectTests.makeDog("Rex")) }
+        #expect(frozen != first.freeze(), "frozen at another version")
+    }
+}

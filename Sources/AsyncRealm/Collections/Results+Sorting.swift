@@ -11,7 +11,16 @@ public struct SortDescriptor: Sendable, Hashable {
     }
 
     /// The same sort, in the other direction.
-    public var reversed: SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+    ///
+    /// - Returns: A descriptor on the same key path with `ascending` flipped.
+    public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+}
+
+extension SortDescriptor: ExpressibleByStringLiteral {
+    /// An ascending sort on the key path `value`: `sorted(by: ["name", "age"])`.
+    public init(stringLiteral value: String) {
+        self.init(keyPath: value)
+    }
 }
 
 extension Results {

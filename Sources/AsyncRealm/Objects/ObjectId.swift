@@ -80,3 +80,18 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 }
+
+extension ObjectId: ExpressibleByStringLiteral {
+    /// An id written as a literal of 24 hexadecimal digits, as in RealmSwift:
+    /// `let id: ObjectId = "6058f12682b2fbb1f334ef1d"` or `ObjectId("6058f12682b2fbb1f334ef1d")`.
+    ///
+    /// - Important: A literal that is not 24 hexadecimal digits stops with a message; use
+    ///   `ObjectId(string:)`, which throws, for text that is not a literal.
+    public init(stringLiteral value: String) {
+        do {
+            try self.init(string: value)
+        } catch {
+            stop("\(error); use ObjectId(string:), which throws, for ids that are not literals")
+        }
+    }
+}
