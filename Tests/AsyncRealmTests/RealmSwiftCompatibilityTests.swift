@@ -360,3 +360,35 @@ extension RealmSwiftCompatibilityTests {
         #expect(frozen != first.freeze(), "frozen at another version")
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("Swift key-path spellings: sorted(by:ascending:), min/max/sum/average(of:), distinct(by:), index(of:)", arguments: RealmKind.allCases)
+    func keyPathSpellings(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let ana = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex", age: 3), ObjectTests.makeDog("Fido", age: 7), ObjectTests.makeDog("Rex", age: 5)])
+        ana.age = 30
+        try realm.write {
+            realm.add(ana)
+            realm.add(ObjectTests.makePerson(2, "Bo"))
+        }
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs.sorted(by: \.age).map(\.age) == [3, 5, 7])
+        #expect(dogs.sorted(by: \.age, ascending: false).map(\.age) == [7, 5, 3])
+        #expect(dogs.min(of: \.age) == 3 && dogs.max(of: \.age) == 7)
+        #expect(dogs.sum(of: \.age) == 15 && dogs.average(of: \.age) == 5)
+        #expect(dogs.distinct(by: [\Dog.name]).map(\.name) == ["Rex", "Fido"])
+        let people = realm.objects(Person.self)
+        #expect(people.sorted(by: \.name, ascending: false).map(\.name) == ["Bo", "Ana"])
+        #expect(people.max(of: \.age) == .some(30))
+        #expect(people.sum(of: \.age) == .some(30))
+        let managed = try #require(people.first)
+        #expect(managed.dogs.sorted(by: \.age).map(\.name) == ["Rex", "Rex", "Fido"])
+        #expect(managed.dogs.max(of: \.age) == 7)
+        #expect(AnyRealmCollection(managed.dogs).min(of: \.age) == 3)
+        #expect(managed.dogs.index(of: dogs.sorted(by: \.age).last!) == 1)
+        let ints = List<Int>()
+        ints.append(objectsIn: [4, 5, 6])
+        #expect(ints.index(of: 5) == 1 && ints.index(of: 9) == nil)
+    }
+}

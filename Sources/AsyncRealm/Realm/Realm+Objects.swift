@@ -120,7 +120,7 @@ extension Realm {
 
     /// The name of the property `keyPath` reads on objects of `type`, found by reading it
     /// through a recorder (see `ManagedObjectState.recordedProperty`).
-    func propertyName<T: Object, V>(of keyPath: KeyPath<T, V>, in type: T.Type) -> String {
+    func propertyName<T: Object>(of keyPath: PartialKeyPath<T>, in type: T.Type) -> String {
         // Swift 6.3 type-checks `$0.name.count` inside a `where` closure by calling a
         // `Query where T: Object` member subscript with T = String; stop before `T()`.
         require(isObjectClass(type), "\(keyPath) is not a property of an Object, so a query cannot follow it; compare the property itself (for an enum, its rawValue)")
