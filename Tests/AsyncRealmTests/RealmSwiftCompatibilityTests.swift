@@ -392,3 +392,34 @@ extension RealmSwiftCompatibilityTests {
         #expect(ints.index(of: 5) == 1 && ints.index(of: 9) == nil)
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("List is a MutableCollection and a RangeReplaceableCollection: replacing a range with one of another length", arguments: RealmKind.allCases)
+    func listRangeReplaceable(kind: RealmKind) throws {
+        let unmanaged = List<Int>([1, 2, 3, 4])
+        unmanaged.replaceSubrange(1..<3, with: [20])
+        #expect(Array(unmanaged) == [1, 20, 4])
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EveryType.self, Dog.self, Person.self]))
+        let every = EveryType()
+        every.ints.append(objectsIn: [1, 2, 3, 4])
+        try realm.write { realm.add(every) }
+        let ints = every.ints
+        try realm.write {
+            ints.replaceSubrange(1..<3, with: [20, 30, 40])
+            ints.insert(contentsOf: [0], at: 0)
+            ints.removeSubrange(4..<5)
+            ints[0] = -1
+            ints.swapAt(0, 1)
+            ints.removeLast()
+        }
+        #expect(Array(ints) == [1, -1, 20, 30])
+        try realm.write { ints.replaceSubrange(0..<4, with: [Int]()) }
+        #expect(ints.isEmpty)
+        let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("A"), ObjectTests.makeDog("B")])
+        try realm.write { realm.add(person) }
+        try realm.write { person.dogs.replaceSubrange(0..<1, with: [ObjectTests.makeDog("C"), ObjectTests.makeDog("D")]) }
+        #expect(person.dogs.map(\.name) == ["C", "D", "B"])
+        #expect(realm.objects(Dog.self).count == 4, "replacing in a list unlinks, and does not delete, the object")
+    }
+}

@@ -168,6 +168,73 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 }
 
+/// `replaceSubrange` gives a list every `RangeReplaceableCollection` operation, as in
+/// RealmSwift: `list.replaceSubrange(0..<2, with: [x])`, `list.insert(contentsOf:at:)`,
+/// `list.removeSubrange(_:)`, `list.removeFirst(_:)`...
+extension List: RangeReplaceableCollection {
+    /// Replaces the elements in `subrange` with `newElements`, of any length.
+    ///
+    /// - Parameters:
+    ///   - subrange: Positions of the list, `0...count`.
+    ///   - newElements: The elements to put there; unmanaged objects are added to the realm.
+    public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+        guard let location else { return unmanaged.replaceSubrange(subrange, with: newElements) }
+        let stored = newElements.map { location.stored($0) }
+        var values = location.values()
+        require(subrange.lowerBound >= 0 && subrange.upperBound <= values.count,
+                "range \(subrange) is out of bounds for a list of \(values.count) elements")
+        values.replaceSubrange(subrange, with: stored)
+        location.change { table, count in
+            try ListStore.replace(with: values, in: table, owner: location.owner.key, count: count)
+            return values.count
+        }
+    }
+
+    // The collection's mutating members, declared on the class so that a list held in a `let`
+    // (every `@Persisted` list read) can use them.
+
+    /// Inserts `newElements` at `index`.
+    public func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
+        replaceSubrange(index..<index, with: newElements)
+    }
+
+    /// Appends `newElements`.
+    public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        append(objectsIn: newElements)
+    }
+
+    /// Removes the elements in `bounds`.
+    public func removeSubrange(_ bounds: Range<Int>) {
+        replaceSubrange(bounds, with: EmptyCollection())
+    }
+
+    /// Removes and returns the first element; the list must not be empty.
+    @discardableResult
+    public func removeFirst() -> Element {
+        let first = self[0]
+        remove(at: 0)
+        return first
+    }
+
+    /// Removes the first `count` elements.
+    public func removeFirst(_ count: Int) {
+        removeSubrange(0..<count)
+    }
+
+    /// Removes and returns the last element; the list must not be empty.
+    @discardableResult
+    public func removeLast() -> Element {
+        let last = self[count - 1]
+        remove(at: count - 1)
+        return last
+    }
+
+    /// Removes the last `count` elements.
+    public func removeLast(_ count: Int) {
+        removeSubrange((self.count - count)..<self.count)
+    }
+}
+
 /// Where the list of a managed object is stored: its owner and the list's column.
 struct ManagedListLocation {
     let owner: ManagedObjectState
