@@ -423,3 +423,52 @@ extension RealmSwiftCompatibilityTests {
         #expect(realm.objects(Dog.self).count == 4, "replacing in a list unlinks, and does not delete, the object")
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    /// Generic code over `RealmCollection` freezes and thaws.
+    private static func frozenCount<C: RealmCollection>(_ collection: C) -> (Int, Bool, Bool) {
+        let frozen = collection.freeze()
+        return (frozen.count, frozen.isFrozen, frozen.thaw()?.isFrozen ?? true)
+    }
+
+    @Test("RealmCollection carries freeze(), thaw() and isFrozen; thawing an unmanaged object stops")
+    func collectionFreezeThaw() async throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.file.configuration(directory))
+        let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")])
+        try realm.write { realm.add(person) }
+        #expect(Self.frozenCount(realm.objects(Dog.self)) == (1, true, false))
+        #expect(Self.frozenCount(person.dogs) == (1, true, false))
+        #expect(Self.frozenCount(realm.objects(Dog.self).first!.owners) == (1, true, false))
+        #expect(Self.frozenCount(AnyRealmCollection(person.dogs)) == (1, true, false))
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Dog().thaw()
+        }
+        #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("cannot be thawed"))
+    }
+
+    @Test("ThreadSafeReference.isInvalidated once resolved; @ThreadSafe reads the value wherever it is read")
+    func threadSafeSpellings() async throws {
+        let directory = RealmDirectory()
+        let configuration = RealmKind.file.configuration(directory)
+        let realm = try Realm(configuration: configuration)
+        let dog = ObjectTests.makeDog("Rex")
+        try realm.write { realm.add(dog) }
+        let reference = ThreadSafeReference(to: dog)
+        #expect(!reference.isInvalidated)
+        #expect(realm.resolve(reference)?.name == "Rex")
+        #expect(reference.isInvalidated)
+
+        @ThreadSafe var held = dog
+        @ThreadSafe var dogs = realm.objects(Dog.self)
+        let read = await Task.detached { [_held, _dogs] in
+            (_held.wrappedValue?.name, _dogs.wrappedValue?.count)
+        }.value
+        #expect(read.0 == "Rex" && read.1 == 1)
+        try realm.write { realm.delete(dog) }
+        let afterDelete = await Task.detached { [_held] in _held.wrappedValue == nil }.value
+        #expect(afterDelete)
+        held = nil
+        #expect(held == nil)
+    }
+}

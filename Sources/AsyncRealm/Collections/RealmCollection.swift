@@ -1,8 +1,9 @@
 import Foundation
 
 /// What `Results`, `List` and `LinkingObjects` of objects have in common, as RealmSwift's
-/// `RealmCollection`: random access, queries, sorting, aggregates and key-value access.
-public protocol RealmCollection<Element>: RandomAccessCollection where Element: Object, Index == Int {
+/// `RealmCollection`: random access, queries, sorting, aggregates, key-value access, and (from
+/// `ThreadConfined`) `freeze()`, `thaw()` and `isFrozen`.
+public protocol RealmCollection<Element>: RandomAccessCollection, ThreadConfined where Element: Object, Index == Int {
     /// The realm the objects belong to; nil for an unmanaged list.
     var realm: Realm? { get }
 
@@ -130,4 +131,15 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
     public func max<T: _Persistable>(ofProperty property: String) -> T? { base.max(ofProperty: property) }
     public func sum<T: _Persistable>(ofProperty property: String) -> T { base.sum(ofProperty: property) }
     public func average<T: _Persistable>(ofProperty property: String) -> T? { base.average(ofProperty: property) }
+
+    public var _confinedDescription: _ConfinedDescription { base._confinedDescription }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> AnyRealmCollection? {
+        switch description.kind {
+        case .results: Results<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
+        case .list: List<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
+        case .linking: LinkingObjects<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
+        case .object: nil
+        }
+    }
 }

@@ -42,8 +42,11 @@ extension ThreadConfined {
 
     /// The live equivalent of a frozen value, in a realm confined to the caller's isolation,
     /// at the newest version; nil if it was deleted since. A live value is returned as it is.
+    ///
+    /// - Important: An unmanaged value has nothing to thaw: thawing one stops, as in RealmSwift.
     public func thaw(isolation: isolated (any Actor)? = #isolation) -> Self? {
-        guard let realm, realm.isFrozen else { return self }
+        guard let realm else { stop("an unmanaged \(Self.self) is not frozen and cannot be thawed; thaw only what freeze() or a frozen realm gave") }
+        guard realm.isFrozen else { return self }
         return Self._resolve(_confinedDescription, in: Realm.live(configuration: realm.configuration, isolation: isolation))
     }
 }

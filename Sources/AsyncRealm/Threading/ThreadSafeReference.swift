@@ -41,6 +41,9 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     }
 
     fileprivate var confinedDescription: _ConfinedDescription { description }
+
+    /// Whether the reference was resolved already, so it cannot be resolved again.
+    public var isInvalidated: Bool { state.withLock(\.resolved) }
 }
 
 extension Realm {
