@@ -451,7 +451,7 @@ extension RealmSwiftCompatibilityTests {
     func threadSafeSpellings() async throws {
         let directory = RealmDirectory()
         let configuration = RealmKind.file.configuration(directory)
-        let realm = try Realm(configuration: configuration)
+        let realm = try await Realm.open(configuration: configuration)  // the test's task: it resumes on any thread
         let dog = ObjectTests.makeDog("Rex")
         try realm.write { realm.add(dog) }
         let reference = ThreadSafeReference(to: dog)
@@ -470,5 +470,55 @@ extension RealmSwiftCompatibilityTests {
         #expect(afterDelete)
         held = nil
         #expect(held == nil)
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("create copies the objects its value holds: unmanaged ones stay unmanaged, another realm's are copied, this realm's are linked", arguments: RealmKind.allCases)
+    func createCopiesNestedObjects(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let rex = ObjectTests.makeDog("Rex")
+        let ana = ObjectTests.makePerson(1, "Ana", dogs: [rex, rex])
+        rex.owner = ana  // a cycle back to the value itself
+        let stored = try realm.write { realm.create(Person.self, value: ana) }
+        #expect(ana.realm == nil && rex.realm == nil, "the originals stay unmanaged")
+        #expect(stored.realm != nil && stored.dogs.count == 2)
+        #expect(realm.objects(Dog.self).count == 1, "one copy of an object reached twice")
+        #expect(stored.dogs[0].owner?.isSameObject(as: stored) == true, "the cycle leads to the created object")
+        let fido = ObjectTests.makeDog("Fido")
+        try realm.write { realm.create(Person.self, value: ["id": 2, "name": "Bo", "dogs": [fido, stored.dogs[0]]]) }
+        #expect(fido.realm == nil)
+        #expect(realm.objects(Dog.self).count == 2, "this realm's dog is linked, not copied")
+        let solo = ObjectTests.makeDog("Solo")
+        try realm.write { realm.create(Person.self, value: ["id": 2, "dogs": [solo]], update: .modified) }
+        #expect(solo.realm == nil && realm.object(ofType: Person.self, forPrimaryKey: 2)?.dogs.map(\.name) == ["Solo"])
+
+        let otherDirectory = RealmDirectory()
+        let other = try Realm(configuration: kind.configuration(otherDirectory))
+        let copied = try other.write { other.create(Person.self, value: stored) }
+        #expect(copied.realm === other && copied.dogs.map(\.name) == ["Rex", "Rex"])
+        #expect(other.objects(Dog.self).count == 1 && realm.objects(Dog.self).count == 3)
+    }
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("LinkingObjects are live: an owner added, unlinked or deleted shows at once, and frozen ones thaw", arguments: RealmKind.allCases)
+    func liveLinkingObjects(kind: RealmKind) throws {
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let rex = ObjectTests.makeDog("Rex")
+        try realm.write { realm.add(ObjectTests.makePerson(1, "Ana", dogs: [rex])) }
+        let owners = rex.owners
+        #expect(owners.map(\.name) == ["Ana"])
+        try realm.write { realm.add(ObjectTests.makePerson(2, "Bo", dogs: [rex])) }
+        #expect(owners.map(\.name) == ["Ana", "Bo"], "a new owner appears in the value read before")
+        try realm.write { realm.delete(realm.object(ofType: Person.self, forPrimaryKey: 1)!) }
+        #expect(owners.map(\.name) == ["Bo"], "a deleted owner disappears")
+        let frozen = owners.freeze()
+        try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 2)!.dogs.removeAll() }
+        #expect(owners.isEmpty && frozen.map(\.name) == ["Bo"])
+        #expect(frozen.thaw()?.isEmpty == true)
+        #expect(Dog().owners.isEmpty && Dog().owners.realm == nil)
     }
 }

@@ -50,13 +50,7 @@ extension List: ObjectCollectionQuerying where Element: Object {
 }
 
 extension LinkingObjects: ObjectCollectionQuerying {
-    var queryResults: Results<Element> {
-        guard let realm else {
-            stop("only the linking objects of a managed object can be queried; add it to a realm first")
-        }
-        let keys = elements.compactMap { $0.managed?.key }
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .keys(keys))
-    }
+    var queryResults: Results<Element> { liveResults }
 }
 
 // Foundation's `Sequence.filter(_: Predicate)` would be as good a match from a protocol

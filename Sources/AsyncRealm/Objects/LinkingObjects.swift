@@ -2,39 +2,54 @@
 /// (a link or a list). Computed from the links, never stored; empty for unmanaged objects.
 ///
 ///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+///
+/// As in RealmSwift they are live, like `Results`: an object that starts linking here appears,
+/// and one deleted or unlinked disappears, as soon as the realm reads the version that did it.
 public struct LinkingObjects<Element: Object>: RandomAccessCollection {
-    let elements: [Element]
     /// The property of `Element` that links here, as `@Persisted(originProperty:)` named it.
     let originProperty: String
-    /// The realm they were read from; nil for the linking objects of an unmanaged object.
-    public let realm: Realm?
     /// The object they link to, and through which property; nil when unmanaged.
     let source: LinkingSource?
-
-    init(elements: [Element], originProperty: String, realm: Realm? = nil, source: LinkingSource? = nil) {
-        self.elements = elements
-        self.originProperty = originProperty
-        self.realm = realm
-        self.source = source
-    }
-
-    /// Live results of the objects linking to the source object: read again from the backlink
-    /// index whenever the realm changes (what change streams and thread-safe references use).
-    var liveResults: Results<Element> {
-        guard let realm, let source else {
-            stop("only the linking objects of a managed object can be observed or passed on; add the object to a realm first")
-        }
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .linking(source))
-    }
+    /// The objects, read again from the backlink index whenever the realm changes; nil for the
+    /// linking objects of an unmanaged object.
+    private let results: Results<Element>?
 
     @usableFromInline
     init(originProperty: String) {
-        self.init(elements: [], originProperty: originProperty)
+        self.originProperty = originProperty
+        source = nil
+        results = nil
     }
 
-    public var startIndex: Int { elements.startIndex }
-    public var endIndex: Int { elements.endIndex }
-    public subscript(position: Int) -> Element { elements[position] }
+    /// The live linking objects of `source`'s object, read by `realm`.
+    init(realm: Realm, source: LinkingSource) {
+        originProperty = source.property.linkOriginPropertyName ?? ""
+        self.source = source
+        results = Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), base: .linking(source))
+    }
+
+    /// The realm they are read from; nil for the linking objects of an unmanaged object.
+    public var realm: Realm? { results?.realm }
+
+    /// Whether they can no longer be read: their realm was invalidated since they were read.
+    public var isInvalidated: Bool { results?.isInvalidated ?? false }
+
+    /// The linking objects as live results (what queries, change streams and thread-safe
+    /// references use).
+    var liveResults: Results<Element> {
+        guard let results else {
+            stop("only the linking objects of a managed object can be queried, observed or passed on; add the object to a realm first")
+        }
+        return results
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { results?.count ?? 0 }
+
+    public subscript(position: Int) -> Element {
+        guard let results else { stop("index \(position) is out of bounds: the linking objects of an unmanaged object are empty") }
+        return results[position]
+    }
 }
 
 extension LinkingObjects: _Persistable {

@@ -157,9 +157,8 @@ extension Realm {
             return (V.self as! ManagedListBuilding.Type).managed(at: ManagedListLocation(owner: managed, column: column)) as! V
         case .linkingObjects(let property):
             require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
-            let keys = linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
             let source = LinkingSource(target: managed.key, targetClass: managed.info.schema.className, property: property)
-            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, keys: keys, source: source) as! V
+            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, source: source) as! V
         }
     }
 
@@ -367,6 +366,8 @@ extension Realm {
     /// Creates an object of `type` from `value` (a dictionary by property name, an array in
     /// property order, or an object) and adds it, returning the managed object.
     ///
+    /// Objects `value` holds are copied, as in RealmSwift: an unmanaged one stays unmanaged,
+    /// one of another realm is copied into this one, and one of this realm is linked to.
     /// A property `value` does not give takes its default, as in `T()`: the model's initial
     /// value, or the type's zero. `nil` or `NSNull()` stands for nil. With `.modified` or `.all`
     /// and a primary key already in the realm, only the properties `value` gives are updated;
@@ -383,7 +384,9 @@ extension Realm {
         if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],
            let given = Self.givenValues(value, schema: info.schema), let key = given[primary.name] ?? nil,
            let existing = existingObject(of: type, info: info, primaryKeyColumn: column, given: key) {
-            for (name, item) in given where name != primary.name {
+            var copies: [Object: Object] = [:]
+            for (name, given) in given where name != primary.name {
+                let item = copyingForeignObjects(in: given, copies: &copies)
                 guard info.schema[name] != nil, let storage = existing.persistedType(of: name) else {
                     fail(RealmError(code: .invalidValue, message: "'\(info.schema.className)' has no property '\(name)'"))
                     continue
@@ -401,6 +404,9 @@ extension Realm {
             fail(RealmError(code: .invalidValue, message: problem))
             return object
         }
+        var copies: [Object: Object] = [:]
+        if let original = value as? Object { copies[original] = object }
+        copyLinkedObjects(of: object, schema: info.schema, copies: &copies)
         add(object, update: update)
         return object
     }
@@ -502,12 +508,11 @@ extension Realm {
 
 /// Builds `LinkingObjects` of a type known only at run time.
 protocol LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64], source: LinkingSource) -> Self
+    static func build(realm: Realm, source: LinkingSource) -> Self
 }
 
 extension LinkingObjects: LinkingObjectsBuilding {
-    static func build(realm: Realm, keys: [UInt64], source: LinkingSource) -> LinkingObjects {
-        LinkingObjects(elements: keys.map { realm.accessor(of: Element.self, key: $0) },
-                       originProperty: source.property.linkOriginPropertyName ?? "", realm: realm, source: source)
+    static func build(realm: Realm, source: LinkingSource) -> LinkingObjects {
+        LinkingObjects(realm: realm, source: source)
     }
 }

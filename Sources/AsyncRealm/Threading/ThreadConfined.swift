@@ -101,7 +101,6 @@ extension LinkingObjects: ThreadConfined {
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> LinkingObjects? {
         guard case .linking(let source) = description.kind else { return nil }
-        let keys = realm.linkingKeys(to: source.target, of: source.targetClass, through: source.property)
-        return LinkingObjects.build(realm: realm, keys: keys, source: source)
+        return LinkingObjects(realm: realm, source: source)
     }
 }
