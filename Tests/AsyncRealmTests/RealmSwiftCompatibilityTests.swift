@@ -522,3 +522,46 @@ extension RealmSwiftCompatibilityTests {
         #expect(Dog().owners.isEmpty && Dog().owners.realm == nil)
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("an unmanaged List answers index(matching:) and the aggregates as the same list managed does")
+    func unmanagedListQueries() throws {
+        let dogs = List<Dog>()
+        let owner = ObjectTests.makePerson(7, "Ana")
+        owner.age = 40
+        for (index, name) in ["Rex", "fido", "Solo", "Fido", "Max"].enumerated() {
+            let dog = ObjectTests.makeDog(name, age: [3, 9, 1, 4, 9][index])
+            if index.isMultiple(of: 2) { dog.owner = owner }
+            dogs.append(dog)
+        }
+        let predicates: [(String, [Any])] = [
+            ("age > %@", [3]), ("name ==[c] %@", ["FIDO"]), ("name BEGINSWITH %@", ["S"]), ("owner.name == %@", ["Ana"]),
+            ("owner == nil", []), ("owner.age >= 40 AND age < 2", []), ("name LIKE '?a?'", []), ("age IN {4, 9}", []),
+            ("owner.dogs.@count == 0", []), ("NOT (age BETWEEN {2, 5})", []), ("name == 'nobody'", []),
+        ]
+        let blocks: [(Query<Dog>) -> Query<Bool>] = [{ $0.age > 3 }, { $0.owner.name == "Ana" && $0.age < 2 }, { $0.name.contains("i") }]
+        var unmanagedAnswers: [Int?] = try predicates.map { try dogs.index(matching: RealmPredicate($0.0, arguments: $0.1)) }
+        unmanagedAnswers += blocks.map { dogs.index(matching: $0) }
+        #expect(dogs.index(matching: "age == %@", 4) == 3)
+        let unmanagedAggregates: [Int?] = [dogs.min(ofProperty: "age"), dogs.max(ofProperty: "age"), dogs.sum(ofProperty: "age")]
+        #expect(unmanagedAggregates == [1, 9, 26])
+        #expect(dogs.average(ofProperty: "age") == 5.2)
+        #expect(dogs.max(ofProperty: "name") == "fido")
+        #expect(dogs.realm == nil && dogs.allSatisfy { $0.realm == nil }, "querying leaves the objects unmanaged")
+
+        // The same list, managed, gives the same answers.
+        let directory = RealmDirectory()
+        let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
+        let holder = ObjectTests.makePerson(1, "Holder")
+        try realm.write {
+            holder.dogs.append(objectsIn: dogs)
+            realm.add(holder)
+        }
+        var managedAnswers: [Int?] = try predicates.map { try holder.dogs.index(matching: RealmPredicate($0.0, arguments: $0.1)) }
+        managedAnswers += blocks.map { holder.dogs.index(matching: $0) }
+        #expect(unmanagedAnswers == managedAnswers)
+        #expect(unmanagedAnswers.compactMap { $0 }.count > 5, "most predicates match something")
+        let managedAggregates: [Int?] = [holder.dogs.min(ofProperty: "age"), holder.dogs.max(ofProperty: "age"), holder.dogs.sum(ofProperty: "age")]
+        #expect(managedAggregates == unmanagedAggregates)
+    }
+}

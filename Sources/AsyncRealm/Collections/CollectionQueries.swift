@@ -6,6 +6,9 @@ protocol ObjectCollectionQuerying {
     associatedtype Element: Object
     /// The collection's objects as results.
     var queryResults: Results<Element> { get }
+    /// The objects of an unmanaged collection, which aggregates read one by one (as RealmSwift
+    /// does); nil for a managed one.
+    var unmanagedObjects: [Element]? { get }
 }
 
 extension ObjectCollectionQuerying {
@@ -31,16 +34,33 @@ extension ObjectCollectionQuerying {
         queryResults.distinct(by: keyPaths)
     }
 
-    public func min<T: _Persistable>(ofProperty property: String) -> T? { queryResults.min(ofProperty: property) }
-    public func max<T: _Persistable>(ofProperty property: String) -> T? { queryResults.max(ofProperty: property) }
-    public func sum<T: _Persistable>(ofProperty property: String) -> T { queryResults.sum(ofProperty: property) }
-    public func average<T: _Persistable>(ofProperty property: String) -> T? { queryResults.average(ofProperty: property) }
+    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().min(of: objects, property: property) }
+        return queryResults.min(ofProperty: property)
+    }
+
+    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().max(of: objects, property: property) }
+        return queryResults.max(ofProperty: property)
+    }
+
+    public func sum<T: _Persistable>(ofProperty property: String) -> T {
+        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().sum(of: objects, property: property) }
+        return queryResults.sum(ofProperty: property)
+    }
+
+    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().average(of: objects, property: property) }
+        return queryResults.average(ofProperty: property)
+    }
 }
 
 extension List: ObjectCollectionQuerying where Element: Object {
+    var unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
+
     var queryResults: Results<Element> {
         guard let location = managedLocation else {
-            stop("only a managed list can be queried; add its object to a realm first")
+            stop("filter, sorted and distinct need a managed list, as in RealmSwift; add its object to a realm first (index(matching:) and the aggregates work on an unmanaged list)")
         }
         let realm = location.realm
         let owner = location.owner
@@ -50,6 +70,8 @@ extension List: ObjectCollectionQuerying where Element: Object {
 }
 
 extension LinkingObjects: ObjectCollectionQuerying {
+    var unmanagedObjects: [Element]? { realm == nil ? [] : nil }
+
     var queryResults: Results<Element> { liveResults }
 }
 

@@ -42,14 +42,18 @@ extension RealmCollection {
         }
     }
 
-    /// The position of the first object matching `predicate`.
+    /// The position of the first object matching `predicate`. An unmanaged list evaluates it
+    /// on its objects, as RealmSwift does.
     public func index(matching predicate: RealmPredicate) throws -> Int? {
-        firstIndex(among: try filter(predicate))
+        if realm == nil { return try UnmanagedQuery<Element>().firstIndex(in: Array(self), matching: predicate) }
+        return firstIndex(among: try filter(predicate))
     }
 
-    /// The position of the first object for which the type-safe query holds.
+    /// The position of the first object for which the type-safe query holds. An unmanaged list
+    /// evaluates it on its objects, as RealmSwift does.
     public func index(matching block: (Query<Element>) -> Query<Bool>) -> Int? {
-        firstIndex(among: self.where(block))
+        if realm == nil { return UnmanagedQuery<Element>().firstIndex(in: Array(self), where: block) }
+        return firstIndex(among: self.where(block))
     }
 
     /// The position of the first object that `matching` holds: one set lookup per object

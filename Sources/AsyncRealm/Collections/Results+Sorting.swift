@@ -74,35 +74,12 @@ extension Results {
     ///   message naming the property and the sum, never a wrapped number: ask for a `Decimal`
     ///   or `Double` sum where the values can be that large.
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
-        let (sum, _) = total(of: property)
-        guard let value = Self.number(sum, as: T.self) else {
-            stop("the sum of '\(info.schema.className).\(property)' is \(sum), which \(T.self) cannot hold; ask for a Decimal or Double sum instead")
-        }
-        return value
-    }
-
-    /// `sum` (`Int128`, `Double` or `Decimal`) as `T`: exactly where `T` holds it.
-    private static func number<T: _Persistable>(_ sum: Any, as _: T.Type) -> T? {
-        guard let whole = sum as? Int128 else { return T._fromAny(sum) }
-        if let exact = Int(exactly: whole), let value = T._fromAny(exact) { return value }
-        if T.self == Decimal.self || T.self == Decimal?.self { return T._fromAny(Decimal(whole)) }
-        return T._fromAny(Double(whole))
+        Aggregates.sum(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
     }
 
     /// The mean of `property` over the objects (nil values left out), nil if there are none.
     public func average<T: _Persistable>(ofProperty property: String) -> T? {
-        let (sum, count) = total(of: property)
-        guard count > 0 else { return nil }
-        let mean: Any = switch sum {
-        case let sum as Decimal: sum / Decimal(count)
-        case let sum as Int128: Double(sum) / Double(count)
-        case let sum as Double: sum / Double(count)
-        default: sum
-        }
-        guard let value = T._fromAny(mean) else {
-            stop("the average of '\(info.schema.className).\(property)' is \(mean), which is not a \(T.self)")
-        }
-        return value
+        Aggregates.average(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
     }
 
     // MARK: Helpers
@@ -155,24 +132,13 @@ extension Results {
 
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
         let (values, type) = values(of: property, for: "take the minimum or maximum of")
-        guard var best = values.first else { return nil }
-        for value in values.dropFirst() where better(QueryScalar.order(value, best) ?? 0) { best = value }
-        return T._fromAny(best.swiftValue(type: type))
+        return Aggregates.extreme(values, type: type, better)
     }
 
-    /// The sum (`Int64`, `Double` or `Decimal`, as the property's type) and the count.
+    /// The sum (`Int128`, `Double` or `Decimal`, as the property's type) and the count.
     private func total(of property: String) -> (Any, Int) {
         if let total = wholeClassTotal(of: property) { return total }
         let (values, type) = values(of: property, for: "sum")
-        switch type {
-        case .int:
-            return (values.reduce(Int128(0)) { if case .int(let number) = $1 { $0 + Int128(number) } else { $0 } }, values.count)
-        case .float, .double:
-            return (values.reduce(0.0) { if case .double(let number) = $1 { $0 + number } else { $0 } }, values.count)
-        case .decimal128:
-            return (values.reduce(Decimal(0)) { if case .decimal(let number) = $1 { $0 + number } else { $0 } }, values.count)
-        default:
-            stop("cannot sum '\(info.schema.className).\(property)': it is \(type.rawValue), not a number")
-        }
+        return Aggregates.total(values, type: type, of: "'\(info.schema.className).\(property)'")
     }
 }

@@ -6,11 +6,54 @@ import StorageEngine
 /// Rows are read as `[Value]`; key paths through links, lists and linking objects read the rows
 /// they reach (tables found once per class and evaluation).
 final class QueryEvaluator {
-    /// An object reached while evaluating: its class, key and row.
+    /// An object reached while evaluating: its class, key and row. An object read through its
+    /// accessor (`accessor`: an unmanaged object, or one of the objects of an unmanaged list)
+    /// has its value columns in `row`, and its links and lists are followed through the
+    /// accessor rather than through this realm's tables.
     struct ObjectRow {
         let schema: ObjectSchema
         let key: UInt64
         let row: [Value]
+        var accessor: Object?
+
+        init(schema: ObjectSchema, key: UInt64, row: [Value]) {
+            self.schema = schema
+            self.key = key
+            self.row = row
+        }
+
+        /// `object` read through its accessor, managed by any realm or by none. An unmanaged
+        /// object's key is its identity, which no stored object's key equals.
+        init(accessor object: Object, realm: Realm) {
+            schema = object.objectSchema
+            if let managed = object.managed {
+                key = managed.key
+                row = managed.realm.currentRow(managed)
+            } else {
+                key = UInt64(UInt(bitPattern: ObjectIdentifier(object).hashValue)) | 1 << 63
+                row = Self.unmanagedRow(of: object, schema: schema, realm: realm)
+            }
+            accessor = object
+        }
+
+        /// The value columns of an unmanaged object, from its `@Persisted` storage (links and
+        /// lists, read through the accessor, are left null).
+        private static func unmanagedRow(of object: Object, schema: ObjectSchema, realm: Realm) -> [Value] {
+            var storages: [String: PersistedPropertyDescribing] = [:]
+            var mirror: Mirror? = Mirror(reflecting: object)
+            while let current = mirror {
+                for child in current.children {
+                    if let label = child.label, label.hasPrefix("_"), let persisted = child.value as? PersistedPropertyDescribing {
+                        storages[String(label.dropFirst())] = persisted
+                    }
+                }
+                mirror = current.superclassMirror
+            }
+            return schema.storedProperties.map { property in
+                guard property.type != .object, !property.isArray, let storage = storages[property.name] else { return .null }
+                return storage.storageValue(realm: realm)
+            }
+        }
     }
 
     private let realm: Realm
@@ -176,7 +219,13 @@ final class QueryEvaluator {
             case .link(let column, let target):
                 var next: [ObjectRow] = []
                 for object in objects {
-                    if case .objectKey(let key) = column < object.row.count ? object.row[column] : .null, let linked = self.object(key, of: target) {
+                    if let accessor = object.accessor {
+                        if let linked = accessor.value(forKey: object.schema.storedProperties[column].name) as? Object {
+                            next.append(ObjectRow(accessor: linked, realm: realm))
+                        } else if !path.isCollection {
+                            return .values([.null])
+                        }
+                    } else if case .objectKey(let key) = column < object.row.count ? object.row[column] : .null, let linked = self.object(key, of: target) {
                         next.append(linked)
                     } else if !path.isCollection {
                         return .values([.null])
@@ -184,6 +233,13 @@ final class QueryEvaluator {
                 }
                 objects = next
             case .list(let column, let tableName, let target):
+                if objects.contains(where: { $0.accessor != nil }) {
+                    let reached = reachThroughAccessors(objects, list: column, target: target, type: path.property.type)
+                    if target == nil || isLast { return reached }
+                    guard case .objects(let next) = reached else { return reached }
+                    objects = next
+                    continue
+                }
                 var elements: [Value] = []
                 for object in objects {
                     let count = ListStore.count(column < object.row.count ? object.row[column] : .null)
@@ -199,7 +255,11 @@ final class QueryEvaluator {
                 }
             case .backlinks(let property, let origin):
                 objects = objects.flatMap { object in
-                    realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
+                    if let accessor = object.accessor {
+                        let owners = accessor.value(forKey: property.name) as? any Sequence
+                        return owners.map { anyElements(of: $0).compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } } } ?? []
+                    }
+                    return realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
                 }
             }
             if isLast { return .objects(objects) }
@@ -207,11 +267,31 @@ final class QueryEvaluator {
         return .objects(objects)
     }
 
+    /// What the list `column` of `objects`, read through their accessors, holds: the objects of
+    /// a list of objects (`target`), or the values of a list of values.
+    private func reachThroughAccessors(_ objects: [ObjectRow], list column: Int, target: ObjectSchema?, type: PropertyType) -> Reached {
+        var elements: [Any] = []
+        for object in objects {
+            guard let accessor = object.accessor,
+                  let list = accessor.value(forKey: object.schema.storedProperties[column].name) as? any Sequence else { continue }
+            elements += anyElements(of: list)
+        }
+        guard target != nil else {
+            return .values(elements.map { QueryScalar(stored: ($0 as? any _Persistable)?._toStorage(realm: realm).value ?? .null, type: type) })
+        }
+        return .objects(elements.compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } })
+    }
+
     /// The value `path` (one through no collection) reaches from object `key`; nil if the
     /// object is gone.
     func value(of path: BoundKeyPath, key: UInt64, schema: ObjectSchema) -> QueryScalar? {
         guard let object = object(key, of: schema) else { return nil }
         return values(of: path, from: object).first ?? .null
+    }
+
+    /// The value `path` (one through no collection) reaches from `object`.
+    func value(of path: BoundKeyPath, from object: ObjectRow) -> QueryScalar {
+        values(of: path, from: object).first ?? .null
     }
 
     private func values(of path: BoundKeyPath, from object: ObjectRow) -> [QueryScalar] {

@@ -10,7 +10,7 @@ extension Realm {
             let current = object.value(forKey: property.name)
             if property.isArray {
                 guard let sequence = current as? any Sequence else { continue }
-                let elements = Self.elements(of: sequence).compactMap { $0 as? Object }
+                let elements = anyElements(of: sequence).compactMap { $0 as? Object }
                 guard elements.contains(where: needsCopy) else { continue }
                 object.setValue(elements.map { copy($0, copies: &copies) }, forKey: property.name)
             } else if let linked = current as? Object, needsCopy(linked) {
@@ -26,18 +26,11 @@ extension Realm {
             return needsCopy(object) ? copy(object, copies: &copies) : object
         }
         if let sequence = value as? any Sequence {
-            let elements = Self.elements(of: sequence)
+            let elements = anyElements(of: sequence)
             guard elements.contains(where: { ($0 as? Object).map(needsCopy) ?? false }) else { return value }
             return elements.map { ($0 as? Object).map { copy($0, copies: &copies) } ?? $0 }
         }
         return value
-    }
-
-    /// The elements of `sequence`, typed `Any`.
-    private static func elements(of sequence: any Sequence) -> [Any] {
-        var elements: [Any] = []
-        for element in sequence { elements.append(element) }
-        return elements
     }
 
     /// Whether `object` is not managed by this realm (unmanaged, or read through another).

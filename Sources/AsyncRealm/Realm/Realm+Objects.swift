@@ -100,7 +100,7 @@ extension Realm {
     }
 
     /// The object's row as this handle reads it now.
-    private func currentRow(_ managed: ManagedObjectState) -> [Value] {
+    func currentRow(_ managed: ManagedObjectState) -> [Value] {
         refreshRow(managed)
         return RowBuffer.decode(managed.row, table: managed.info.schema.className)
     }

@@ -89,6 +89,14 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 }
 
+/// The elements of a sequence typed `Any` (a list or an array given as a value), typed `Any`.
+/// (A loop: `Array(sequence)` on the opened existential crashes the Swift 6.3 compiler.)
+func anyElements(of sequence: any Sequence) -> [Any] {
+    var elements: [Any] = []
+    for element in sequence { elements.append(element) }
+    return elements
+}
+
 /// Whether a value typed `Any` stands for nil: `nil`, a nil `Optional` boxed in `Any`, or
 /// `NSNull()`, which RealmSwift takes as nil in dictionaries and arrays of values.
 func isNull(_ value: Any?) -> Bool {
