@@ -34,21 +34,27 @@ extension ObjectCollectionQuerying {
         queryResults.distinct(by: keyPaths)
     }
 
+    /// The smallest value of `property` among the objects, nil if there is none (read object
+    /// by object for an unmanaged list).
     public func min<T: _Persistable>(ofProperty property: String) -> T? {
         if let objects = unmanagedObjects { return UnmanagedQuery<Element>().min(of: objects, property: property) }
         return queryResults.min(ofProperty: property)
     }
 
+    /// The largest value of `property` among the objects, nil if there is none (read object
+    /// by object for an unmanaged list).
     public func max<T: _Persistable>(ofProperty property: String) -> T? {
         if let objects = unmanagedObjects { return UnmanagedQuery<Element>().max(of: objects, property: property) }
         return queryResults.max(ofProperty: property)
     }
 
+    /// The sum of `property` over the objects, nil values left out; zero if there are none.
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
         if let objects = unmanagedObjects { return UnmanagedQuery<Element>().sum(of: objects, property: property) }
         return queryResults.sum(ofProperty: property)
     }
 
+    /// The mean of `property` over the objects, nil values left out; nil if there are none.
     public func average<T: _Persistable>(ofProperty property: String) -> T? {
         if let objects = unmanagedObjects { return UnmanagedQuery<Element>().average(of: objects, property: property) }
         return queryResults.average(ofProperty: property)

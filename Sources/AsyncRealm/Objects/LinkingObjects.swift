@@ -43,9 +43,12 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
         return results
     }
 
+    /// Always zero.
     public var startIndex: Int { 0 }
+    /// The number of objects linking here now.
     public var endIndex: Int { results?.count ?? 0 }
 
+    /// The linking object at `position`, in the order of the backlink index.
     public subscript(position: Int) -> Element {
         guard let results else { stop("index \(position) is out of bounds: the linking objects of an unmanaged object are empty") }
         return results[position]

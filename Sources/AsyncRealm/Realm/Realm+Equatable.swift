@@ -6,6 +6,8 @@ import Glibc
 /// same file confined to the same thread, actor or task, or frozen handles on the same version
 /// of the same file.
 extension Realm: Equatable {
+    /// Whether `lhs` and `rhs` are the same handle, live handles on one file confined to the
+    /// same thread, actor or task, or frozen handles on one version of one file.
     public static func == (lhs: Realm, rhs: Realm) -> Bool {
         if lhs === rhs { return true }
         guard lhs.coordinator === rhs.coordinator else { return false }

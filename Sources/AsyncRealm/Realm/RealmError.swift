@@ -105,22 +105,39 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
 // `catch Realm.Error.fileNotFound { }`, as with RealmSwift: each code as a static member of the
 // error, and a pattern that matches an error of that code.
 extension RealmError {
+    /// `Code.fail`, for `catch Realm.Error.fail`.
     public static var fail: Code { .fail }
+    /// `Code.invalidDatabase`, for `catch Realm.Error.invalidDatabase`.
     public static var invalidDatabase: Code { .invalidDatabase }
+    /// `Code.fileAccess`, for `catch Realm.Error.fileAccess`.
     public static var fileAccess: Code { .fileAccess }
+    /// `Code.diskFull`, for `catch Realm.Error.diskFull`.
     public static var diskFull: Code { .diskFull }
+    /// `Code.fileNotFound`, for `catch Realm.Error.fileNotFound`.
     public static var fileNotFound: Code { .fileNotFound }
+    /// `Code.fileExists`, for `catch Realm.Error.fileExists`.
     public static var fileExists: Code { .fileExists }
+    /// `Code.filePermissionDenied`, for `catch Realm.Error.filePermissionDenied`.
     public static var filePermissionDenied: Code { .filePermissionDenied }
+    /// `Code.duplicatePrimaryKey`, for `catch Realm.Error.duplicatePrimaryKey`.
     public static var duplicatePrimaryKey: Code { .duplicatePrimaryKey }
+    /// `Code.readOnly`, for `catch Realm.Error.readOnly`.
     public static var readOnly: Code { .readOnly }
+    /// `Code.noSuchObjectType`, for `catch Realm.Error.noSuchObjectType`.
     public static var noSuchObjectType: Code { .noSuchObjectType }
+    /// `Code.invalidSchema`, for `catch Realm.Error.invalidSchema`.
     public static var invalidSchema: Code { .invalidSchema }
+    /// `Code.invalidValue`, for `catch Realm.Error.invalidValue`.
     public static var invalidValue: Code { .invalidValue }
+    /// `Code.schemaMismatch`, for `catch Realm.Error.schemaMismatch`.
     public static var schemaMismatch: Code { .schemaMismatch }
+    /// `Code.unsupportedConfiguration`, for `catch Realm.Error.unsupportedConfiguration`.
     public static var unsupportedConfiguration: Code { .unsupportedConfiguration }
+    /// `Code.limitExceeded`, for `catch Realm.Error.limitExceeded`.
     public static var limitExceeded: Code { .limitExceeded }
+    /// `Code.invalidQuery`, for `catch Realm.Error.invalidQuery`.
     public static var invalidQuery: Code { .invalidQuery }
+    /// `Code.timedOut`, for `catch Realm.Error.timedOut`.
     public static var timedOut: Code { .timedOut }
 }
 
