@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The one write transaction of a database at a time: copy-on-write changes to the newest
 /// version, made durable by `commit()` or dropped by `rollback()`.
 ///
@@ -8,28 +6,28 @@ import Dispatch
 package final class WriteTransaction {
     /// The version this transaction started from; pinned until the transaction ends.
     package let base: Snapshot
-    private let database: Database
-    private let space: TransactionSpace
-    private let recorder = ChangeRecorder()
+    let database: Database
+    let space: TransactionSpace
+    let recorder = ChangeRecorder()
     private let redo = RedoRecorder()
-    private var catalog: Catalog
+    var catalog: Catalog
     /// The tables opened so far, found by a search of their names: a transaction opens a few,
     /// and comparing a name costs less than hashing it.
-    @exclusivity(unchecked) private var tables: [TableWriter] = []
-    private let baseHeader: FileHeader
+    @exclusivity(unchecked) var tables: [TableWriter] = []
+    let baseHeader: FileHeader
     /// The slot of the newest durable header, which this commit must not overwrite.
-    private let durableSlot: Int
+    let durableSlot: Int
     /// Whether the transaction started inside the process's commit group, whose lock it uses.
-    private let joinedGroup: Bool
+    let joinedGroup: Bool
     /// Whether ending the transaction releases the write lock: it took the lock itself and did
     /// not hand it to a commit group.
-    private var ownsLock: Bool
+    var ownsLock: Bool
     /// Whether it took the file's write lock, besides the process's writer lock (not while
     /// the process logs; see `Database.tryBeginWrite`).
-    private let holdsFileLock: Bool
-    package private(set) var isActive = true
+    let holdsFileLock: Bool
+    package internal(set) var isActive = true
     /// Set by `commitCheckpoint()`.
-    private var isCheckpointOnly = false
+    private(set) var isCheckpointOnly = false
 
     /// Commits writing more page bytes than this sync twice instead of recording their pages.
     package static let syncedPagesThreshold = 4 << 20
@@ -51,7 +49,7 @@ package final class WriteTransaction {
     }
 
     /// Gives up what the transaction holds: the write lock, or its turn in the group.
-    private func end() {
+    func end() {
         isActive = false
         // Nothing may reach the file once the transaction is over: its space is anyone's.
         space.stopEarlyPageWrites()
@@ -142,6 +140,10 @@ package final class WriteTransaction {
         return (result, snapshot!)
     }
 
+    /// Commits one of four ways, each a type of its own: to the redo log (`LoggedCommit`); or
+    /// by writing the pages (`PageCommit`), then either joining the process's commit group
+    /// (`GroupedCommit`) or writing the header and syncing (`HeaderCommit`). A commit that
+    /// changed nothing writes nothing (`commitNothing`).
     private func commit(pinning: Bool, whenDurable: (@Sendable ((any Error)?) -> Void)?) throws -> (CommitResult, Snapshot?) {
         require(isActive, "this write transaction has already ended; begin a new one")
         defer {
@@ -150,214 +152,30 @@ package final class WriteTransaction {
         for table in tables { try table.finalizeIndexes() }
         // Pages written ahead are all in the file from here, or none is used.
         space.stopEarlyPageWrites()
-        // A small synchronous commit of rows goes to the redo log (see `LogEpoch`); any other
-        // commit while an epoch is open is its checkpoint, writing what the logged ones held
-        // in memory.
-        let shared = database.shared
-        var epoch = shared.epoch.withLock { $0 }
-        if whenDurable == nil, !joinedGroup, database.logsCommits, space.writtenBytes == 0,
-           let record = redo.record, !record.operations.isEmpty {
-            let payload = record.encoded()
-            // Another process waiting to open the file is noticed by the epoch's watcher,
-            // which asks for a checkpoint.
-            if payload.count <= LogEpoch.largestRecord, !shared.checkpointRequested.withLock({ $0 }) {
-                if epoch == nil { epoch = try shared.beginEpoch(base: baseHeader) }
-                if let epoch, !epoch.isFull(forRecordOf: payload.count) {
-                    space.releaseUnkeptEarlyPageWrites()
-                    return try commitToLog(epoch, payload: payload, pinning: pinning)
-                }
-            }
+        var epoch = database.shared.epoch.withLock { $0 }
+        if whenDurable == nil, let logged = try LoggedCommit(of: self, record: redo.record, epoch: &epoch) {
+            return try logged.commit(pinning: pinning)
         }
         if let epoch { try materialize(epoch) }
-        let dirtyTables = tables.filter { $0.isModified || $0.rowTree.isModified }
-        // Every page of the commit goes into one extent set aside now, sized exactly: the tree
-        // pages (encoded ahead), the catalog, the commit record, and the free list, which
-        // takes whatever the extent has left so that the whole extent is freed as one later.
-        let prepared = dirtyTables.reduce((bytes: UInt64(0), pages: 0)) { total, table in
-            let part = table.prepareFlush()
-            return (total.bytes + part.bytes, total.pages + part.pages)
+        let pages = PageCommit(of: self, epoch: epoch, mayJoinGroup: whenDurable != nil)
+        guard let written = try pages.write() else {
+            return commitNothing(epoch: epoch, pinning: pinning, whenDurable: whenDurable)
         }
-        space.releaseUnkeptEarlyPageWrites()
-        // The catalog before the flush sets its tables' new roots, with 4 bytes per table of
-        // room for counts that grow (a page past the reservation is placed on its own).
-        var catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: 256) { catalog.encode(into: &$0) }
-        let catalogBound = catalogPage.count + 4 * catalog.tables.count
-        let recordBound = PageCodec.headerSize + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
-        let listBound = PageCodec.headerSize + space.freeSpace.encodedSize + 12 + 16 * (space.freed.count + 4)
-        space.reserve(Int(prepared.bytes) + [catalogBound, recordBound, listBound].reduce(0) { $0 + Int(FreeSpace.rounded(UInt64($1))) })
-        for table in dirtyTables {
-            catalog.tables[table.name] = try table.flush()
+        if written.joinsGroup, let whenDurable {
+            return GroupedCommit(of: self, written: written).commit(pinning: pinning, whenDurable: whenDurable)
         }
-        let changed = catalog != base.catalog || !space.freed.isEmpty
-        guard changed else {
-            space.releaseReservation()
-            // An epoch whose first record failed has nothing to write: the file holds its base.
-            if epoch != nil { shared.endEpoch() }
-            // Nothing to make durable: the base version is (or becomes, with its group).
-            if let whenDurable {
-                if joinedGroup { database.shared.waitForGroup(whenDurable) } else { whenDurable(nil) }
-            }
-            end()
-            return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? base : nil)
-        }
-
-        // A checkpoint of its own writes the newest logged version as it is, under its number:
-        // readers of this process already see that version, and no change happened.
-        let keepsVersion = isCheckpointOnly && epoch != nil
-        let version = keepsVersion ? base.version : base.version + 1
-        catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: catalogPage.count) { catalog.encode(into: &$0) }
-        let catalogRef = try space.writeStored(&catalogPage)
-        space.free(baseHeader.catalog)
-        space.free(baseHeader.freeList)
-        space.free(baseHeader.commitRecord)
-        space.freeSpace.retire(space.freed, atVersion: version)
-
-        // Small commits sync once, with a record of their pages that opening checks; large ones
-        // sync their pages before the header, so opening never has to read them back.
-        // Only pages the new version references go in the record: one written and freed again
-        // within this transaction (an overflow value replaced twice) may be reused once the
-        // version after this one is committed, and must not make this commit look incomplete.
-        // In a group, the record also lists the group's earlier pages this version still uses.
-        let freedHere = Set(space.freed.map(\.offset))
-        let carried = joinedGroup ? database.shared.state.withLock { $0.group?.pages ?? [] } : []
-        let pages = (carried + space.written).filter { !freedHere.contains($0.offset) }
-        let syncPagesFirst = space.writtenBytes > WriteTransaction.syncedPagesThreshold
-        let groupIsFull = joinedGroup && database.shared.state.withLock { ($0.group?.commits ?? 0) + 1 >= CommitGroup.maximumCommits }
-        // A checkpoint ends its epoch at once, so it does not wait for a group.
-        let grouping = whenDurable != nil && !syncPagesFirst && !groupIsFull && epoch == nil
-        let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
-        let recordOffset = syncPagesFirst ? 0 : space.allocate(PageCodec.headerSize + recordSize)
-        // The free list describes itself as allocated: size it first (with room for one more
-        // extent, should the reservation's remainder return), allocate it, and pad the
-        // encoding to the size taken. Fixed-width fields keep the size predictable.
-        let listNeeds = space.freeSpace.encodedSize + 16
-        let listOffset: UInt64
-        let listSize: Int
-        if let rest = space.takeRestOfReservation(minimum: PageCodec.headerSize + listNeeds) {
-            (listOffset, listSize) = (rest.offset, rest.length - PageCodec.headerSize)
-        } else {
-            space.releaseReservation()
-            (listOffset, listSize) = (space.allocate(PageCodec.headerSize + listNeeds), listNeeds)
-        }
-        let freeSpace = space.freeSpace
-        var listPage = PageCodec.encodeUncompressed(kind: .freeList, capacity: listSize) { freeSpace.encode(paddedTo: listSize, into: &$0) }
-        let listRef = try space.writePage(&listPage, at: listOffset)
-        var recordRef = PageRef.null
-        if !syncPagesFirst {
-            var recordPage = PageCodec.encodeUncompressed(kind: .commitRecord, capacity: CommitRecord.encodedSize(pageCount: pages.count + 1)) {
-                CommitRecord.encode(pages + [listRef], into: &$0)
-            }
-            recordRef = try space.writePage(&recordPage, at: recordOffset)
-        }
-        let file = base.store.file
-        // Zero the space just past the data, so that the next commits overwrite written blocks
-        // instead of filling holes (see `PosixFile.prepareForWriting`). Nothing uses it: every
-        // version's pages lie below `end`, and this transaction holds the write lock.
-        try file.prepareForWriting(freeSpace.end..<(freeSpace.end + WriteTransaction.preparedTailBytes))
-        try space.flush()
-        if syncPagesFirst { try file.sync() }
-
-        let header = FileHeader(version: version, catalog: catalogRef, freeList: listRef, commitRecord: recordRef, end: freeSpace.end, fileID: baseHeader.fileID)
-        // The changeset is recorded before the header is written: a handle of this process
-        // that finds the new header on disk (as `refreshFromDisk` does) must find its
-        // changeset too, or it would compute the change again from the trees. Only this
-        // transaction, holding the write lock, can produce `version`.
-        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: UInt64(space.writtenBytes))
-        if !keepsVersion {
-            database.shared.state.withLock { $0.remember(result) }
-        }
-
-        if grouping, let whenDurable {
-            let opening = joinedGroup ? nil : (durable: baseHeader, slot: durableSlot, lock: database.writeLock)
-            let pin = database.shared.addToGroup(
-                opening: opening, newest: header, catalog: catalog, freeSpace: freeSpace,
-                pages: pages + [listRef, recordRef], waiter: whenDurable)
-            // The file's lock and the turn now belong to the group.
-            require(joinedGroup || holdsFileLock, "a commit group opened by a writer without the file's write lock")
-            ownsLock = false
-            isActive = false
-            if opening != nil { database.shared.writers.signal() }
-            return (result, pinning ? Snapshot(version: version, catalog: catalog, store: database.shared.store, pin: pin) : nil)
-        }
-
-        let slot = FileHeader.slot(replacingTheOneBeside: durableSlot)
-        let groupLock = joinedGroup ? database.shared.state.withLock { $0.group?.lock } : nil
-        do {
-            try header.write(to: file, slot: slot)
-            try file.sync()
-        } catch {
-            // The commit is reported as failed, so the file must not keep it: erase the slot
-            // (the other slot holds the durable version) before giving the error to the caller,
-            // with the group this commit would have ended.
-            try? FileHeader.erase(slot: slot, of: file)
-            if !keepsVersion {
-                database.shared.state.withLock { committed in
-                    committed.recentCommits.removeAll { $0.version == version }
-                }
-            }
-            if joinedGroup {
-                let waiters = database.shared.abandonGroup()
-                isActive = false
-                groupLock?.unlock()
-                for waiter in waiters { waiter(error) }
-            }
-            throw error
-        }
-        // Snapshots of the version a checkpoint keeps still read its held nodes.
-        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: keepsVersion ? version + 1 : version) }
-        let waiters = shared.publishDurable(header, slot: slot, catalog: catalog, freeSpace: freeSpace)
-        // The checkpoint is durable: the log's records are stale (their base is no longer the
-        // file's newest header), and other processes may open the file.
-        if epoch != nil { shared.endEpoch() }
-        shared.releaseRetiredHeldNodes()
-        shared.lastCommitTime.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
-        let snapshot = pinning ? pinnedLatest() : nil
-        if joinedGroup {
-            isActive = false
-            groupLock?.unlock()
-        }
-        for waiter in waiters { waiter(nil) }
-        whenDurable?(nil)
-        return (result, snapshot)
+        return try HeaderCommit(of: self, written: written).commit(pinning: pinning, whenDurable: whenDurable)
     }
 
-    /// Commits by keeping the changed nodes in memory and appending the record `payload` to the
-    /// redo log, synced (see `LogEpoch`).
-    ///
-    /// - Throws: an I/O error writing or syncing the record; the log then ends before it and
-    ///   nothing of the transaction is kept.
-    private func commitToLog(_ epoch: LogEpoch, payload: [UInt8], pinning: Bool) throws -> (CommitResult, Snapshot?) {
-        let version = base.version + 1
-        let shared = database.shared
-        // First what needs no durable record: the nodes of the commit go into memory, under
-        // references no reader can reach before the state below is published, and nodes
-        // earlier commits retired are released (which depends on no part of this one).
-        for table in tables where table.isModified || table.rowTree.isModified {
-            catalog.tables[table.name] = table.flushToMemory()
+    /// Ends a transaction that changed nothing: the base version is (or becomes, with its
+    /// group) durable, and an epoch whose first record failed is over, the file holding its base.
+    private func commitNothing(epoch: LogEpoch?, pinning: Bool, whenDurable: (@Sendable ((any Error)?) -> Void)?) -> (CommitResult, Snapshot?) {
+        if epoch != nil { database.shared.endEpoch() }
+        if let whenDurable {
+            if joinedGroup { database.shared.waitForGroup(whenDurable) } else { whenDurable(nil) }
         }
-        // Their roots are in the catalog; whatever else they kept can go now too.
-        tables.removeAll()
-        shared.releaseRetiredHeldNodes()
-        let result = CommitResult(version: version, changeset: recorder.changeset, pageBytes: 0)
-        // A header for this process only: no catalog page exists; the catalog is kept beside it.
-        let header = FileHeader(version: version, catalog: .null, freeList: .null, commitRecord: .null, end: space.freeSpace.end, fileID: baseHeader.fileID)
-        let now = DispatchTime.now().uptimeNanoseconds
-        do {
-            try epoch.log.append(version: version, payload: payload)
-        } catch {
-            for ref in space.heldInMemory { shared.store.releaseFromMemory(ref) }
-            space.heldInMemory.removeAll()
-            throw error
-        }
-        epoch.freedOnDisk += space.freed
-        epoch.commits += 1
-        shared.retiredHeldNodes.withLock { $0.retire(space.freedInMemory, atVersion: version) }
-        shared.lastCommitTime.withLock { $0 = now }
-        // Still under the write lock: no other commit comes between publishing and pinning.
-        let snapshot = shared.publish(result, header: header, catalog: catalog, freeSpace: space.freeSpace, pinning: pinning)
-            .map { Snapshot(version: version, catalog: catalog, store: shared.store, pin: $0) }
         end()
-        return (result, snapshot)
+        return (CommitResult(version: base.version, changeset: recorder.changeset, pageBytes: 0), pinning ? base : nil)
     }
 
     /// Makes every node the logged commits hold in memory dirty, and frees what they replaced
@@ -382,7 +200,7 @@ package final class WriteTransaction {
     }
 
     /// The newest version, pinned: still under the write lock, the one this process knows.
-    private func pinnedLatest() -> Snapshot {
+    func pinnedLatest() -> Snapshot {
         let (header, catalog, pin) = database.shared.pinKnownLatest()
         return Snapshot(version: header.version, catalog: catalog, store: database.shared.store, pin: pin)
     }
