@@ -74,7 +74,7 @@ struct PosixFileTests {
             try database!.write { transaction in
                 try transaction.createTable("t").insert([.int(Int64(round)), .string(String(repeating: "x", count: round * 40))])
             }
-            let end = database!.shared.state.withLock { $0.header.end }
+            let end = database!.shared.knownHeader.end
             let hole = Self.firstHole(in: path, from: end)
             let size = try PosixFile(path: path, create: false, readOnly: true).size()
             #expect(hole >= end + WriteTransaction.preparedTailBytes - 4096 || hole == size,

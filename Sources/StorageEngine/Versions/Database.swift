@@ -227,8 +227,7 @@ package final class Database: Sendable {
                 switch shared.joinGroup() {
                 case .joined(let header, let catalog, var freeSpace, let durableSlot, let pin):
                     let base = Snapshot(version: header.version, catalog: catalog, store: shared.store, pin: pin)
-                    let oldest = shared.state.withLock { shared.oldestPinned($0) }
-                    freeSpace.reclaim(oldestPinned: oldest)
+                    freeSpace.reclaim(oldestPinned: shared.oldestPinnedVersion)
                     return WriteTransaction(
                         database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: durableSlot, joinedGroup: true,
                         holdsFileLock: false)
@@ -249,7 +248,7 @@ package final class Database: Sendable {
         // none (see `LogEpoch`), so it is taken only when not logging. Only a commit begins or
         // ends an epoch, so that does not change while this writer holds the process's lock.
         guard shared.writers.wait(timeout: .now()) == .success else { return nil }
-        let takesFileLock = !shared.state.withLock { $0.isLogging }
+        let takesFileLock = !shared.isLogging
         do {
             guard try !takesFileLock || writeLock.tryLock() else {
                 shared.writers.signal()
@@ -289,12 +288,11 @@ package final class Database: Sendable {
             try shared.refreshFromDisk()
             let (pinnedHeader, pinnedCatalog, pin) = shared.pinKnownLatest()
             let base = Snapshot(version: pinnedHeader.version, catalog: pinnedCatalog, store: shared.store, pin: pin)
-            let (header, slot, cached) = shared.state.withLock { ($0.header, $0.headerSlot, $0.freeSpace) }
+            let (header, slot, cached) = shared.knownHeaderWithSlot
             require(header.version == base.version, "the newest version changed while this handle held the write lock")
             var freeSpace = try cached ?? loadFreeSpace(header)
             // Space freed by commits no pinned snapshot predates can be reused now.
-            let oldest = shared.state.withLock { shared.oldestPinned($0) }
-            freeSpace.reclaim(oldestPinned: oldest)
+            freeSpace.reclaim(oldestPinned: shared.oldestPinnedVersion)
             return WriteTransaction(
                 database: self, header: header, base: base, freeSpace: freeSpace, durableSlot: slot, joinedGroup: false,
                 holdsFileLock: holdsFileLock)
@@ -307,23 +305,23 @@ package final class Database: Sendable {
     /// The newest committed version, looking at the file for commits of other processes.
     package func newestVersion() throws -> UInt64 {
         try shared.refreshFromDisk()
-        return shared.state.withLock { $0.header.version }
+        return shared.knownHeader.version
     }
 
     /// The newest version this process knows to be durable, without looking at the file.
     package var durableVersion: UInt64 {
-        shared.state.withLock { $0.header.version }
+        shared.knownHeader.version
     }
 
     /// How many commit groups of more than one commit this process made durable, and how many
     /// commits they held (for tests and diagnostics).
     package var groupStatistics: (groups: Int, commits: Int) {
-        shared.state.withLock { $0.groupStatistics }
+        shared.groupStatistics
     }
 
     /// How many distinct versions snapshots of this process pin.
     package var pinnedVersionCount: Int {
-        shared.state.withLock { $0.pins.count }
+        shared.pinnedVersionCount
     }
 
     /// Runs `body` in a write transaction and commits it; rolls back if `body` throws.
@@ -361,7 +359,7 @@ package final class Database: Sendable {
         guard !shared.hasOpenGroup, shared.writers.wait(timeout: .now()) == .success else { return }
         defer { shared.writers.signal() }
         // While this process logs, the file is not the newest version's whole story.
-        guard !shared.state.withLock({ $0.isLogging }), try writeLock.tryLock() else { return }
+        guard !shared.isLogging, try writeLock.tryLock() else { return }
         defer { writeLock.unlock() }
         try shared.refreshFromDisk()
         let header = try shared.readHeader().header

@@ -45,7 +45,9 @@ package final class SharedFile: Sendable {
     /// Excludes the writers of this process from each other, before the file's write lock,
     /// which excludes other processes (see `Database.tryBeginWrite`).
     let writers = DispatchSemaphore(value: 1)
-    let state: Locked<Committed>
+    /// Everything about the committed versions, behind one lock that only `SharedFile` takes:
+    /// the rest of the engine asks through the methods below.
+    private let state: Locked<Committed>
     /// Whether small commits may go to the redo log (see `LogEpoch`): for files, unless the
     /// environment sets `ASYNCREALM_REDO_LOG=0` (for measuring without it).
     let logsCommits: Bool
@@ -347,14 +349,14 @@ package final class SharedFile: Sendable {
     }
 
     /// The oldest version any snapshot, in this process or another, may still read.
-    func oldestPinned(_ committed: Committed) -> UInt64 {
+    private func oldestPinned(_ committed: Committed) -> UInt64 {
         var oldest = committed.header.version
         if let local = committed.pins.keys.min() { oldest = min(oldest, local) }
         if !committed.isLogging, let remote = readerTable?.oldestOfOtherProcesses() { oldest = min(oldest, remote) }
         return oldest
     }
 
-    func publishOldest(_ committed: inout Committed) {
+    private func publishOldest(_ committed: inout Committed) {
         // While this process logs, no other process reads the table; `endEpoch` publishes.
         guard let readerTable, !committed.isLogging else { return }
         let oldest = committed.pins.keys.min()
@@ -377,4 +379,145 @@ package final class PinnedVersion: Sendable {
     }
 
     deinit { file.unpin(version) }
+}
+
+// MARK: What the rest of the engine reads and records
+
+extension SharedFile {
+    /// The newest header this process knows.
+    var knownHeader: FileHeader { state.withLock { $0.header } }
+
+    /// The newest header this process knows, the slot it is in, and the allocator state of its
+    /// version if a writer of this process kept it: read together, as the next commit needs.
+    var knownHeaderWithSlot: (header: FileHeader, slot: Int, freeSpace: FreeSpace?) {
+        state.withLock { ($0.header, $0.headerSlot, $0.freeSpace) }
+    }
+
+    /// Whether this process has an epoch of logged commits open (see `LogEpoch`).
+    var isLogging: Bool { state.withLock { $0.isLogging } }
+
+    /// The oldest version a snapshot of this process pins (or the newest, with none pinned).
+    var oldestPinnedVersion: UInt64 { state.withLock { oldestPinned($0) } }
+
+    /// How many commit groups of more than one commit became durable, and their commits.
+    var groupStatistics: (groups: Int, commits: Int) { state.withLock { $0.groupStatistics } }
+
+    /// How many distinct versions snapshots of this process pin.
+    var pinnedVersionCount: Int { state.withLock { $0.pins.count } }
+
+    /// The pages the open commit group has written so far; none without a group.
+    var groupPages: [PageRef] { state.withLock { $0.group?.pages ?? [] } }
+
+    /// Whether one more commit fills the open commit group, which must then become durable.
+    var groupIsFull: Bool { state.withLock { ($0.group?.commits ?? 0) + 1 >= CommitGroup.maximumCommits } }
+
+    /// The write lock the open commit group holds, if one is open.
+    var groupLock: WriteLock? { state.withLock { $0.group?.lock } }
+
+    /// Keeps the changeset of a commit for observers, before its header is written.
+    func remember(_ result: CommitResult) {
+        state.withLock { $0.remember(result) }
+    }
+
+    /// Drops what `remember` kept of a commit that failed.
+    func forgetCommit(version: UInt64) {
+        state.withLock { $0.recentCommits.removeAll { $0.version == version } }
+    }
+}
+
+/// Epochs of logged commits, seen from the process's shared state of a file (see `LogEpoch`
+/// and `Docs/RedoLog.md`).
+extension SharedFile {
+    /// Opens an epoch whose logged commits follow `base`, the file's newest durable header, if
+    /// this process may log: it can take the open lock exclusively (no other process has the
+    /// file open or waits to). The caller holds the write lock and appends the epoch's first
+    /// record next; that record's sync makes the log's new header durable with it.
+    func beginEpoch(base: FileHeader) throws -> LogEpoch? {
+        guard logsCommits, let readerTable, let path else { return nil }
+        guard try readerTable.tryTakeOpenLockExclusively() else { return nil }
+        do {
+            let log = try redoLog.withLock { log in
+                if let log { return log }
+                let file = try PosixFile(path: path + ".log", create: true, readOnly: false, direct: true)
+                let created = try RedoLog.create(in: file, baseVersion: base.version, baseFingerprint: 0)
+                log = created
+                return created
+            }
+            try log.startGeneration(
+                baseVersion: base.version, baseFingerprint: LogEpoch.fingerprint(of: base), sync: false)
+            let epoch = LogEpoch(log: log, checkpoint: base)
+            self.epoch.withLock { $0 = epoch }
+            state.withLock { $0.isLogging = true }
+            watchEpoch()
+            return epoch
+        } catch {
+            readerTable.downgradeOpenLock()
+            throw error
+        }
+    }
+
+    /// Ends the epoch once its checkpoint is durable: the file holds every logged version, so
+    /// other processes may open it again.
+    func endEpoch() {
+        checkpointRequested.withLock { $0 = false }
+        state.withLock { committed in
+            committed.isLogging = false
+            publishOldest(&committed)
+        }
+        epoch.withLock { $0 = nil }
+        epochWatcher.withLock { watcher in
+            watcher?.cancel()
+            watcher = nil
+        }
+        readerTable?.downgradeOpenLock()
+    }
+
+    /// The records of the redo log that follow the file's newest version: commits a process
+    /// made durable in its log and ended before checkpointing (it crashed). Nil when there are
+    /// none: no log, a log of an older checkpoint or of another file, or no records.
+    func unappliedLogRecords() throws -> [RedoLog.Record]? {
+        guard let path else { return nil }
+        let file: PosixFile
+        do {
+            file = try PosixFile(path: path + ".log", create: false, readOnly: true)
+        } catch let error as StorageError where error.code == .fileNotFound {
+            return nil
+        }
+        guard let (log, records) = try RedoLog.open(file), !records.isEmpty else { return nil }
+        let (header, _) = try readHeader()
+        guard log.baseVersion == header.version, log.baseFingerprint == LogEpoch.fingerprint(of: header) else {
+            return nil
+        }
+        return records
+    }
+
+    /// Releases the held nodes no pinned version reaches any more.
+    func releaseRetiredHeldNodes() {
+        let oldest = state.withLock { oldestPinned($0) }
+        retiredHeldNodes.withLock { $0.release(oldestPinned: oldest, store: store) }
+    }
+
+    /// Checks every few milliseconds whether another process waits to open the file, or the
+    /// epoch has been idle for `EpochWatcher.idleNanoseconds`, and checkpoints if so.
+    private func watchEpoch() {
+        // A queue of its own, which libdispatch serves from its overcommitting threads: the
+        // shared pool may be taken by tasks that wait, in this process, for the very process
+        // that waits for this checkpoint (a test waiting for a child that opens the file).
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "AsyncRealm.EpochWatcher"))
+        timer.schedule(deadline: .now() + EpochWatcher.interval, repeating: EpochWatcher.interval, leeway: EpochWatcher.interval)
+        timer.setEventHandler { [weak self] in
+            guard let self, epoch.withLock({ $0 != nil }) else { return }
+            // A commit may stamp its time between the two readings.
+            let now = DispatchTime.now().uptimeNanoseconds, last = lastCommitTime.withLock { $0 }
+            let idle = now > last ? now - last : 0
+            guard readerTable?.isWantedElsewhere == true || idle >= EpochWatcher.idleNanoseconds else { return }
+            // The next commit checkpoints instead of logging; if none is under way, this does.
+            // (Waiting for the writer lock here would lose every race to a writer committing in
+            // a loop, and the waiting process with it.)
+            checkpointRequested.withLock { $0 = true }
+            try? Database.checkpointLog(of: self, waiting: false)
+        }
+        timer.resume()
+        epochWatcher.withLock { $0 = EpochWatcher(timer: timer) }
+    }
 }

@@ -19,7 +19,7 @@ struct HeaderCommit {
         let file = transaction.base.store.file
         let version = written.header.version
         let slot = FileHeader.slot(replacingTheOneBeside: transaction.durableSlot)
-        let groupLock = transaction.joinedGroup ? shared.state.withLock { $0.group?.lock } : nil
+        let groupLock = transaction.joinedGroup ? shared.groupLock : nil
         do {
             try written.header.write(to: file, slot: slot)
             try file.sync()
@@ -29,9 +29,7 @@ struct HeaderCommit {
             // with the group this commit would have ended.
             try? FileHeader.erase(slot: slot, of: file)
             if !written.keepsVersion {
-                shared.state.withLock { committed in
-                    committed.recentCommits.removeAll { $0.version == version }
-                }
+                shared.forgetCommit(version: version)
             }
             if transaction.joinedGroup {
                 let waiters = shared.abandonGroup()

@@ -63,10 +63,10 @@ struct PageCommit {
         // version after this one is committed, and must not make this commit look incomplete.
         // In a group, the record also lists the group's earlier pages this version still uses.
         let freedHere = Set(space.freed.map(\.offset))
-        let carried = transaction.joinedGroup ? shared.state.withLock { $0.group?.pages ?? [] } : []
+        let carried = transaction.joinedGroup ? shared.groupPages : []
         let pages = (carried + space.written).filter { !freedHere.contains($0.offset) }
         let syncPagesFirst = space.writtenBytes > WriteTransaction.syncedPagesThreshold
-        let groupIsFull = transaction.joinedGroup && shared.state.withLock { ($0.group?.commits ?? 0) + 1 >= CommitGroup.maximumCommits }
+        let groupIsFull = transaction.joinedGroup && shared.groupIsFull
         // A checkpoint ends its epoch at once, so it does not wait for a group.
         let joinsGroup = mayJoinGroup && !syncPagesFirst && !groupIsFull && epoch == nil
         let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
@@ -94,7 +94,7 @@ struct PageCommit {
         // transaction, holding the write lock, can produce `version`.
         let result = CommitResult(version: version, changeset: transaction.recorder.changeset, pageBytes: UInt64(space.writtenBytes))
         if !keepsVersion {
-            shared.state.withLock { $0.remember(result) }
+            shared.remember(result)
         }
         return WrittenVersion(header: header, result: result, pages: pages, freeList: listRef, commitRecord: recordRef,
                               freeSpace: freeSpace, keepsVersion: keepsVersion, epoch: epoch, joinsGroup: joinsGroup)
