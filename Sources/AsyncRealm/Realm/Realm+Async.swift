@@ -89,7 +89,7 @@ extension Realm {
             try await outcome.value()
         } catch {
             // The group this commit joined was lost: the file holds the version before it.
-            if let durable = try? database.snapshot() { rewind(to: durable) }
+            if let durable = try? database.snapshot() { advance(to: durable) }
             throw (error as? StorageError).map(RealmError.init) ?? error
         }
         return result

@@ -60,7 +60,7 @@ extension Realm {
             fail(error)
         }
         managed.isInvalidated = true
-        changed()
+        bumpStamp()
     }
 
     /// Deletes every object of `objects`.
@@ -91,7 +91,7 @@ extension Realm {
         } catch {
             fail(error)
         }
-        changed()
+        bumpStamp()
     }
 
     /// Deletes every object of every class.
@@ -108,7 +108,7 @@ extension Realm {
         } catch {
             fail(error)
         }
-        changed()
+        bumpStamp()
     }
 
     /// Sets every link to an object of `className` to nil and empties every list of them (when

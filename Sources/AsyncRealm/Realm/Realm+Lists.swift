@@ -43,7 +43,7 @@ extension Realm {
         } catch {
             fail(error)
         }
-        changed()
+        bumpStamp()
     }
 
     /// Stores the lists of a row just inserted or updated under `key`: `values` holds each list

@@ -202,7 +202,7 @@ extension Realm {
         // No row: another handle deleted the object in a commit this write transaction
         // started after. Storing nothing without a word would lose the change.
         require(found, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
-        changed()
+        bumpStamp()
     }
 
     /// Sets a property that is not a value column (a list): the general path of
@@ -344,7 +344,7 @@ extension Realm {
                 var values = unmanagedValues(of: object, info: info)
                 let oldRow = try table.row(existing)
                 try storeLists(of: info, key: existing, in: &values, replacing: oldRow) { try table.update(existing, to: $0) }
-                changed()
+                bumpStamp()
                 return existing
             }
         }
@@ -359,7 +359,7 @@ extension Realm {
         var values = unmanagedValues(of: object, info: info)
         try storeLists(of: info, key: key, in: &values, replacing: nil) { try table.insert($0, forKey: key) }
         recycle(&values)
-        changed()
+        bumpStamp()
         return key
     }
 
@@ -462,11 +462,6 @@ extension Realm {
     /// add of the class overwrites them.
     private func recycle(_ values: inout [Value]) {
         swap(&rowScratch, &values)
-    }
-
-    /// Marks that what this handle reads has changed.
-    func changed() {
-        bumpStamp()
     }
 
     // MARK: Reading objects

@@ -202,11 +202,14 @@ public final class Realm {
 
     // MARK: Reading
 
-    /// Makes `snapshot` the version this handle reads, picking up classes that other handles
-    /// stored since.
+    /// Marks that what this handle reads has changed: rows and results cached before are read
+    /// again.
     func bumpStamp() { stamp += 1 }
 
-    private func advance(to snapshot: Snapshot) {
+    /// Makes `snapshot` the version this handle reads (a newer one, or the durable one after
+    /// the commit it had advanced to was lost), picking up classes that other handles stored
+    /// since.
+    func advance(to snapshot: Snapshot) {
         stamp += 1
         let schemaRoots = snapshot.catalog.tables[SchemaStore.tableName]
         let schemaChanged = schemaRoots != (readSnapshot == nil ? nil : readSchemaRoots)
@@ -215,11 +218,6 @@ public final class Realm {
         if schemaChanged, let stored = try? SchemaStore.load(from: snapshot) {
             objectSchemas.merge(stored) { current, _ in current }
         }
-    }
-
-    /// Moves this handle back to `snapshot`, after the commit it had advanced to was lost.
-    func rewind(to snapshot: Snapshot) {
-        advance(to: snapshot)
     }
 
     /// The version this handle reads, taking the newest one if the handle holds none.
