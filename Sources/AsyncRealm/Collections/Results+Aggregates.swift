@@ -1,0 +1,74 @@
+import Foundation
+
+extension Results {
+    /// The smallest value of `property` among the objects, nil if there is none.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+        extreme(of: property) { $0 < 0 }
+    }
+
+    /// The largest value of `property` among the objects, nil if there is none.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+        extreme(of: property) { $0 > 0 }
+    }
+
+    /// The sum of `property` over the objects (nil values left out); zero if there are none.
+    ///
+    /// Integers add up exactly, however many and however large. The sum is returned as `T`
+    /// when `T` holds it (a `Double`, `Float` or `Decimal` always does, to its precision).
+    ///
+    /// - Important: A sum that `T` cannot hold (two `Int64.max` summed as `Int`) stops with a
+    ///   message naming the property and the sum, never a wrapped number: ask for a `Decimal`
+    ///   or `Double` sum where the values can be that large.
+    public func sum<T: _Persistable>(ofProperty property: String) -> T {
+        Aggregates.sum(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
+    }
+
+    /// The mean of `property` over the objects (nil values left out), nil if there are none.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+        Aggregates.average(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
+    }
+
+    // MARK: Helpers
+
+    /// The values of `property` over the objects, nil ones left out.
+    private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
+        handle.checkThread()
+        let path = boundPath(property, for: use)
+        if query == nil, steps.isEmpty, base == nil, path.hops.count == 1, case .value(let column) = path.hops[0] {
+            // Every object, one column: one pass over the table, decoding that column alone.
+            var values: [QueryScalar] = []
+            readOrStop {
+                try readableTable?.scan { _, row in
+                    let value = QueryScalar(stored: try row.column(column), type: path.property.type)
+                    if value != .null { values.append(value) }
+                    return true
+                }
+            }
+            return (values, path.property.type)
+        }
+        let evaluator = QueryEvaluator(realm: handle)
+        let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter { $0 != .null }
+        return (values, path.property.type)
+    }
+
+    /// The sum and count of an integer or double column over every object of the class, in
+    /// one pass over the stored rows with nothing collected; nil when that does not apply.
+    private func wholeClassTotal(of property: String) -> (Any, Int)? {
+        guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
+              type == .int || type == .double, let table = readableTable else { return nil }
+        let (integers, reals, count) = readOrStop { try table.total(ofColumn: column) }
+        return type == .int ? (integers, count) : (reals, count)
+    }
+
+    private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
+        let (values, type) = values(of: property, for: "take the minimum or maximum of")
+        return Aggregates.extreme(values, type: type, better)
+    }
+
+    /// The sum (`Int128`, `Double` or `Decimal`, as the property's type) and the count.
+    private func total(of property: String) -> (Any, Int) {
+        if let total = wholeClassTotal(of: property) { return total }
+        let (values, type) = values(of: property, for: "sum")
+        return Aggregates.total(values, type: type, of: "'\(info.schema.className).\(property)'")
+    }
+}

@@ -1,0 +1,100 @@
+import StorageEngine
+
+/// How an accessor becomes managed, and how its `@Persisted` properties read and write the
+/// realm (the entry points `Persisted`'s inlined accessor calls).
+extension Object {
+    /// Makes this unmanaged object the accessor of row `key` of `realm`; the row is read when a
+    /// property first needs it.
+    func _manage(realm: Realm, key: UInt64, info: ClassInfo) {
+        __managedRealm = .passUnretained(realm)
+        __realmOwner = realm
+        __key = key
+        __info = info
+        __invalidations = realm.invalidations
+    }
+
+    /// Makes this unmanaged object the accessor of row `key`, with its row at `range` of
+    /// `buffer` as read at `stamp`; the buffer keeps the realm alive.
+    func _manage(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        __managedRealm = .passUnretained(buffer.realm)
+        __key = key
+        __info = info
+        __invalidations = buffer.realm.invalidations
+        _setRow(range, of: buffer, stamp: stamp)
+    }
+
+    /// Makes this accessor, which nothing else references, the accessor of row `key` (see
+    /// `Results.Iterator`): everything the last row left is reset.
+    func _reuse(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        __realmOwner = nil
+        __wasInvalidated = false
+        _manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
+    }
+
+    func _setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
+        // A buffer of another realm would not keep this object's realm alive.
+        assert(buffer.realm === __managedRealm?.takeUnretainedValue(), "a row read through another realm")
+        __row = buffer.bytes(at: range)
+        // A reused accessor usually stays in its buffer: no reference to count again.
+        if __rowBuffer !== buffer { __rowBuffer = buffer }
+        __rowStamp = stamp
+        __rowCursor = ColumnCursor()
+    }
+
+    /// The property in slot `slot` (see `PropertySlots`) of this managed object, read from the
+    /// realm.
+    @inlinable
+    final func _read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
+        let realm = __managedRealm.unsafelyUnwrapped
+        if let column = PropertySlots.column(of: slot) {
+            return realm._withUnsafeGuaranteedRef { realm in
+                if let value = V._fromCurrentRow(of: self, column: column, realm: realm) { return value }
+                return V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
+            }
+        }
+        return realm.takeUnretainedValue().read(V.self, of: ManagedObjectState(self), slot: slot)
+    }
+
+    /// Sets the property in slot `slot` of this managed object; needs a write transaction.
+    @inlinable
+    final func _write<V: _Persistable>(_ value: V, slot: UInt16) {
+        let realm = __managedRealm.unsafelyUnwrapped.takeUnretainedValue()
+        if let column = PropertySlots.column(of: slot) {
+            _checkWritable()
+            _setStoredValue(value._toStorage(realm: realm), column: column)
+            return
+        }
+        realm.write(value, of: ManagedObjectState(self), slot: slot)
+    }
+
+    /// Column `column` of the row, read through `realm`, which is this object's.
+    @usableFromInline
+    final func _storedValue(column: Int, in realm: Realm) -> _StorageValue {
+        // The row is read through the pointer: no reference counting on the way to the bytes.
+        if __rowStamp == realm.stamp {
+            realm.checkThread()
+            return _StorageValue(RowBuffer.column(column, of: __row, cursor: &__rowCursor, table: __info.unsafelyUnwrapped.schema.className))
+        }
+        return _StorageValue(realm.column(column, of: ManagedObjectState(self)))
+    }
+
+    /// The row as last read, if it is the row `realm` (this object's) reads now; what the
+    /// typed reads of `_Persistable._fromCurrentRow` decode.
+    @inline(__always)
+    final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
+        guard __rowStamp == realm.stamp else { return nil }
+        realm.checkThread()
+        return __row
+    }
+
+    @usableFromInline
+    final func _checkWritable() {
+        ManagedObjectState(self).checkWritable()
+    }
+
+    @usableFromInline
+    final func _setStoredValue(_ value: _StorageValue, column: Int) {
+        let managed = ManagedObjectState(self)
+        managed.realm.write(stored: value.value, column: column, of: managed)
+    }
+}

@@ -1,0 +1,61 @@
+import StorageEngine
+
+/// A key path resolved against the schema: the hops from an object to the values it names.
+struct BoundKeyPath: Sendable {
+    enum Hop: Sendable {
+        /// A to-one link in `column`, to objects of `target`.
+        case link(column: Int, target: ObjectSchema)
+        /// A list in `column`, stored in element table `table`; of objects of `target`, or of
+        /// values when `target` is nil.
+        case list(column: Int, table: String, target: ObjectSchema?)
+        /// The objects of `origin` linking here through `property` (a `LinkingObjects`).
+        case backlinks(Property, origin: ObjectSchema)
+        /// A value column (the last hop).
+        case value(column: Int)
+    }
+
+    /// The fields, in one object: a template's comparison copies its path into every query
+    /// made from it, and a path copied field by field counted a reference for each of its
+    /// arrays and strings, then released them all with the query.
+    private final class Fields: Sendable {
+        let hops: [Hop]
+        let property: Property
+        let isCollection: Bool
+        let text: String
+
+        init(hops: [Hop], property: Property, isCollection: Bool, text: String) {
+            self.hops = hops
+            self.property = property
+            self.isCollection = isCollection
+            self.text = text
+        }
+    }
+
+    private var fields: Fields
+
+    init(hops: [Hop], property: Property, isCollection: Bool, text: String) {
+        fields = Fields(hops: hops, property: property, isCollection: isCollection, text: text)
+    }
+
+    var hops: [Hop] {
+        get { fields.hops }
+        set { fields = Fields(hops: newValue, property: property, isCollection: isCollection, text: text) }
+    }
+    /// The property the path ends at (for a path ending at an object, the link or list).
+    var property: Property {
+        get { fields.property }
+        set { fields = Fields(hops: hops, property: newValue, isCollection: isCollection, text: text) }
+    }
+    /// Whether the path can reach several values (it goes through a list or backlinks).
+    var isCollection: Bool { fields.isCollection }
+    /// The text of the path, for messages.
+    var text: String {
+        get { fields.text }
+        set { fields = Fields(hops: hops, property: property, isCollection: isCollection, text: newValue) }
+    }
+    /// The class of the objects the path ends at, when it ends at objects.
+    var objectClass: String? {
+        if case .value = hops.last { return nil }
+        return property.objectClassName
+    }
+}
