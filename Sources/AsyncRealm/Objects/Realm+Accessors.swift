@@ -1,0 +1,207 @@
+import StorageEngine
+
+/// Accessors of stored objects: making them, reading and writing their properties, and the
+/// failure a write records.
+extension Realm {
+    /// A managed accessor of row `key` of `type`, whose row is read when a property needs it.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
+        guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
+        let object = T()
+        object._manage(realm: self, key: key, info: info)
+        info.writeSlots(into: object)
+        return object
+    }
+
+    /// A managed accessor of row `key` of `type` with its row already read, at `range` of
+    /// `buffer` (a buffer of this realm): what iterating `Results` makes.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, info: ClassInfo) -> T {
+        let object = T()
+        object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
+        info.writeSlots(into: object)
+        return object
+    }
+
+    func isInvalidated(_ managed: ManagedObjectState) -> Bool {
+        if managed.isInvalidated { return true }
+        return !(readOrStop { try readTable(managed.info)?.contains(managed.key) } ?? false)
+    }
+
+    /// Makes sure the object's row is the one this handle reads now, reading it again if not.
+    private func refreshRow(_ managed: ManagedObjectState) {
+        if managed.hasCurrentRow { return }
+        require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted, added in a write that was cancelled, or read before its realm was invalidated; check isInvalidated before using it")
+        let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
+        guard let range = readOrStop({ try readTable(managed.info)?.withRow(managed.key, buffer.append) }) ?? nil else {
+            stop("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
+        }
+        managed.setRow(range, of: buffer, stamp: stamp)
+    }
+
+    /// The object's row as this handle reads it now.
+    func currentRow(_ managed: ManagedObjectState) -> [Value] {
+        refreshRow(managed)
+        return RowBuffer.decode(managed.row, table: managed.info.schema.className)
+    }
+
+    /// Reads a property that is not a value column (a list, linking objects, or any property
+    /// of a recorder): the general path of `ManagedObjectState.read`.
+    @usableFromInline
+    func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, slot: UInt16) -> V {
+        checkThread()
+        let property = managed.info.property(forSlot: slot)
+        if managed.isRecorder {
+            recordedProperty = property.name
+            return V._persistedDefault()
+        }
+        return read(V.self, of: managed, access: managed.info.access[property.name]!)
+    }
+
+    /// The name of the property `keyPath` reads on objects of `type`, found by reading it
+    /// through a recorder (see `ManagedObjectState.recordedProperty`).
+    func propertyName<T: Object>(of keyPath: PartialKeyPath<T>, in type: T.Type) -> String {
+        // Swift 6.3 type-checks `$0.name.count` inside a `where` closure by calling a
+        // `Query where T: Object` member subscript with T = String; stop before `T()`.
+        require(isObjectClass(type), "\(keyPath) is not a property of an Object, so a query cannot follow it; compare the property itself (for an enum, its rawValue)")
+        let recorder = T()
+        let info = classInfoOrStop(for: type)
+        recorder._manage(realm: self, key: 0, info: info)
+        recorder.__isRecorder = true
+        info.writeSlots(into: recorder, recorder: true)
+        recordedProperty = ""
+        _ = recorder[keyPath: keyPath]
+        let name = recordedProperty
+        guard !name.isEmpty else {
+            stop("\(keyPath) is not a @Persisted property of '\(type.className())'; queries can only use persisted properties")
+        }
+        return name
+    }
+
+    /// Whether `type` is an `Object` subclass, decided at run time: kept out of line so that the
+    /// optimiser cannot assume the answer from a generic constraint.
+    @inline(never)
+    private func isObjectClass(_ type: Any.Type) -> Bool { type is Object.Type }
+
+    /// Property `name` of a managed object, as a `V`.
+    func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, named name: String) -> V {
+        read(V.self, of: managed, access: managed.info.access[name]!)
+    }
+
+    private func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, access: PropertyAccess) -> V {
+        switch access {
+        case .value(let column):
+            return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
+        case .list(let column):
+            require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            return (V.self as! ManagedListBuilding.Type).managed(at: ManagedListLocation(owner: managed, column: column)) as! V
+        case .linkingObjects(let property):
+            require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")
+            let source = LinkingSource(target: managed.key, targetClass: managed.info.schema.className, property: property)
+            return (V.self as! LinkingObjectsBuilding.Type).build(realm: self, source: source) as! V
+        }
+    }
+
+    /// Property `name` of a managed object, typed `Any` (for `value(forKey:)`).
+    func value(named name: String, of managed: ManagedObjectState, object: Object) -> Any? {
+        checkThread()
+        guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
+            stop("'\(managed.info.schema.className)' has no property '\(name)'")
+        }
+        return storage.read(from: self, managed: managed, named: name)
+    }
+
+    /// Sets property `name` of a managed object from a value typed `Any` (for `setValue`).
+    func setValue(_ value: Any?, named name: String, of managed: ManagedObjectState, object: Object) {
+        checkThread()
+        guard managed.info.schema[name] != nil, let storage = object.persistedType(of: name) else {
+            stop("'\(managed.info.schema.className)' has no property '\(name)'")
+        }
+        storage.write(value, to: self, managed: managed, named: name)
+    }
+
+    /// One stored column of a managed object, as this handle reads it now.
+    func column(_ column: Int, of managed: ManagedObjectState) -> Value {
+        checkThread()
+        refreshRow(managed)
+        return RowBuffer.column(column, of: managed.row, cursor: &managed.object.__rowCursor, table: managed.info.schema.className)
+    }
+
+    /// Sets one stored column of a managed object; needs a write transaction.
+    func setColumn(_ column: Int, of managed: ManagedObjectState, to value: Value) {
+        checkThread()
+        guard let transaction = transactionForChange("cannot change a managed object outside a write transaction; make the change inside realm.write { }") else { return }
+        require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
+        let found: Bool
+        do {
+            found = try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: value)
+        } catch {
+            fail(error)
+            return
+        }
+        // No row: another handle deleted the object in a commit this write transaction
+        // started after. Storing nothing without a word would lose the change.
+        require(found, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
+        bumpStamp()
+    }
+
+    /// Sets a property that is not a value column (a list): the general path of
+    /// `ManagedObjectState.write`.
+    @usableFromInline
+    func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, slot: UInt16) {
+        checkThread()
+        write(value, of: managed, named: managed.info.property(forSlot: slot).name)
+    }
+
+    /// Sets property `name` of a managed object; needs a write transaction.
+    func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, named name: String) {
+        require(isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
+        guard let column = managed.info.columns[name] else {
+            stop("'\(managed.info.schema.className).\(name)' is LinkingObjects, which are read-only")
+        }
+        write(stored: value._toStorage(realm: self).value, column: column, of: managed)
+    }
+
+    /// Sets stored column `column` of a managed object; needs a write transaction. Changing
+    /// the primary key fails the transaction.
+    func write(stored: Value, column: Int, of managed: ManagedObjectState) {
+        if managed.info.listTables[column] != nil {
+            var elements: [Value] = []
+            if case .list(let given) = stored { elements = given }
+            changeList(of: managed, column: column) { table, count in
+                try ListStore.replace(with: elements, in: table, owner: managed.key, count: count)
+                return elements.count
+            }
+            return
+        }
+        if managed.info.primaryKeyColumn == column, !self.column(column, of: managed).isIdentical(to: stored) {
+            let name = managed.info.schema.storedProperties[column].name
+            stop("Primary key can't be changed after an object is inserted: '\(managed.info.schema.className).\(name)' identifies the object; delete it and add a new one with the new key instead")
+        }
+        setColumn(column, of: managed, to: stored)
+    }
+
+    /// Records the first error of the transaction: the commit throws it.
+    func fail(_ error: any Swift.Error) {
+        guard transactionFailure == nil else { return }
+        if let error = error as? RealmError {
+            transactionFailure = error
+        } else if let error = error as? StorageError {
+            transactionFailure = error.duplicate.flatMap(duplicatePrimaryKey) ?? RealmError(error)
+        } else {
+            transactionFailure = RealmError(code: .invalidValue, message: "\(error)")
+        }
+    }
+
+    /// The error for a primary key value already in the realm, in the words of the model:
+    /// "an object of class 'Item' with primary key 'id' 1 already exists". Nil if the table is
+    /// not a class's.
+    private func duplicatePrimaryKey(_ duplicate: StorageError.Duplicate) -> RealmError? {
+        guard let schema = objectSchemas.values.first(where: { SchemaStore.tableName(forClass: $0.className) == duplicate.table }),
+              duplicate.column < schema.storedProperties.count else { return nil }
+        let property = schema.storedProperties[duplicate.column]
+        let value = QueryScalar(stored: duplicate.value, type: property.type).swiftValue(type: property.type)
+        let shown = value.map { $0 is String ? "'\($0)'" : "\($0)" } ?? "nil"
+        return RealmError(
+            code: .duplicatePrimaryKey,
+            message: "an object of class '\(schema.className)' with primary key '\(property.name)' \(shown) already exists; add it with update: .modified or .all to update that object")
+    }
+}

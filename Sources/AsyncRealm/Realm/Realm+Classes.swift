@@ -1,0 +1,67 @@
+import StorageEngine
+
+import StorageEngine
+
+/// The realm's view of each model class (`ClassInfo`) and the tables of its objects.
+extension Realm {
+
+    /// The realm's view of model class `type`, registering it (and the classes it links to) the
+    /// first time it is used.
+    func classInfo(for type: Object.Type) throws -> ClassInfo {
+        // Keyed by the type's identity: computing a class name (`String(describing:)`) on every
+        // accessor would cost more than reading the row.
+        if let info = lastClassInfo, info.type == type { return info }
+        if let info = classInfos[ObjectIdentifier(type)] {
+            lastClassInfo = info
+            return info
+        }
+        let name = type.className()
+        try register(SchemaDiscovery.schema(for: [type]))
+        let info = ClassInfo(schema: objectSchemas[name]!, type: type)
+        classInfos[ObjectIdentifier(type)] = info
+        return info
+    }
+
+    func classInfoOrStop(for type: Object.Type) -> ClassInfo {
+        do {
+            return try classInfo(for: type)
+        } catch {
+            stop("cannot use '\(type.className())' with this realm: \(error)")
+        }
+    }
+
+    /// The table of `info`'s class as this handle reads it now; nil if it has no table yet.
+    /// Kept in `info` until the realm changes, which saves finding it by name on every read.
+    func readTable(_ info: ClassInfo) -> (any TableReading)? {
+        if info.tableStamp == stamp { return info.table }
+        let table = readTable(named: info.tableName)
+        info.table = table
+        info.tableStamp = stamp
+        return table
+    }
+
+    /// The table of `info`'s class in the current write transaction, kept in `info` for the
+    /// rest of the transaction.
+    func writeTable(_ info: ClassInfo, in transaction: WriteTransaction) throws -> TableWriter {
+        if info.writerSerial == transactionSerial, let writer = info.writer { return writer }
+        if transaction.tableIfPresent(info.tableName) == nil {
+            // The class was registered inside a write that was then cancelled: its schema and
+            // tables went with that write, while this handle still knows the class. Store them
+            // again in this one.
+            if try SchemaStore.load(in: transaction)[info.schema.className] == nil {
+                try SchemaStore.add(info.schema, in: transaction)
+            }
+        }
+        let writer = try transaction.table(info.tableName)
+        info.writer = writer
+        info.writerSerial = transactionSerial
+        info.nextPendingKey = 0
+        return writer
+    }
+
+    /// The table named `name` as this handle reads it now; nil if there is none.
+    func readTable(named name: String) -> (any TableReading)? {
+        if let transaction { return transaction.tableIfPresent(name) }
+        return readOrStop { try snapshot() }.tableIfPresent(name)
+    }
+}

@@ -1,0 +1,48 @@
+import StorageEngine
+
+extension Realm {
+    /// Every object of `type`, in insertion order.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        checkThread()
+        return Results(realm: self, info: classInfoOrStop(for: type))
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil if there is none.
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        guard let key = key as? _Persistable else {
+            let info = classInfoOrStop(for: type)
+            stop("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.type.rawValue ?? "not declared")")
+        }
+        return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+    }
+
+    /// The object of `type` whose primary key is `key`: the overload for keys whose type is
+    /// known to be storable, with no dynamic cast.
+    public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+    }
+
+    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue) -> Element? {
+        checkThread()
+        let info = classInfoOrStop(for: type)
+        guard let column = info.primaryKeyColumn else {
+            stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
+        }
+        guard let table = readTable(info), let found = readOrStop({ try table.firstKey(where: column, equals: stored.value) }) else {
+            return nil
+        }
+        return accessor(of: type, key: found, info: info)
+    }
+
+}
+
+/// Builds `LinkingObjects` of a type known only at run time.
+protocol LinkingObjectsBuilding {
+    static func build(realm: Realm, source: LinkingSource) -> Self
+}
+
+extension LinkingObjects: LinkingObjectsBuilding {
+    static func build(realm: Realm, source: LinkingSource) -> LinkingObjects {
+        LinkingObjects(realm: realm, source: source)
+    }
+}
