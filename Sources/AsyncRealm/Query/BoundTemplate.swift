@@ -97,21 +97,16 @@ final class BoundTemplate {
 /// `ClassInfo.filterTemplates`); nil for a string that has none (`%K`, an argument in a
 /// subquery, or text that does not bind).
 struct BoundTemplates {
-    private struct Key: Hashable {
-        let format: String
-        let argumentCount: Int
-    }
-
-    private var templates: [Key: BoundTemplate?] = [:]
+    private var templates: [TemplateKey: BoundTemplate?] = [:]
     /// The last string asked for and its template: a query run in a loop asks for the same
     /// string each time, and comparing it with the last (the same literal compares by its
     /// storage at once) costs less than hashing it.
-    private var last: (key: Key, template: BoundTemplate?)?
+    private var last: (key: TemplateKey, template: BoundTemplate?)?
     private static let limit = 64
 
     mutating func template(for format: String, argumentCount: Int, schema: ObjectSchema, binder: QueryBinder) -> BoundTemplate? {
         if let last, last.key.argumentCount == argumentCount, last.key.format == format { return last.template }
-        let key = Key(format: format, argumentCount: argumentCount)
+        let key = TemplateKey(format: format, argumentCount: argumentCount)
         if let known = templates[key] {
             last = (key, known)
             return known

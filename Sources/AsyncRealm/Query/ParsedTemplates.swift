@@ -4,18 +4,12 @@ import StorageEngine
 /// arguments: a query run many times with different values (`filter("name == %@", name)` in a
 /// loop) is parsed once, and each call only substitutes its values into the parsed tree.
 ///
-/// The template is parsed with each argument replaced by a placeholder the parser treats like
-/// any constant (an object reference to a class name no model can have); substituting puts
-/// the real value where each placeholder ended up, inside lists and subqueries too. A string
+/// The template is parsed with each argument replaced by a placeholder (`QueryValue.argument`)
+/// the parser treats like any constant; substituting puts the real value where each
+/// placeholder ended up, inside lists and subqueries too. A string
 /// with `%K`, whose argument changes the tree itself, is parsed with its arguments each time.
 enum ParsedTemplates {
-    private struct Key: Hashable {
-        let format: String
-        let argumentCount: Int
-    }
-
-    private static let placeholderClass = "\u{0}argument"
-    private static let recent = Locked<[Key: (QueryNode, QueryModifiers)]>([:])
+    private static let recent = Locked<[TemplateKey: (QueryNode, QueryModifiers)]>([:])
     private static let recentLimit = 256
 
     /// `format` parsed with `arguments`, as `QueryParser.parse` gives it.
@@ -29,9 +23,9 @@ enum ParsedTemplates {
     /// `format` parsed with placeholders for `argumentCount` arguments; nil if it holds `%K`.
     static func template(_ format: String, argumentCount: Int) throws -> (QueryNode, QueryModifiers)? {
         guard !namesKeyPathArgument(format) else { return nil }
-        let key = Key(format: format, argumentCount: argumentCount)
+        let key = TemplateKey(format: format, argumentCount: argumentCount)
         if let cached = recent.withLock({ $0[key] }) { return cached }
-        let placeholders = (0..<argumentCount).map { QueryValue.object(className: placeholderClass, key: UInt64($0)) }
+        let placeholders = (0..<argumentCount).map(QueryValue.argument)
         let template = try QueryParser.parse(format, arguments: placeholders)
         recent.withLock { cache in
             if cache.count >= recentLimit { cache.removeAll(keepingCapacity: true) }
@@ -43,7 +37,7 @@ enum ParsedTemplates {
     /// Whether `value` holds a placeholder.
     static func holdsPlaceholder(_ value: QueryValue) -> Bool {
         switch value {
-        case .object: return argumentIndex(of: value) != nil
+        case .argument: return true
         case .list(let items): return items.contains(where: holdsPlaceholder)
         default: return false
         }
@@ -52,7 +46,7 @@ enum ParsedTemplates {
     /// The index of the argument `value` stands for, if it is a placeholder itself (not a list
     /// holding some).
     static func argumentIndex(of value: QueryValue) -> Int? {
-        if case .object(let className, let key) = value, className == placeholderClass { return Int(key) }
+        if case .argument(let index) = value { return index }
         return nil
     }
 
@@ -94,4 +88,11 @@ enum ParsedTemplates {
         if case .list(let items) = value { return .list(items.map { substitute(arguments, into: $0) }) }
         return value
     }
+}
+
+/// What a template is kept by: the predicate string and how many arguments it is given (the
+/// same string with another count parses differently, or not at all).
+struct TemplateKey: Hashable {
+    let format: String
+    let argumentCount: Int
 }

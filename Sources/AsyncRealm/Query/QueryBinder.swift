@@ -225,6 +225,11 @@ struct QueryBinder {
     }
 
     private func scalar(_ value: QueryValue, position: Int) throws -> QueryScalar {
+        // A template's placeholder bound before its argument is given (one inside a subquery):
+        // the template cannot be bound ahead, and the string is bound with its values instead.
+        if case .argument(let index) = value {
+            throw QueryError.at(position, "argument \(index + 1) is needed to bind this part of the predicate")
+        }
         if case .object(let className, _) = value, schemas[className] == nil {
             throw QueryError.at(position, "the object given is of class '\(className)', which this realm does not have")
         }

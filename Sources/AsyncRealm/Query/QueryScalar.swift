@@ -52,6 +52,7 @@ enum QueryScalar: Hashable, Sendable {
         case .uuid(let uuid): self = .uuid(uuid.storedBits)
         case .objectId(let id): self = .objectId(id.bytes)
         case .object(_, let key): self = .object(key)
+        case .argument(let index): stop("argument \(index + 1) of a query template was not given its value before binding")
         }
     }
 

@@ -16,6 +16,9 @@ enum QueryValue: Sendable, Equatable {
     case object(className: String, key: UInt64)
     /// An array given for `IN %@`, or `{a, b}`.
     case list([QueryValue])
+    /// In a template parsed once for many calls (`ParsedTemplates`), where argument `index`
+    /// goes; each call puts its argument there before the predicate is bound.
+    case argument(Int)
 
     /// `value` (an argument) as a query constant; nil if it has no query form.
     static func from(argument value: Any?) -> QueryValue? {

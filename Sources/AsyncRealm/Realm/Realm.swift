@@ -71,13 +71,8 @@ public final class Realm {
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
     private(set) var lastCommit: CommitResult?
-    /// The storage of the last added object's values, kept for the next: a bulk add allocated
-    /// and freed an array per object (see `unmanagedValues(of:info:)`).
-    @exclusivity(unchecked) var rowScratch: [Value] = []
-    /// The update policy of the `add` call in progress, applied to the objects it links to.
-    @exclusivity(unchecked) var addPolicy: UpdatePolicy = .error
-    /// The class and table the last add went to (see `withAddTarget(for:_:)`).
-    @exclusivity(unchecked) var addTarget: AddTarget?
+    /// What the adds of a write reuse from one call to the next (see `AddScratch`).
+    @exclusivity(unchecked) var addScratch = AddScratch()
 
     /// Opens the default realm (`Configuration.defaultConfiguration`).
     public convenience init() throws {
@@ -442,10 +437,10 @@ public final class Realm {
     }
 
     /// Drops the table writers classes keep for the transaction that just ended, and the values
-    /// of the transaction's last add (`rowScratch`), which may be large.
+    /// of the transaction's last add (`AddScratch.values`), which may be large.
     private func forgetTableWriters() {
         for info in classInfos.values { info.writer = nil }
-        rowScratch.removeAll(keepingCapacity: true)
+        addScratch.values.removeAll(keepingCapacity: true)
     }
 
     // MARK: Confinement

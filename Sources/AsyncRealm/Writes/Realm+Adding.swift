@@ -12,8 +12,8 @@ extension Realm {
         checkThread()
         require(isWriting, "add objects inside a write transaction: realm.write { realm.add(object) }")
         if update != .error, object.managed == nil { requirePrimaryKey(classInfoOrStop(for: type(of: object)), for: update) }
-        addPolicy = update
-        defer { addPolicy = .error }
+        addScratch.policy = update
+        defer { addScratch.policy = .error }
         _ = keyAddingIfNeeded(object)
     }
 
@@ -51,21 +51,21 @@ extension Realm {
     /// the transaction was a twentieth of `BatchWrite`'s adds.
     @inline(__always)
     private func withAddTarget<Result>(for type: Object.Type, _ body: (ClassInfo, TableWriter) throws -> Result) throws -> Result {
-        if let target = addTarget, target.type == ObjectIdentifier(type), target.transactionSerial == transactionSerial {
+        if let target = addScratch.target, target.type == ObjectIdentifier(type), target.transactionSerial == transactionSerial {
             return try target.info._withUnsafeGuaranteedRef { info in
                 try target.table._withUnsafeGuaranteedRef { table in try body(info, table) }
             }
         }
         let info = classInfoOrStop(for: type)
         let table = try writeTable(info, in: transaction!)
-        addTarget = AddTarget(type: ObjectIdentifier(type), info: .passUnretained(info), table: .passUnretained(table), transactionSerial: transactionSerial)
+        addScratch.target = AddScratch.Target(type: ObjectIdentifier(type), info: .passUnretained(info), table: .passUnretained(table), transactionSerial: transactionSerial)
         return try body(info, table)
     }
 
     /// Adds `object`, unmanaged, to `table` of `info`'s class, or with `.modified` or `.all`
     /// updates the object of its primary key; returns its key.
     private func add(unmanaged object: Object, info: ClassInfo, table: TableWriter) throws -> UInt64 {
-        if addPolicy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
+        if addScratch.policy != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name] {
             let field = info.storageFields(of: object)[column]
             let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
             let primaryKey = field.storageValue(in: base, realm: self)
@@ -172,7 +172,7 @@ extension Realm {
         // The array of the last add, taken out while in use: converting a link adds the object
         // it links to first, which takes an array of its own.
         var values: [Value] = []
-        swap(&values, &rowScratch)
+        swap(&values, &addScratch.values)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let fields = info.storageFields(of: object)
         // The last add's values are overwritten in place (an object of the same class, the usual
@@ -190,9 +190,9 @@ extension Realm {
         return values
     }
 
-    /// Keeps `values`' storage for the next add (see `rowScratch`), values and all: the next
+    /// Keeps `values`' storage for the next add (see `AddScratch.values`), values and all: the next
     /// add of the class overwrites them.
     private func recycle(_ values: inout [Value]) {
-        swap(&rowScratch, &values)
+        swap(&addScratch.values, &values)
     }
 }
