@@ -20,9 +20,12 @@ package struct PageRef: Hashable, Sendable, CustomStringConvertible {
 
     package static let null = PageRef(offset: 0, length: 0, checksum: 0)
     package var isNull: Bool { offset == 0 }
-    /// Whether this names a node held in memory rather than a page of the file (see
-    /// `PageStore.holdInMemory`).
-    package var isSynthetic: Bool { offset >= PageStore.syntheticBase }
+    /// Where synthetic references, to nodes held in memory (`PageStore.holdInMemory`), start:
+    /// past the end of any file, so that no page of the file is ever confused with one.
+    package static let syntheticBase: UInt64 = 1 << 62
+
+    /// Whether this names a node held in memory rather than a page of the file.
+    package var isSynthetic: Bool { offset >= Self.syntheticBase }
 
     /// Size of a reference as `write(to:)` stores it.
     package static let encodedSize = 20

@@ -11,9 +11,8 @@ package final class PageStore: Sendable {
         self.cache = cache
     }
 
-    /// Where synthetic references start: past the end of any file, so that no page of the file
-    /// is ever confused with a node held in memory.
-    package static let syntheticBase: UInt64 = 1 << 62
+    /// Where synthetic references start (see `PageRef.syntheticBase`).
+    package static let syntheticBase = PageRef.syntheticBase
 
     /// Reserves `count` synthetic references for nodes `holdInMemory` will keep: a commit
     /// names all its nodes first (a branch holds its children's references), then hands them

@@ -21,6 +21,10 @@
 final class EarlyPageWrites: Sendable {
     /// A run is written once it holds this much.
     static let runBytes = 256 << 10
+    /// Room a run keeps past `runBytes` for the page that takes it over the limit: two of the
+    /// largest leaves a tree writes (`TreeLayout.maxLeafBytes`, 8 KiB), which a layer below the
+    /// trees cannot name.
+    static let runSlack = 16 << 10
     /// The transaction grants space in extents of at least this size.
     static let extentBytes: UInt64 = 1 << 20
 
@@ -74,7 +78,7 @@ final class EarlyPageWrites: Sendable {
             if !state.run.isEmpty && offset != state.runStart + UInt64(state.run.count) { write(&state) }
             if state.run.isEmpty {
                 state.runStart = offset
-                state.run.reserveCapacity(EarlyPageWrites.runBytes + Int(TreeLayout.maxLeafBytes) * 2)
+                state.run.reserveCapacity(EarlyPageWrites.runBytes + EarlyPageWrites.runSlack)
             }
             var sealed = page
             let ref = PageCodec.seal(&sealed, at: offset)

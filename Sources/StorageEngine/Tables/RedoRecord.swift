@@ -101,14 +101,14 @@ package struct RedoRecord: Equatable, Sendable {
         }
     }
 
-    /// Makes the record's changes in `transaction`, which must start from the version the
-    /// recorded transaction started from.
+    /// Makes the record's changes in the tables `table` gives by name (those of a write
+    /// transaction, which must start from the version the recorded transaction started from).
     ///
     /// - Throws: what the table operations throw (a replay that fails does not match the
     ///   version it was applied to), and `fileCorrupted` for a row that does not decode.
-    package func apply(to transaction: WriteTransaction) throws {
+    package func apply(toTables table: (String) throws -> TableWriter) throws {
         for operation in operations {
-            let table = try transaction.table(operation.table)
+            let table = try table(operation.table)
             switch operation {
             case .insert(_, let key, let row):
                 try table.insert(try row.withUnsafeBytes { try RowCodec.decode($0) }, forKey: key)
