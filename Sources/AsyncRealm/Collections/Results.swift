@@ -388,26 +388,13 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 return
             }
             let buffer = reusableBuffer(rows: Self.scanBatchSize)
-            // Whole leaves until the batch is full: each leaf's keys copied together and its
-            // rows in one copy (a call per row cost more than the copying). A row stored in
-            // overflow pages gets no row here and is read by its key when reached.
-            readOrStop {
-                try table.scanRowLeaves(from: nextKey) { leaf in
-                    let (first, count) = (leaf.start, leaf.keys.count)
-                    let base = leaf.valueStart(first)
-                    let copied = buffer.append(UnsafeRawBufferPointer(rebasing: leaf.bytes[base..<leaf.valueEnd(count - 1)]))
-                    let offset = copied.lowerBound - base
-                    keys.append(contentsOf: UnsafeBufferPointer(rebasing: leaf.keys[first..<count]))
-                    var start = base
-                    for index in first..<count {
-                        let end = leaf.valueEnd(index)
-                        rows.append(leaf.isOverflow(index) ? nil : (start + offset)..<(end + offset))
-                        start = end
-                    }
-                    return keys.count < Self.scanBatchSize
-                }
+            // Whole leaves until the batch is full, each leaf's rows in one copy (a call per row
+            // cost more than the copying). A row stored in overflow pages gets no row here and
+            // is read by its key when reached.
+            let from = nextKey
+            exhausted = readOrStop {
+                try table.copyRowBatch(from: from, minimum: Self.scanBatchSize, keys: &keys, rows: &rows, copy: buffer.append)
             }
-            if keys.count < Self.scanBatchSize { exhausted = true }
             if let last = keys.last { nextKey = last &+ 1 }
             if nextKey == 0 { exhausted = true }
         }
