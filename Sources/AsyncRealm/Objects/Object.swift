@@ -110,7 +110,7 @@ open class Object {
         guard let object else { return false }
         guard let mine = managed, let theirs = object.managed else { return self === object }
         return mine.key == theirs.key && mine.info.schema.className == theirs.info.schema.className
-            && mine.realm.database.shared === theirs.realm.database.shared
+            && mine.realm.database.isSameFile(as: theirs.realm.database)
     }
 }
 

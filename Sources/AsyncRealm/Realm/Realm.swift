@@ -112,7 +112,7 @@ public final class Realm {
         }
         let database = self.database
         coordinator = try RealmError.translating {
-            try RealmCoordinator.coordinator(for: database.shared.path ?? "inmemory:" + (configuration.inMemoryIdentifier ?? ""), database: database)
+            try RealmCoordinator.coordinator(for: database.path ?? "inmemory:" + (configuration.inMemoryIdentifier ?? ""), database: database)
         }
         let snapshot = try RealmError.translating { try database.snapshot() }
         readSnapshot = snapshot
@@ -206,7 +206,7 @@ public final class Realm {
     /// since.
     func advance(to snapshot: Snapshot) {
         stamp += 1
-        let schemaRoots = snapshot.catalog.tables[SchemaStore.tableName]
+        let schemaRoots = snapshot.roots(ofTable: SchemaStore.tableName)
         let schemaChanged = schemaRoots != (readSnapshot == nil ? nil : readSchemaRoots)
         readSnapshot = snapshot
         readSchemaRoots = schemaRoots

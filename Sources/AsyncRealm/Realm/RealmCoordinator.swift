@@ -34,12 +34,12 @@ actor RealmCoordinator {
         let (coordinator, isNew) = try coordinators.withLock { coordinators in
             // The coordinator of another file under the same path (deleted and created again)
             // is replaced.
-            if let existing = coordinators[key]?.coordinator, existing.database.shared === database.shared { return (existing, false) }
+            if let existing = coordinators[key]?.coordinator, existing.database.isSameFile(as: database) { return (existing, false) }
             let created = try RealmCoordinator(database: database)
             coordinators[key] = WeakCoordinator(coordinator: created)
             return (created, true)
         }
-        if isNew, database.shared.path != nil {
+        if isNew, database.path != nil {
             Task { await coordinator.startPolling() }
         }
         return coordinator

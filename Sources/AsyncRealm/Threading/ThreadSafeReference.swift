@@ -63,7 +63,7 @@ extension Realm {
         require(!isFrozen, "a ThreadSafeReference resolves in a live realm; this one is frozen")
         let made = reference.take()
         if let made {
-            require(made.store === database.shared.store, "a ThreadSafeReference resolves in a realm of the file it was made in")
+            require(made.isVersion(of: database), "a ThreadSafeReference resolves in a realm of the file it was made in")
             if autorefresh || (try? snapshot().version) ?? 0 < made.version { refresh() }
         }
         return Confined._resolve(reference.confinedDescription, in: self)

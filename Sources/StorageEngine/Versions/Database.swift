@@ -7,6 +7,12 @@ import Glibc
 /// each other's writes exactly as two processes do.
 package final class Database: Sendable {
     package let shared: SharedFile
+
+    /// The file's canonical path; nil for an in-memory database.
+    package var path: String? { shared.path }
+
+    /// Whether `other` is a handle on the same file (or in-memory database) as this one.
+    package func isSameFile(as other: Database) -> Bool { shared === other.shared }
     let writeLock: WriteLock
     package let isReadOnly: Bool
 

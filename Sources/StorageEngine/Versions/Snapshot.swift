@@ -18,6 +18,13 @@ package final class Snapshot: Sendable {
 
     package var tableNames: [String] { catalog.tables.keys.sorted() }
 
+    /// The roots of table `name` in this version, nil if it has none: equal roots in two
+    /// versions mean the table did not change between them.
+    package func roots(ofTable name: String) -> TableRoots? { catalog.tables[name] }
+
+    /// Whether this is a version of the file `database` is a handle on.
+    package func isVersion(of database: Database) -> Bool { store === database.shared.store }
+
     /// The table named `name`, or nil if this version has none.
     package func tableIfPresent(_ name: String) -> TableReader? {
         catalog.tables[name].map { TableReader(name: name, roots: $0, store: store) }
