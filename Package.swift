@@ -39,15 +39,17 @@ let package = Package(
         // A child process for the crash tests: commits numbered transactions until killed.
         .executableTarget(
             name: "CrashWriter", dependencies: ["StorageEngine"], path: "Tests/CrashWriter"),
-        .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter"]),
-        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine"]),
+        // What every test target shares (a temporary directory per test).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter", "TestSupport"]),
+        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine", "TestSupport"]),
         // A child process for the two-process tests: increments a counter and watches changes.
         .executableTarget(
             name: "CounterProcess", dependencies: ["AsyncRealm"], path: "Tests/CounterProcess"),
         // Actors, change streams, frozen values; also run under ThreadSanitizer by `.ci/run`.
         .testTarget(
             name: "AsyncRealmConcurrencyTests",
-            dependencies: ["AsyncRealm", "StorageEngine", "CounterProcess"]),
+            dependencies: ["AsyncRealm", "StorageEngine", "CounterProcess", "TestSupport"]),
 
         // Fuzz targets (libFuzzer): built with `-sanitize=fuzzer,address -D FUZZING` by
         // `scripts/fuzz.sh`; a plain build replays the inputs named on the command line.

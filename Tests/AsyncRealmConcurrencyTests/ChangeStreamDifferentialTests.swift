@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// A small seeded generator, so that a failing run can be replayed.
 struct SplitMix: RandomNumberGenerator {
@@ -20,7 +21,7 @@ struct ChangeStreamDifferentialTests {
     func updatesReplayOntoTheModel() async throws {
         let seed = ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix(state: seed)
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let queries: [(String, Results<Pet>)] = [
             ("all", realm.objects(Pet.self)),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// The indices of an update, or nil for another element.
 func indices<C>(_ change: RealmCollectionChange<C>?) -> (deletions: [Int], insertions: [Int], modifications: [Int])? {
@@ -12,7 +13,7 @@ func indices<C>(_ change: RealmCollectionChange<C>?) -> (deletions: [Int], inser
 struct ChangeStreamTests {
     @Test("the reference's example: a write before the first element is part of the initial one")
     func initialIncludesEarlierWrite() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let pets = realm.objects(Pet.self)
         #expect(pets.count == 0)
@@ -35,7 +36,7 @@ struct ChangeStreamTests {
     // CPU-bound tests running beside it held for minutes under ThreadSanitizer.)
     @Test("a file deleted and created again under its path has a coordinator of its own, while the old file's realm is still held")
     func recreatedFile() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let old = try await Realm.open(configuration: directory.configuration)
         for id in 1...5 { try await old.asyncWrite { old.add(Pet(value: ["id": id, "name": "old"])) } }
         for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: directory.configuration.fileURL!.path + suffix) }
@@ -56,7 +57,7 @@ struct ChangeStreamTests {
 
     @Test("commits between two requests arrive as one coalesced update")
     func coalescing() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         var changes = realm.objects(Pet.self).changes.makeAsyncIterator()
         guard case .initial? = await changes.next() else { Issue.record("no initial element"); return }
@@ -77,7 +78,7 @@ struct ChangeStreamTests {
 
     @Test("sorted results report deletions and modifications at old indices, insertions at new ones, moves as both")
     func sortedIndexRules() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         try await realm.asyncWrite {
             for (id, age) in [(1, 1), (3, 3), (5, 5), (7, 7)] { realm.add(Pet(value: ["id": id, "name": "p\(id)", "age": age])) }
@@ -108,7 +109,7 @@ struct ChangeStreamTests {
 
     @Test("filtered results: objects entering and leaving the filter are insertions and deletions")
     func filteredMembership() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         try await realm.asyncWrite {
             for id in 1...6 { realm.add(Pet(value: ["id": id, "name": "p\(id)", "age": id])) }
@@ -130,7 +131,7 @@ struct ChangeStreamTests {
 
     @Test("a change to a linked object is a modification of the objects linking to it, four links deep")
     func linkDepth() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         try await realm.asyncWrite {
             let toy = Toy(value: ["id": 1, "color": "red"])
@@ -168,7 +169,7 @@ struct ChangeStreamTests {
 
     @Test("links are followed exactly four deep by default, and as deep as a key path says")
     func exactLinkDepth() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         // 1 -> 2 -> 3 -> 4 -> 5 -> 6: object 5 is four links from 1, object 6 five.
         try await realm.asyncWrite {
@@ -201,7 +202,7 @@ struct ChangeStreamTests {
 
     @Test("write(withoutNotifying:) leaves the write out of that stream only")
     func withoutNotifying() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let quiet = realm.objects(Pet.self).changes
         let loud = realm.objects(Pet.self).changes
@@ -230,7 +231,7 @@ struct ChangeStreamTests {
 
     @Test("commitWrite(withoutNotifying:) after a plain beginWrite() skips that write only, when another handle committed before it")
     func withoutNotifyingAfterOtherCommit() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let quiet = realm.objects(Pet.self).changes
         var quietChanges = quiet.makeAsyncIterator()
@@ -251,7 +252,7 @@ struct ChangeStreamTests {
 
     @Test("streams end when the token is invalidated, the task is cancelled, or the realm is invalidated")
     func streamsEnd() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         // Token: a consumer waiting for the next element gets nil.
         let stream = realm.objects(Pet.self).changes
@@ -281,7 +282,7 @@ struct ChangeStreamTests {
 
     @Test("object streams report changed properties with old and new values, then .deleted, then end")
     func objectStream() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let pet = try await realm.asyncWrite { realm.create(Pet.self, value: ["id": 1, "name": "Rex", "age": 2]) }
         var changes = pet.changes.makeAsyncIterator()
@@ -308,7 +309,7 @@ struct ChangeStreamTests {
 
     @Test("list streams report element changes and modified elements")
     func listStream() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let owner = try await realm.asyncWrite {
             realm.create(Owner.self, value: ["id": 1, "name": "Ann", "pets": [["id": 1, "name": "a"], ["id": 2, "name": "b"]], "tags": ["x"]])
@@ -335,7 +336,7 @@ struct ChangeStreamTests {
 
     @Test("linking objects streams follow objects starting and stopping to link")
     func linkingObjectsStream() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let pet = try await realm.asyncWrite { realm.create(Pet.self, value: ["id": 1, "name": "a", "age": 1]) }
         var owners = pet.owners.changes.makeAsyncIterator()
@@ -351,7 +352,7 @@ struct ChangeStreamTests {
 
     @Test("realm.changes yields once per version with changes")
     func realmStream() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         var changes = realm.changes.makeAsyncIterator()
         try await realm.asyncWrite { realm.add(Toy(value: ["id": 1, "color": "red"])) }
@@ -360,7 +361,7 @@ struct ChangeStreamTests {
 
     @Test("with autorefresh off, a realm's streams report other handles' commits only after refresh()")
     func autorefreshOff() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         realm.autorefresh = false
         var changes = realm.objects(Toy.self).changes.makeAsyncIterator()
@@ -376,7 +377,7 @@ struct ChangeStreamTests {
 
     @Test("a stream that ends releases the version it held")
     func endReleasesPin() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let stream = realm.objects(Toy.self).changes
         var iterator = stream.makeAsyncIterator()
@@ -392,7 +393,7 @@ struct ChangeStreamTests {
     @Test("a realm confined to the main actor, with its stream consumed there")
     @MainActor
     func mainActorRealm() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm(configuration: directory.configuration, actor: MainActor.shared)
         var changes = realm.objects(Toy.self).changes.makeAsyncIterator()
         guard case .initial? = await changes.next() else { Issue.record("no initial"); return }

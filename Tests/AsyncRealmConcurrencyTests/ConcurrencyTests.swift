@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AsyncRealm
 import StorageEngine
+import TestSupport
 
 /// Writes through `asyncWrite` from its own realm.
 actor Writer {
@@ -92,7 +93,7 @@ struct ConcurrencyTests {
     /// (`ParallelLeafEncoding`), while readers on other actors read the version before.
     @Test("a large asyncWrite, whose leaves are compressed on several threads, stores every object while others read")
     func largeCommitOnSeveralThreads() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let configuration = directory.configuration
         let writer = try await Realm.open(configuration: configuration)
         try await writer.asyncWrite {
@@ -116,7 +117,7 @@ struct ConcurrencyTests {
     }
     @Test("50 actors x 100 asyncWrites while 10 actors follow change streams: exact final state, no deadlock")
     func contendedWritersAndObservers() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let configuration = directory.configuration
         let setup = try await Realm.open(configuration: configuration)
         try await setup.asyncWrite { setup.add(Counter(value: ["id": 1, "value": 0])) }
@@ -155,7 +156,7 @@ struct ConcurrencyTests {
     /// `writes` each, and checks the final state; returns the writes that returned before the
     /// file held them, and the process's group statistics.
     func mixedWriters(asynchronous: Int, synchronous: Int, writes: Int) async throws -> (early: [UInt64], statistics: (groups: Int, commits: Int)) {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let configuration = directory.configuration
         let setup = try await Realm.open(configuration: configuration)
         try await setup.asyncWrite { setup.add(Counter(value: ["id": 1, "value": 0])) }
@@ -193,7 +194,7 @@ struct ConcurrencyTests {
 
     @Test("a realm whose commit waits for its group reads its own commit; refresh() never steps back to the durable version")
     func refreshDuringGroup() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         try await realm.asyncWrite { realm.add(Counter(value: ["id": 1, "value": 0])) }
         let durable = realm.database.durableVersion
@@ -212,7 +213,7 @@ struct ConcurrencyTests {
     @Test("asyncWrite rolls back when its block throws or its task is cancelled")
     func asyncWriteRollsBack() async throws {
         struct Refused: Error {}
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         await #expect(throws: Refused.self) {
             try await realm.asyncWrite {
@@ -238,7 +239,7 @@ struct ConcurrencyTests {
 
     @Test("two processes each incrementing a counter 1,000 times end at 2,000 and see each other's commits")
     func twoProcesses() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.url.appendingPathComponent("shared.realm").path
         let executable = try counterProcessPath()
         let increments = 1_000
@@ -286,7 +287,7 @@ struct ConcurrencyTests {
                 try? Data(message.utf8).write(to: report)
                 exit(1)
             }
-            let directory = TestDirectory()
+            let directory = TemporaryDirectory()
             // A small page cache, so that growth past it shows memory the stream would cost.
             var configuration = directory.configuration
             configuration.pageCacheBytes = 4 << 20
@@ -318,7 +319,7 @@ struct ConcurrencyTests {
 
     @Test("frozen results read from 8 tasks at once while a writer commits")
     func frozenReads() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         try await realm.asyncWrite {
             for id in 0..<2_000 { realm.add(Pet(value: ["id": id, "name": "pet \(id)", "age": id % 20])) }
@@ -359,7 +360,7 @@ struct ConcurrencyTests {
 
     @Test("freeze() and thaw() on realms, objects, results, lists and linking objects")
     func freezing() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let owner = try await realm.asyncWrite {
             realm.create(Owner.self, value: ["id": 1, "name": "Ann", "pets": [["id": 1, "name": "a", "age": 1]], "tags": ["x"]])
@@ -394,7 +395,7 @@ struct ConcurrencyTests {
 
     @Test("thread-safe references resolve in another actor at a version at least as new, nil once deleted")
     func threadSafeReferences() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let owner = try await realm.asyncWrite {
             realm.create(Owner.self, value: ["id": 1, "name": "Ann", "pets": [["id": 1, "name": "a", "age": 1], ["id": 2, "name": "b", "age": 5]]])
@@ -415,7 +416,7 @@ struct ConcurrencyTests {
 
     @Test("a reference whose object another writer then deletes resolves to nil in an actor whose realm has not advanced")
     func resolveSeesDeletion() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         let realm = try await Realm.open(configuration: directory.configuration)
         let pet = try await realm.asyncWrite { realm.create(Pet.self, value: ["id": 1, "name": "a", "age": 1]) }
         // The resolving actor's realm reads the version the reference is made at, and no later.
@@ -430,7 +431,7 @@ struct ConcurrencyTests {
 
     @Test("maximumNumberOfActiveVersions: a commit that would keep more versions throws")
     func activeVersionLimit() async throws {
-        let directory = TestDirectory()
+        let directory = TemporaryDirectory()
         var configuration = directory.configuration
         configuration.maximumNumberOfActiveVersions = 2
         let realm = try await Realm.open(configuration: configuration)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import AsyncRealm
+import TestSupport
 
 final class Owner: Object {
     @Persisted(primaryKey: true) var id: Int
@@ -38,17 +39,8 @@ final class Entry: Object {
     @Persisted var sequence: Int
 }
 
-/// A fresh directory per test, removed afterwards.
-final class TestDirectory: Sendable {
-    let url: URL
-
-    init() {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("asyncrealm-concurrency-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
+extension TemporaryDirectory {
+    /// A realm file in the directory, with the models of these tests.
     var configuration: Realm.Configuration {
         Realm.Configuration(fileURL: url.appendingPathComponent("test.realm"), objectTypes: [Owner.self, Pet.self, Toy.self, Counter.self, Entry.self, Chain.self])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 // The models of the data-model guide (../shared/reference/002_*), in RealmSwift's spelling.
 
@@ -36,7 +37,7 @@ final class GuidePerson: Object {
 struct DataModelGuideTests {
     @Test("to-one and to-many relationships, and the inverse relationship", arguments: RealmKind.allCases)
     func relationships(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let jim = Person(value: ["id": 1, "name": "Jim"])
         let rex = Dog(value: ["name": "Rex"])
@@ -72,7 +73,7 @@ struct DataModelGuideTests {
 
     @Test("objects are live: a change through one accessor shows in every other", arguments: RealmKind.allCases)
     func liveObjects(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let myDog = Dog()
         myDog.name = "Fido"
@@ -85,7 +86,7 @@ struct DataModelGuideTests {
 
     @Test("creating objects: properties, a dictionary, an array, nested values", arguments: RealmKind.allCases)
     func creatingObjects(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let myDog = Dog()
         myDog.name = "Rex"
@@ -115,7 +116,7 @@ struct DataModelGuideTests {
 
     @Test("create-or-update by primary key, with a whole object and with partial values; key-value coding; deleting", arguments: RealmKind.allCases)
     func updatesAndDeletes(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let cheeseBook = Book()
         cheeseBook.title = "Cheese recipes"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 final class EdgeInt: Object {
     @Persisted(primaryKey: true) var id: Int
@@ -52,7 +53,7 @@ struct EdgeValueQueryTests {
 
     @Test("Int.min and Int.max through a primary key, an index and a scan", arguments: RealmKind.allCases)
     func integers(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeInt.self]))
         try realm.write {
             for value in Self.integers {
@@ -98,7 +99,7 @@ struct EdgeValueQueryTests {
 
     @Test("a Date outside the stored range is clamped on write and as a query argument, never a trap", arguments: RealmKind.allCases)
     func unstorableDates(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeDate.self]))
         try realm.write {
             for (given, _) in Self.unstorableDates { realm.add(EdgeDate(value: ["indexed": given, "plain": given])) }
@@ -120,7 +121,7 @@ struct EdgeValueQueryTests {
 
     @Test("NaN sorts first, equals itself, is below every number in comparisons and aggregates", arguments: RealmKind.allCases)
     func notANumber(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeDouble.self]))
         let values: [Double] = [1, .nan, -.infinity, -0.0, .infinity, 0, .nan, -1]
         try realm.write {
@@ -157,7 +158,7 @@ struct EdgeValueQueryTests {
 
     @Test("a sum of integers past Int64 is exact as Decimal or Double, in @sum too, and never wraps", arguments: RealmKind.allCases)
     func sumPastInt64(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeInt.self]))
         try realm.write {
             realm.add(EdgeInt(value: ["id": 1, "plain": Int.max, "plainOptional": Int.max]))
@@ -177,7 +178,7 @@ struct EdgeValueQueryTests {
         }
         let small: Int = objects.filter("id == 1").sum(ofProperty: "plain")
         #expect(small == Int.max)
-        let listDirectory = RealmDirectory()
+        let listDirectory = TemporaryDirectory()
         let lists = try Realm(configuration: kind.configuration(listDirectory, objectTypes: [EveryType.self, Dog.self, Person.self]))
         try lists.write {
             let wide = EveryType()
@@ -210,7 +211,7 @@ struct EdgeValueQueryTests {
 
     @Test("strings compare by their bytes everywhere: scan, index, sort, distinct, BEGINSWITH, [c] and [d]", arguments: RealmKind.allCases)
     func stringsByBytes(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeString.self]))
         try realm.write {
             for text in Self.strings { realm.add(EdgeString(value: ["indexed": text, "plain": text])) }
@@ -240,7 +241,7 @@ struct EdgeValueQueryTests {
 
     @Test("a String primary key tells the two spellings apart, as Realm does", arguments: RealmKind.allCases)
     func stringPrimaryKey(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [StringKeyed.self]))
         try realm.write {
             realm.add(StringKeyed(value: ["key": Self.composed, "note": "composed"]))
@@ -256,7 +257,7 @@ struct EdgeValueQueryTests {
 
     @Test("CONTAINS of a long needle takes linear time: ASCII and not, with and without [c]", arguments: RealmKind.allCases)
     func longNeedles(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeString.self]))
         // The needle's start repeats all through the text: a search that compares the needle
         // again at every position does 50,000 x 100,000 steps (seconds), a linear one 150,000.

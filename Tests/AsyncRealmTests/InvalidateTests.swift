@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// `invalidate()` does what the reference says (issue 26, item 11): objects and lists read
 /// before it are invalidated, results made before it are empty, and the realm reads anew.
@@ -8,7 +9,7 @@ import Testing
 struct InvalidateTests {
     @Test("objects and lists read before invalidate() are invalidated; results made before it are empty", arguments: RealmKind.allCases)
     func invalidatesWhatWasRead(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         try realm.write { realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")])) }
         let person = try #require(realm.objects(Person.self).first)

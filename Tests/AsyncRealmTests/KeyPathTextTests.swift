@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// Empty and malformed key paths are refused with the library's message, never a crash without
 /// one or a silent guess (issue 26, item 2).
@@ -17,7 +18,7 @@ struct KeyPathTextTests {
 
     @Test("%K with a malformed key path throws invalidQuery", arguments: malformed)
     func formatArgument(text: String) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         try realm.write { realm.add(ObjectTests.makePerson(1, "Ana")) }
         let error = #expect(throws: RealmError.self) { _ = try realm.objects(Person.self).filter(RealmPredicate("%K == 1", text)) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AsyncRealm
 import StorageEngine  // the commit results the tests inspect
+import TestSupport
 
 final class Shelter: Object {
     @Persisted var name: String
@@ -20,7 +21,7 @@ final class Pet: Object {
 struct ListStorageTests {
     @Test("appending to a list of 100,000 elements writes as little as appending to a list of 10", arguments: RealmKind.allCases)
     func appendIsLogarithmic(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let large = Shelter(), small = Shelter()
         try realm.write {
@@ -49,7 +50,7 @@ struct ListStorageTests {
     func randomOperations(kind: RealmKind) throws {
         let seed = ProcessInfo.processInfo.environment["ASYNCREALM_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var random = SeededRandom(seed: seed)
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         var realm = try Realm(configuration: kind.configuration(directory))
         let pets = (0..<6).map { index in
             let pet = Pet()
@@ -124,7 +125,7 @@ struct ListStorageTests {
 
     @Test("backlinks follow links and lists, once per link, and deletes keep lists, links and element rows consistent", arguments: RealmKind.allCases)
     func backlinksAndDeletes(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let rex = Pet(), fido = Pet()
         rex.name = "Rex"
@@ -170,7 +171,7 @@ struct ListStorageTests {
 
     @Test("cancelling a write restores the lists it changed", arguments: RealmKind.allCases)
     func cancelRestoresLists(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let shelter = Shelter()
         shelter.scores.append(objectsIn: [1, 2, 3])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// Writes that used to vanish without a word now stop with a message, as in Realm (issue 26,
 /// items 9 and 10): each runs in a child process that must stop, saying why.
@@ -27,7 +28,7 @@ struct LostWriteTests {
     @Test("setting a property through a second handle that has not seen the deletion")
     func setDeletedElsewhere() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = RealmDirectory()
+            let directory = TemporaryDirectory()
             let configuration = Realm.Configuration(fileURL: directory.file())
             let first = try Realm(configuration: configuration)
             try first.write { first.add(ObjectTests.makeDog("Rex", age: 3)) }
@@ -67,7 +68,7 @@ struct LostWriteTests {
 
     @Test("deleting a list that holds an object twice, or results, deletes each once", arguments: RealmKind.allCases)
     func deleteRepeated(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let rex = ObjectTests.makeDog("Rex", age: 3)
         let person = ObjectTests.makePerson(1, "Ana", dogs: [rex, rex])
@@ -91,7 +92,7 @@ struct NestedWriteTests {
     @Test("write inside another handle's write on the same thread stops with a message")
     func nestedWrite() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let directory = RealmDirectory()
+            let directory = TemporaryDirectory()
             let configuration = Realm.Configuration(fileURL: directory.file())
             let first = try Realm(configuration: configuration)
             let second = try Realm(configuration: configuration)
@@ -102,7 +103,7 @@ struct NestedWriteTests {
 
     @Test("writes one after the other, through either handle, on one thread or two, go on working")
     func sequentialWrites() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let configuration = Realm.Configuration(fileURL: directory.file())
         let first = try Realm(configuration: configuration)
         let second = try Realm(configuration: configuration)
@@ -126,13 +127,13 @@ struct NestedWriteTests {
 struct ModelMessageTests {
     @Test("a duplicate primary key names the class, the property and the value", arguments: RealmKind.allCases)
     func duplicatePrimaryKey(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
         try realm.write { realm.create(V1.Item.self, value: [1, "first"]) }
         let error = #expect(throws: RealmError.self) { try realm.write { realm.create(V1.Item.self, value: [1, "again"]) } }
         #expect(error?.code == .duplicatePrimaryKey)
         #expect(error?.message == "an object of class 'Item' with primary key 'id' 1 already exists; add it with update: .modified or .all to update that object")
-        let otherDirectory = RealmDirectory()
+        let otherDirectory = TemporaryDirectory()
         let stringKeyed = try Realm(configuration: kind.configuration(otherDirectory, objectTypes: [StringKeyed.self]))
         try stringKeyed.write { stringKeyed.add(StringKeyed(value: ["key": "a", "note": ""])) }
         let stringError = #expect(throws: RealmError.self) { try stringKeyed.write { stringKeyed.add(StringKeyed(value: ["key": "a", "note": ""])) } }
@@ -141,18 +142,18 @@ struct ModelMessageTests {
 
     @Test("creating the first object of a class with a primary key, with update or not", arguments: RealmKind.allCases)
     func createFirst(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
         try realm.write { realm.create(V1.Item.self, value: [1, "first"], update: .modified) }
         try realm.write { realm.create(V1.Item.self, value: [2, "second"]) }
         #expect(realm.objects(V1.Item.self).count == 2)
         // With no object types named: the class is registered by its first use.
-        let otherDirectory = RealmDirectory()
+        let otherDirectory = TemporaryDirectory()
         let open = try Realm(configuration: kind.configuration(otherDirectory))
         try open.write { open.create(V1.Item.self, value: [1, "a"]) }
         try open.write { open.create(V1.Item.self, value: ["id": 2, "name": "b"], update: .all) }
         #expect(open.objects(V1.Item.self).count == 2)
-        let emptyDirectory = RealmDirectory()
+        let emptyDirectory = TemporaryDirectory()
         let readOnlyStart = try Realm(configuration: kind.configuration(emptyDirectory))
         #expect(readOnlyStart.object(ofType: V1.Item.self, forPrimaryKey: 1) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// Random predicates, evaluated by the query engine and by plain Swift over the same objects.
 @Suite("Queries against a plain Swift evaluator")
@@ -186,7 +187,7 @@ struct QueryDifferentialTests {
 
     /// The data set of `seed`: 3,000 dogs and 300 people, with owners, lists and linking
     /// objects, as models and in a realm; and the key each dog got.
-    static func kennel(seed: UInt64, kind: RealmKind, directory: RealmDirectory) throws -> (realm: Realm, dogs: [DogModel], people: [PersonModel], keyOfIndex: [UInt64]) {
+    static func kennel(seed: UInt64, kind: RealmKind, directory: TemporaryDirectory) throws -> (realm: Realm, dogs: [DogModel], people: [PersonModel], keyOfIndex: [UInt64]) {
         let (dogCount, personCount) = (3_000, 300)
         var random = SeededRandom(seed: seed)
         var people = (0..<personCount).map { index in
@@ -222,7 +223,7 @@ struct QueryDifferentialTests {
     @Test("1,000 random predicates per realm kind (2,000 in all) over 3,000 dogs and 300 people agree with Swift, as strings and as where queries (a tenth also sorted and distinct)", arguments: RealmKind.allCases)
     func randomPredicates(kind: RealmKind) throws {
         let seed = Self.seed()
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let (realm, dogs, people, keyOfIndex) = try Self.kennel(seed: seed, kind: kind, directory: directory)
 
         var generator = Generator(random: SeededRandom(seed: seed &+ 1), dogs: dogs, people: people)
@@ -261,7 +262,7 @@ extension QueryDifferentialTests {
     @Test("500 random Foundation #Predicate queries per realm kind agree with Swift and with Foundation's own evaluation of the objects", arguments: RealmKind.allCases)
     func randomFoundationPredicates(kind: RealmKind) throws {
         let seed = Self.seed()
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let (realm, dogs, people, keyOfIndex) = try Self.kennel(seed: seed, kind: kind, directory: directory)
         var random = SeededRandom(seed: seed &+ 2)
         func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }

@@ -2,14 +2,15 @@ import Foundation
 import Synchronization
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// Predicates as long and as deep as a user can make them: long chains of one operator are
 /// answered, deeper nesting than `QueryLimits.maximumNesting` is a thrown `invalidQuery`, and
 /// none of them overflows the stack (issue 26, item 1).
 @Suite("Query limits: long chains and deep nesting")
 struct QueryLimitsTests {
-    static func people(_ count: Int) throws -> (Realm, RealmDirectory) {
-        let directory = RealmDirectory()
+    static func people(_ count: Int) throws -> (Realm, TemporaryDirectory) {
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         try realm.write {
             for id in 0..<count { realm.add(ObjectTests.makePerson(id, "p\(id)")) }
@@ -61,7 +62,7 @@ struct QueryLimitsTests {
 
     @Test("the deepest predicate allowed parses, binds and evaluates on a thread with a 512 KiB stack")
     func smallStack() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let configuration = RealmKind.file.configuration(directory)
         do {
             let realm = try Realm(configuration: configuration)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 @Suite("Queries: predicate strings, errors with positions, index use")
 struct QueryTests {
     /// Three people and five dogs, the kind of data the reference's examples query.
-    static func kennel(_ kind: RealmKind, _ directory: RealmDirectory) throws -> Realm {
+    static func kennel(_ kind: RealmKind, _ directory: TemporaryDirectory) throws -> Realm {
         let realm = try Realm(configuration: kind.configuration(directory))
         try realm.write {
             let ana = ObjectTests.makePerson(1, "Ana")
@@ -27,7 +28,7 @@ struct QueryTests {
 
     @Test("the reference's examples: CONTAINS, equality, options, IN, BETWEEN, links, lists, aggregates, subqueries", arguments: RealmKind.allCases)
     func referenceExamples(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         func names(_ results: Results<Dog>) -> [String] { results.map(\.name) }
@@ -88,7 +89,7 @@ struct QueryTests {
 
     @Test("SORT, DISTINCT and LIMIT apply in written order, through to-one links, nil first")
     func modifiers() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(.inMemory, directory)
         let dogs = realm.objects(Dog.self)
         #expect(dogs.filter("TRUEPREDICATE SORT(age DESC, name ASC)").map(\.name) == ["fidosaurus", "Rex", "Réglisse", "Buddy", "Fido"])
@@ -105,7 +106,7 @@ struct QueryTests {
 
     @Test("sorted, distinct, min, max, sum and average on results", arguments: RealmKind.allCases)
     func sortingAndAggregates(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         #expect(dogs.sorted(byKeyPath: "age").map(\.name) == ["Fido", "Buddy", "Réglisse", "Rex", "fidosaurus"])
@@ -128,7 +129,7 @@ struct QueryTests {
 
     @Test("a filter's count is the number of objects it iterates, sorted or limited, before and after writes", arguments: RealmKind.allCases)
     func filteredCounts(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         let young = dogs.filter("age < 3")          // scanned on the stored rows
@@ -153,7 +154,7 @@ struct QueryTests {
 
     @Test("a lone integer comparison, tested inside the engine's scan, gives what Swift gives: nil, edges, negative and long values", arguments: RealmKind.allCases)
     func integerScans(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let ages: [Int?] = [nil, 0, 1, 30, 31, 127, 128, -1, -200, 1 << 40, Int.max, Int.min, nil, 42]
         try realm.write {
@@ -190,7 +191,7 @@ struct QueryTests {
 
     @Test("sums and averages over a whole class read every kind of stored number", arguments: RealmKind.allCases)
     func wholeClassTotals(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let integers: [Int] = [0, 1, 127, 128, 300, -1, -129, Int(Int32.max) * 3, Int.min + 5, Int.max - 7]
         let doubles: [Double] = [0, 0.5, -2.25, 1e300, -1e300, 7]
@@ -218,7 +219,7 @@ struct QueryTests {
 
     @Test("type-safe where queries give what the same predicate strings give", arguments: RealmKind.allCases)
     func typeSafeQueries(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         let people = realm.objects(Person.self)
@@ -264,7 +265,7 @@ struct QueryTests {
 
     @Test("Foundation's #Predicate translates into the same queries; expressions without a query form throw", arguments: RealmKind.allCases)
     func foundationPredicates(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         func same(_ predicate: Predicate<Dog>, _ text: String) throws {
@@ -290,7 +291,7 @@ struct QueryTests {
 
     @Test("lists and linking objects filter, sort and aggregate in their own order; deleting filtered results deletes only them", arguments: RealmKind.allCases)
     func collectionQueries(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
         #expect(ana.dogs.map(\.name) == ["Fido", "Rex", "Rex"])
@@ -314,7 +315,7 @@ struct QueryTests {
 
     @Test("RealmCollection and AnyRealmCollection: index(of:), index(matching:), value(forKey:), setValue(_:forKey:), objects(at:)", arguments: RealmKind.allCases)
     func realmCollection(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let dogs = realm.objects(Dog.self)
         let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
@@ -338,7 +339,7 @@ struct QueryTests {
 
     @Test("equality and IN on an indexed property or a primary key use the index; other queries scan")
     func plans() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(.inMemory, directory)
         let dogs = realm.objects(Dog.self)
         #expect(dogs.filter("name == 'Rex'").queryPlan == "index on 'Dog.name' (1 value), then checking each candidate")
@@ -413,7 +414,7 @@ struct QueryTests {
     @Test("a predicate that does not fit the class throws from filter with the position", arguments: 0..<8)
     func bindError(index: Int) throws {
         let (text, position, message) = Self.bindErrors[index]
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         let person = ObjectTests.makePerson(9, "Ana")
         try realm.write { realm.add(person) }
@@ -443,7 +444,7 @@ struct QueryTests {
 
     @Test("a predicate string bound once per class gives, with each call's arguments, what binding it afresh gives", arguments: RealmKind.allCases)
     func boundTemplates(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Self.kennel(kind, directory)
         let ana = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
         let bo = try #require(realm.object(ofType: Person.self, forPrimaryKey: 2))

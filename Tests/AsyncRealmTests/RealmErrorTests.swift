@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StorageEngine
 @testable import AsyncRealm
+import TestSupport
 
 @Suite("Errors reaching users")
 struct RealmErrorTests {
@@ -46,7 +47,7 @@ struct RealmErrorTests {
     @Test("reads that meet a damaged page stop with a message, not with a short or empty answer",
           arguments: ["iterate", "sum", "scan", "index"])
     func damagedPageStopsReads(read: String) async throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file().path
         try Self.damagedDogs(at: path)
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { [path = path as String, read = read as String] in

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 /// RealmSwift's own tests, where AsyncRealm differed (issue 32).
 @Suite("RealmSwift compatibility")
 struct RealmSwiftCompatibilityTests {
     @Test("the write after cancelling the write that first used a class stores it (no 'there is no table')", arguments: RealmKind.allCases)
     func cancelFirstUse(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         realm.beginWrite()
         realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")]))
@@ -29,7 +30,7 @@ struct RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("a Date read back is == to the Date stored: in a property, an optional one, a list, and as a query argument", arguments: RealmKind.allCases)
     func datesRoundTrip(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [DatedItem.self]))
         var random = SystemRandomNumberGenerator()
         var dates: [Date] = [
@@ -80,7 +81,7 @@ final class DatedItem: Object {
 extension RealmSwiftCompatibilityTests {
     @Test("value(forKey:) of an optional property holding nil is a plain nil, managed or not", arguments: RealmKind.allCases)
     func valueForKeyNil(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let unmanaged = ObjectTests.makePerson(1, "Ana")
         #expect(unmanaged.value(forKey: "age") == nil)
@@ -120,7 +121,7 @@ final class EnumHolder: Object {
 extension RealmSwiftCompatibilityTests {
     @Test("where {} through an enum's rawValue: equality, comparisons, IN and string operations", arguments: RealmKind.allCases)
     func enumRawValueQueries(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EnumHolder.self]))
         try realm.write {
             realm.add(EnumHolder(value: ["size": Size.small, "colour": Colour.red]))
@@ -158,7 +159,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("NSNull() stands for nil in create's and Object(value:)'s dictionaries and arrays, and clears in a partial update", arguments: RealmKind.allCases)
     func nsNullIsNil(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self, Dog.self, EveryType.self]))
         let unmanaged = Person(value: ["id": 1, "name": "Ana", "age": NSNull(), "birthdate": NSNull(), "dogs": NSNull()])
         #expect(unmanaged.age == nil && unmanaged.birthdate == nil && unmanaged.dogs.isEmpty)
@@ -191,7 +192,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("changing the primary key of a managed object stops at once, as in RealmSwift; writing the same key is allowed")
     func primaryKeyChangeStops() async throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         let person = ObjectTests.makePerson(1, "Ana")
         try realm.write { realm.add(person) }
@@ -219,7 +220,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("beginWrite() does not throw: a write that cannot start drops its changes and commitWrite() throws why")
     func beginWriteDoesNotThrow() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let writable = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Person.self, Dog.self]))
         let ana = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")])
         try writable.write { writable.add(ana) }
@@ -249,7 +250,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("value(forKey: \"self\") is the object, and on a collection its objects", arguments: RealmKind.allCases)
     func valueForKeySelf(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex"), ObjectTests.makeDog("Fido")])
         #expect(person.value(forKey: "self") as? Person === person)
@@ -266,7 +267,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("Realm.Error: RealmSwift's codes, catch Realm.Error.fileNotFound, and localizedDescription is the message")
     func realmErrorSpelling() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let missing = Realm.Configuration(fileURL: directory.file("missing.realm"), readOnly: true)
         do {
             _ = try Realm(configuration: missing)
@@ -307,7 +308,7 @@ extension RealmSwiftCompatibilityTests {
         #expect(Person.className() == "Person")
         #expect(Person.primaryKey() == nil && Person.indexedProperties().isEmpty && Person.ignoredProperties().isEmpty)
         #expect(Person().objectSchema.primaryKeyProperty?.name == "id")
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [OldStyleModel.self]))
         let schema = try #require(realm.schema["OldStyleModel"])
         #expect(schema.primaryKeyProperty?.name == "id")
@@ -347,12 +348,12 @@ extension RealmSwiftCompatibilityTests {
         }
         #expect(String(decoding: result.standardErrorContent, as: UTF8.self).contains("ObjectId(string:)"))
 
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let configuration = RealmKind.file.configuration(directory)
         let first = try Realm(configuration: configuration)
         let second = try Realm(configuration: configuration)
         #expect(first == second, "two handles on one file and thread are equal, as RealmSwift's cached ones are")
-        let otherDirectory = RealmDirectory()
+        let otherDirectory = TemporaryDirectory()
         #expect(first != (try Realm(configuration: RealmKind.file.configuration(otherDirectory))))
         let frozen = first.freeze()
         #expect(frozen != first && frozen == second.freeze())
@@ -364,7 +365,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("Swift key-path spellings: sorted(by:ascending:), min/max/sum/average(of:), distinct(by:), index(of:)", arguments: RealmKind.allCases)
     func keyPathSpellings(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let ana = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex", age: 3), ObjectTests.makeDog("Fido", age: 7), ObjectTests.makeDog("Rex", age: 5)])
         ana.age = 30
@@ -399,7 +400,7 @@ extension RealmSwiftCompatibilityTests {
         let unmanaged = List<Int>([1, 2, 3, 4])
         unmanaged.replaceSubrange(1..<3, with: [20])
         #expect(Array(unmanaged) == [1, 20, 4])
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EveryType.self, Dog.self, Person.self]))
         let every = EveryType()
         every.ints.append(objectsIn: [1, 2, 3, 4])
@@ -433,7 +434,7 @@ extension RealmSwiftCompatibilityTests {
 
     @Test("RealmCollection carries freeze(), thaw() and isFrozen; thawing an unmanaged object stops")
     func collectionFreezeThaw() async throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.file.configuration(directory))
         let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")])
         try realm.write { realm.add(person) }
@@ -449,7 +450,7 @@ extension RealmSwiftCompatibilityTests {
 
     @Test("ThreadSafeReference.isInvalidated once resolved; @ThreadSafe reads the value wherever it is read")
     func threadSafeSpellings() async throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let configuration = RealmKind.file.configuration(directory)
         let realm = try await Realm.open(configuration: configuration)  // the test's task: it resumes on any thread
         let dog = ObjectTests.makeDog("Rex")
@@ -476,7 +477,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("create copies the objects its value holds: unmanaged ones stay unmanaged, another realm's are copied, this realm's are linked", arguments: RealmKind.allCases)
     func createCopiesNestedObjects(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let rex = ObjectTests.makeDog("Rex")
         let ana = ObjectTests.makePerson(1, "Ana", dogs: [rex, rex])
@@ -494,7 +495,7 @@ extension RealmSwiftCompatibilityTests {
         try realm.write { realm.create(Person.self, value: ["id": 2, "dogs": [solo]], update: .modified) }
         #expect(solo.realm == nil && realm.object(ofType: Person.self, forPrimaryKey: 2)?.dogs.map(\.name) == ["Solo"])
 
-        let otherDirectory = RealmDirectory()
+        let otherDirectory = TemporaryDirectory()
         let other = try Realm(configuration: kind.configuration(otherDirectory))
         let copied = try other.write { other.create(Person.self, value: stored) }
         #expect(copied.realm === other && copied.dogs.map(\.name) == ["Rex", "Rex"])
@@ -505,7 +506,7 @@ extension RealmSwiftCompatibilityTests {
 extension RealmSwiftCompatibilityTests {
     @Test("LinkingObjects are live: an owner added, unlinked or deleted shows at once, and frozen ones thaw", arguments: RealmKind.allCases)
     func liveLinkingObjects(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let rex = ObjectTests.makeDog("Rex")
         try realm.write { realm.add(ObjectTests.makePerson(1, "Ana", dogs: [rex])) }
@@ -550,7 +551,7 @@ extension RealmSwiftCompatibilityTests {
         #expect(dogs.realm == nil && dogs.allSatisfy { $0.realm == nil }, "querying leaves the objects unmanaged")
 
         // The same list, managed, gives the same answers.
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         let holder = ObjectTests.makePerson(1, "Holder")
         try realm.write {

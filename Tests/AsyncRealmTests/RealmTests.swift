@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 enum V1 {
     final class Item: Object {
@@ -17,27 +18,13 @@ enum V2 {
     }
 }
 
-/// A fresh directory per test, removed afterwards.
-final class RealmDirectory {
-    let url: URL
-
-    init() {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("asyncrealm-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String = "test.realm") -> URL { url.appendingPathComponent(name) }
-}
-
 /// The two kinds of realm every scenario runs against.
 enum RealmKind: String, CaseIterable, CustomTestStringConvertible {
     case file, inMemory
 
     var testDescription: String { rawValue }
 
-    func configuration(_ directory: RealmDirectory, objectTypes: [Object.Type]? = nil) -> Realm.Configuration {
+    func configuration(_ directory: TemporaryDirectory, objectTypes: [Object.Type]? = nil) -> Realm.Configuration {
         switch self {
         case .file: return Realm.Configuration(fileURL: directory.file(), objectTypes: objectTypes)
         case .inMemory: return Realm.Configuration(inMemoryIdentifier: directory.url.lastPathComponent, objectTypes: objectTypes)
@@ -49,7 +36,7 @@ enum RealmKind: String, CaseIterable, CustomTestStringConvertible {
 struct RealmTests {
     @Test("the schema of objectTypes is stored and read back by a realm that lists no types", arguments: RealmKind.allCases)
     func schemaIsStored(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let first = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self]))
         #expect(first.schema.objectSchema.map(\.className) == ["Dog", "Person"])
         let second = try Realm(configuration: kind.configuration(directory))
@@ -60,7 +47,7 @@ struct RealmTests {
 
     @Test("a changed model is a schemaMismatch listing every difference, and the file is not changed")
     func schemaMismatch() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let url = directory.file()
         _ = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [V1.Item.self]))
         let bytes = try Data(contentsOf: url)
@@ -79,7 +66,7 @@ struct RealmTests {
 
     @Test("a class stored by another handle since this one read the file is checked again under the write lock: conflicting models never both succeed")
     func concurrentConflictingCreate() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let url = directory.file()
         // Opened first: it read the file before the other handle stored its model of Item.
         let late = try Realm(configuration: Realm.Configuration(fileURL: url))
@@ -100,7 +87,7 @@ struct RealmTests {
 
     @Test("a file deleted and created again under its path is a new realm, even while this process still holds the old one")
     func recreatedFile() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [V1.Item.self])
         // Still held, as a handle let go of but not yet freed (a change stream's task) is.
         let old = try Realm(configuration: configuration)
@@ -115,7 +102,7 @@ struct RealmTests {
 
     @Test("read-only realms: a missing file is fileNotFound, and writing throws at once")
     func readOnly() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let missing = #expect(throws: RealmError.self) {
             try Realm(configuration: Realm.Configuration(fileURL: directory.file("missing.realm"), readOnly: true))
         }
@@ -134,7 +121,7 @@ struct RealmTests {
 
     @Test("options that are not supported yet are refused by name, never ignored")
     func unsupportedOptions() {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         var configurations: [(String, Realm.Configuration)] = []
         var configuration = Realm.Configuration(fileURL: directory.file())
         configuration.encryptionKey = Data(count: 64)
@@ -168,7 +155,7 @@ struct RealmTests {
 
     @Test("write returns the block's value, cancels when it throws, and transactions do not nest", arguments: RealmKind.allCases)
     func writeTransactions(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
         #expect(try realm.write { 42 } == 42)
         struct Failure: Error {}
@@ -190,7 +177,7 @@ struct RealmTests {
 
     @Test("a handle sees another handle's commits after refresh and at the start of a write", arguments: RealmKind.allCases)
     func refresh(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let reader = try Realm(configuration: kind.configuration(directory))
         let writer = try Realm(configuration: kind.configuration(directory, objectTypes: [V1.Item.self]))
         #expect(writer.schema["Item"] != nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 class LinkBase: Object {
     @Persisted var name: String
@@ -31,7 +32,7 @@ struct SubclassLinkTests {
 
     @Test("a subclass object in a link or list fails the write with invalidValue and stores nothing", arguments: RealmKind.allCases)
     func subclassRefused(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [LinkHolder.self, LinkBase.self, LinkDerived.self]))
         let holder = LinkHolder()
         try realm.write { realm.add(holder) }

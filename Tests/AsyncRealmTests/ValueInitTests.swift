@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import TestSupport
 
 @Suite("Objects from values, create, and key-value access")
 struct ValueInitTests {
@@ -28,7 +29,7 @@ struct ValueInitTests {
         #expect(dog.value(forKey: "name") as? String == "Rex")
         dog["age"] = 4
         #expect(dog.age == 4)
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         try realm.write { realm.add(dog) }
         #expect(dog["age"] as? Int == 4)
@@ -44,7 +45,7 @@ struct ValueInitTests {
 
     @Test("create adds from values; with a primary key and an update policy it updates only the given properties", arguments: RealmKind.allCases)
     func create(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         let person = try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ana", "age": 30, "dogs": [["name": "Rex"]]]) }
         #expect(person.realm === realm && person.dogs.first?.name == "Rex")
@@ -64,7 +65,7 @@ struct ValueInitTests {
 
     @Test("create without a value for a property gives it its default, as T() does (RealmSwift takes the defaults from a new object)")
     func createTakesDefaults() throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         try realm.write {
             realm.create(Person.self, value: ["id": 6])
@@ -79,7 +80,7 @@ struct ValueInitTests {
     @Test("create with a wrong type, an unknown property, a duplicate key or nil for a required property fails the write and stores nothing", arguments: 0..<4)
     func createErrors(index: Int) throws {
         let value: [String: Any] = Self.badValues[index]
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.inMemory.configuration(directory))
         try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ana"]) }
         let error = #expect(throws: RealmError.self) {
@@ -100,7 +101,7 @@ struct ValueInitTests {
 struct DynamicObjectTests {
     @Test("dynamicObjects reads and writes every property by name, links and lists included", arguments: RealmKind.allCases)
     func dynamicAccess(kind: RealmKind) throws {
-        let directory = RealmDirectory()
+        let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory))
         try realm.write {
             realm.create(Person.self, value: ["id": 1, "name": "Ana", "age": 30, "dogs": [["name": "Rex", "age": 3]]])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("Crash safety")
 struct CrashTests {
@@ -23,8 +24,8 @@ struct CrashTests {
         var random = SeededGenerator(seed: seed)
         let writer = try Self.crashWriterPath()
         let directory = TemporaryDirectory()
-        let database = directory.file("crash.realm")
-        let side = directory.file("acknowledged.txt")
+        let database = directory.filePath("crash.realm")
+        let side = directory.filePath("acknowledged.txt")
         _ = FileManager.default.createFile(atPath: side, contents: nil)
         var lastCount = 0
 
@@ -78,8 +79,8 @@ struct CrashTests {
     @Test("two processes writing at once are serialised by the write lock")
     func twoProcessWriters() async throws {
         let directory = TemporaryDirectory()
-        let database = directory.file("shared.realm")
-        let side = directory.file("acknowledged.txt")
+        let database = directory.filePath("shared.realm")
+        let side = directory.filePath("acknowledged.txt")
         _ = FileManager.default.createFile(atPath: side, contents: nil)
         let writers = try (1...2).map { try Self.run(["append", database, side, String($0)]) }
         try await Task.sleep(nanoseconds: 600_000_000)
@@ -101,7 +102,7 @@ struct CrashTests {
     @Test("a snapshot pinned in this process stays intact while another process rewrites the rows 200 times")
     func pinAcrossProcesses() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("pinned.realm")
+        let path = directory.filePath("pinned.realm")
         // No page cache, so the snapshot reads what is on disk now, not what it decoded earlier.
         let database = try Database.open(path: path, cacheBytes: 0)
         try database.write { transaction in
@@ -127,8 +128,8 @@ struct StoppedProcessTests {
     @Test("opening a file a stopped writer keeps to itself throws timedOut after the timeout, and opens once it runs")
     func stoppedWriter() async throws {
         let directory = TemporaryDirectory()
-        let database = directory.file("stopped.realm")
-        let side = directory.file("acknowledged.txt")
+        let database = directory.filePath("stopped.realm")
+        let side = directory.filePath("acknowledged.txt")
         _ = FileManager.default.createFile(atPath: side, contents: nil)
         let child = try CrashTests.run(["hold", database, side])
         defer {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 /// Pages of a bulk append's full leaves, written by the encoding queue before the commit
 /// (`EarlyPageWrites`).
@@ -60,7 +61,7 @@ struct EarlyPageWritesTests {
     func writtenAhead(onDisk: Bool) throws {
         let directory = TemporaryDirectory()
         let injecting = FaultInjectingFile()
-        let file: any FileIO = onDisk ? try PosixFile(path: directory.file("ahead.db"), create: true, readOnly: false) : injecting
+        let file: any FileIO = onDisk ? try PosixFile(path: directory.filePath("ahead.db"), create: true, readOnly: false) : injecting
         let database = try Database.open(file: file)
         var model: [UInt64: [UInt8]] = [:]
         var random = SeededGenerator(seed: testSeed())

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 /// A creation that fails (the disk full) leaves no file that fails for ever (issue 26, item
 /// 17): the file is emptied again, or what is left is recognised and created afresh.
@@ -23,7 +24,7 @@ struct FailedCreationTests {
     func zerosOpenAsNew() throws {
         let directory = TemporaryDirectory()
         for size in [Int(FileHeader.dataStart), 4096 * 3, Int(PosixFile.minimumGrowth)] {
-            let path = directory.file("zeros-\(size).realm")
+            let path = directory.filePath("zeros-\(size).realm")
             #expect(FileManager.default.createFile(atPath: path, contents: Data(count: size)))
             let database = try Database.open(path: path)
             try database.write { transaction in try transaction.createTable("t").insert([.int(1)]) }
@@ -38,7 +39,7 @@ struct FailedCreationTests {
         marked[Int(FileHeader.dataStart) + 100] = 1
         let longer = Data(count: Int(PosixFile.minimumGrowth) + 4096)
         for (name, contents) in [("marked", marked), ("longer", longer)] {
-            let path = directory.file("\(name).realm")
+            let path = directory.filePath("\(name).realm")
             #expect(FileManager.default.createFile(atPath: path, contents: contents))
             let error = #expect(throws: StorageError.self) { _ = try Database.open(path: path) }
             #expect(error?.code == .fileCorrupted, "\(name)")

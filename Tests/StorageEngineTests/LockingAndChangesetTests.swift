@@ -2,13 +2,14 @@ import Dispatch
 import Foundation
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("Write lock, reader table and changesets")
 struct LockingAndChangesetTests {
     @Test("two handles on one file in one process exclude each other's writes")
     func handlesExclude() async throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("lock.realm")
+        let path = directory.filePath("lock.realm")
         let first = try Database.open(path: path)
         let second = try Database.open(path: path)
         #expect(first.shared === second.shared, "handles in one process share the file's state")
@@ -60,7 +61,7 @@ struct LockingAndChangesetTests {
     @Test("a process's pinned version is seen by writers of other processes, until the process goes")
     func readerTable() throws {
         let directory = TemporaryDirectory()
-        let lockPath = directory.file("pins.realm.lock")
+        let lockPath = directory.filePath("pins.realm.lock")
         // Each ReaderTable has its own open file description, as a second process would.
         var reader: ReaderTable? = try ReaderTable(lockFilePath: lockPath)
         let writer = try ReaderTable(lockFilePath: lockPath)
@@ -105,7 +106,7 @@ struct LockingAndChangesetTests {
     @Test("a rolled-back transaction leaves nothing behind, and a read-only handle cannot write")
     func rollbackAndReadOnly() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("ro.realm")
+        let path = directory.filePath("ro.realm")
         let database = try Database.open(path: path)
         try database.write { try $0.createTable("t").insert([.int(1)]) }
         let transaction = try database.beginWrite()
@@ -124,7 +125,7 @@ struct LockingAndChangesetTests {
         let readOnly = try Database.open(path: path, readOnly: true)
         #expect { try readOnly.beginWrite() } throws: { ($0 as? StorageError)?.code == .readOnly }
         #expect(try readOnly.snapshot().table("t").row(1) == [.int(1)])
-        #expect { try Database.open(path: directory.file("missing.realm"), create: false) } throws: {
+        #expect { try Database.open(path: directory.filePath("missing.realm"), create: false) } throws: {
             ($0 as? StorageError)?.code == .fileNotFound
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 /// Small commits made durable by the redo log (see `LogEpoch` and `Docs/RedoLog.md`).
 @Suite("Commits through the redo log")
@@ -23,7 +24,7 @@ struct LoggedCommitTests {
     /// Opens the database file `name` in `directory`, with table "t" holding keys 1...`rows`,
     /// inserted as `insertRows` does.
     static func openWithRows(_ name: String, in directory: TemporaryDirectory, rows: Int) throws -> (path: String, database: Database) {
-        let path = directory.file(name)
+        let path = directory.filePath(name)
         let database = try Database.open(path: path)
         try insertRows(database, count: rows)
         return (path, database)
@@ -39,7 +40,7 @@ struct LoggedCommitTests {
     @Test("small commits go to the log, not the file, and the last handle's close writes them into the file")
     func closeCheckpoints() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("logged.realm")
+        let path = directory.filePath("logged.realm")
         var database: Database? = try Database.open(path: path)
         try Self.insertRows(database!, count: 20)
         #expect(database!.shared.epoch.withLock { $0?.commits } == 20)
@@ -155,9 +156,9 @@ struct LoggedCommitTests {
         let (path, database) = try Self.openWithRows("live.realm", in: directory, rows: 30)
         // Open to the end, so that its epoch is too, as a crashed process's would be.
         defer { withExtendedLifetime(database) {} }
-        let crashed = directory.file("crashed.realm")
+        let crashed = directory.filePath("crashed.realm")
         try Self.crashCopy(of: path, to: crashed)
-        let readOnlyCopy = directory.file("readonly.realm")
+        let readOnlyCopy = directory.filePath("readonly.realm")
         try Self.crashCopy(of: path, to: readOnlyCopy)
         #expect(try Self.versionOnDisk(crashed) == 1)
 
@@ -181,7 +182,7 @@ struct LoggedCommitTests {
         let (path, database) = try Self.openWithRows("first.realm", in: directory, rows: 5)
         defer { withExtendedLifetime(database) {} }
         // A file created anew with the very same first commit: same version, same layout.
-        let other = directory.file("other.realm")
+        let other = directory.filePath("other.realm")
         do {
             let fresh = try Database.open(path: other)
             try fresh.write { $0.createTable("t") }
@@ -207,7 +208,7 @@ struct LoggedCommitTests {
     @Test("a logged commit whose record cannot be made durable fails, holds none of its nodes in memory, and changes nothing; the next one logs on")
     func failedRecord() throws {
         let directory = TemporaryDirectory()
-        let database = try Database.open(path: directory.file("failed.realm"))
+        let database = try Database.open(path: directory.filePath("failed.realm"))
         // The log on a file that can be told to fail, in place before the first epoch opens one.
         let logFile = FaultInjectingFile()
         try database.shared.redoLog.withLock { $0 = try RedoLog.create(in: logFile, baseVersion: 0) }

@@ -1,5 +1,6 @@
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 /// A seeded random mix of puts, deletes, commits, rollbacks, snapshot opens and reopens, checked
 /// after every step against a dictionary per version. Replay a failure with ASYNCREALM_SEED.
@@ -12,7 +13,7 @@ struct ModelBasedTests {
         let seed = testSeed()
         var random = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
-        let path = directory.file("model.realm")
+        let path = directory.filePath("model.realm")
         var database = try Database.open(path: path)
         var models: [UInt64: Model] = [0: [:]]
         var latest: UInt64 = 0

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("POSIX file")
 struct PosixFileTests {
@@ -14,7 +15,7 @@ struct PosixFileTests {
     @Test("prepareForWriting zeroes the holes of its range and leaves the bytes before it alone")
     func prepareZeroesHoles() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("holes")
+        let path = directory.filePath("holes")
         let file = try PosixFile(path: path, create: true, readOnly: false)
         try file.write([UInt8](repeating: 7, count: 100), at: 0)
         // The write grew the file sparsely: past the first block it is a hole (where the file
@@ -29,7 +30,7 @@ struct PosixFileTests {
     @Test("a gathering write of more parts than one pwritev takes lands in order, and a page writer's run with it")
     func gatheringWrite() throws {
         let directory = TemporaryDirectory()
-        let file = try PosixFile(path: directory.file("gathered"), create: true, readOnly: false)
+        let file = try PosixFile(path: directory.filePath("gathered"), create: true, readOnly: false)
         // 2,500 parts of 1 to 7 bytes: three calls' worth, with parts of every length.
         let parts: [[UInt8]] = (0..<2_500).map { index in [UInt8](repeating: UInt8(index % 251), count: 1 + index % 7) }
         let expected = parts.flatMap { $0 }
@@ -53,7 +54,7 @@ struct PosixFileTests {
     @Test("growing the file never cuts off what another descriptor (another process) wrote past this one's length")
     func growthKeepsOthersWrites() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("shared")
+        let path = directory.filePath("shared")
         let first = try PosixFile(path: path, create: true, readOnly: false)
         try first.write([1], at: 0)
         // Another process grows the file well past the first descriptor's cached length...
@@ -68,7 +69,7 @@ struct PosixFileTests {
     @Test("each commit leaves no hole just past its data, and reopening reads every commit back")
     func commitsPrepareTheTail() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("tail.realm")
+        let path = directory.filePath("tail.realm")
         var database: Database? = try Database.open(path: path)
         for round in 0..<50 {
             try database!.write { transaction in
@@ -93,7 +94,7 @@ struct PosixFileTests {
     @Test("a file deleted and created again under its path opens as the new file, while the process still holds the old")
     func recreatedFile() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("db")
+        let path = directory.filePath("db")
         let old = try Database.open(path: path)
         try old.write { transaction in _ = try transaction.createTable("t").insert([.int(1)], forKey: 1) }
         for suffix in ["", ".lock", ".log"] { unlink(path + suffix) }

@@ -1,5 +1,6 @@
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("Redo log")
 struct RedoLogTests {
@@ -182,7 +183,7 @@ struct RedoLogTests {
     @Test("a log in a file opened past the page cache reads back through an ordinary descriptor, and is written through with zeros ahead of its records a chunk at a time")
     func directFile() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("direct.log")
+        let path = directory.filePath("direct.log")
         let file = try PosixFile(path: path, create: true, readOnly: false, direct: true)
         let log = try RedoLog.create(in: file, baseVersion: 9)
         let payloads = Self.payloads(1000, seed: 3)

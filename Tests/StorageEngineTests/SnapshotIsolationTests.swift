@@ -1,13 +1,14 @@
 import Synchronization
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("Snapshot isolation and space reuse")
 struct SnapshotIsolationTests {
     @Test("readers keep seeing their version while a writer commits 100 versions")
     func readersKeepTheirVersion() async throws {
         let directory = TemporaryDirectory()
-        let database = try Database.open(path: directory.file("isolation.realm"))
+        let database = try Database.open(path: directory.filePath("isolation.realm"))
         try database.write { transaction in
             let table = transaction.createTable("t")
             for row in 0..<300 { try table.insert([.int(0), .string("row \(row)")]) }
@@ -75,7 +76,7 @@ struct SnapshotIsolationTests {
     @Test("1,000 commits rewriting 1,000 rows stay in bounded space; a pinned snapshot makes the file grow until released")
     func spaceReuse() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("space.realm")
+        let path = directory.filePath("space.realm")
         let database = try Database.open(path: path)
         func usedBytes() -> UInt64 { database.shared.knownHeader.end }
 

@@ -1,19 +1,6 @@
 import Foundation
 import StorageEngine
-
-/// A directory removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "asyncrealm-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
+import TestSupport
 
 /// A small, fast, seedable generator (xorshift64*), so failures replay from their seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -1,5 +1,6 @@
 import Testing
 @testable import StorageEngine
+import TestSupport
 
 @Suite("Value round trips")
 struct ValueRoundTripTests {
@@ -196,7 +197,7 @@ struct ValueRoundTripTests {
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("values.realm")
+        let path = directory.filePath("values.realm")
         let values = reverse ? Array(Self.samples.reversed()) : Self.samples
         do {
             let database = try Database.open(path: path)
@@ -220,7 +221,7 @@ struct ValueRoundTripTests {
     @Test("indexed values of every indexable type are found again after reopen")
     func indexesAcrossReopen() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("index.realm")
+        let path = directory.filePath("index.realm")
         let indexable = Self.samples.filter { if case .list = $0 { return false } else { return true } }
         do {
             let database = try Database.open(path: path)

@@ -295,8 +295,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
         }
 
         /// Whether the last accessor made can be the next one: nothing but this iterator holds
-        /// it, strongly, weakly or unowned, so nobody can tell that it changed rows. Making and
-        /// freeing an accessor per object was a fifth of a scan reading every property.
+        /// it, strongly, weakly or unowned, so nobody can tell that it changed rows; a scan then
+        /// makes and frees no accessor per object.
         @inline(__always)
         private mutating func reusableAccessor() -> Bool {
             guard lastAccessor != nil else { return false }

@@ -47,8 +47,8 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     }
 
     // The fields are read and written through the pointer: `header` is a class's stored
-    // property, whose every access is checked for exclusivity at run time (a third of the
-    // cost of making an iterated object the accessor of its next row).
+    // property, whose every access is checked for exclusivity at run time, on the path that
+    // makes an iterated object the accessor of its next row.
 
     /// The table the rows come from.
     var tableName: String { withUnsafeMutablePointerToHeader { $0.pointee.tableName } }

@@ -69,8 +69,7 @@ enum QueryValue: Sendable, Equatable {
 extension QueryValue {
     /// `value` as a query constant if it is a `String`, `Int`, `Double` or `Bool`, told by its
     /// type alone. A cast out of `Any` goes through the runtime's general cast, a few hundred
-    /// instructions (a tenth of a one-probe indexed query); an opened existential compares
-    /// type pointers.
+    /// instructions; an opened existential compares type pointers.
     private static func fromCommonType(_ value: Any) -> QueryValue? {
         func open<T>(_ value: T) -> QueryValue? {
             if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }

@@ -47,8 +47,7 @@ extension Realm {
     /// Calls `body` with the class info of `type` and its table in the write transaction. Both
     /// are borrowed, not retained, when the last add was of the same class in the same
     /// transaction (a bulk add): the realm keeps every class info, and the class info keeps its
-    /// table writer for the transaction. Counting references to the class info, the table and
-    /// the transaction was a twentieth of `BatchWrite`'s adds.
+    /// table writer for the transaction, so a bulk add counts no references to them per object.
     @inline(__always)
     private func withAddTarget<Result>(for type: Object.Type, _ body: (ClassInfo, TableWriter) throws -> Result) throws -> Result {
         if let target = addScratch.target, target.type == ObjectIdentifier(type), target.transactionSerial == transactionSerial {
@@ -176,8 +175,8 @@ extension Realm {
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let fields = info.storageFields(of: object)
         // The last add's values are overwritten in place (an object of the same class, the usual
-        // case): emptying the array destroyed each through the runtime's generic array
-        // destruction, a call per value, a twentieth of an add.
+        // case): emptying the array would destroy each through the runtime's generic array
+        // destruction, a call per value.
         if values.count != fields.count {
             values.removeAll(keepingCapacity: true)
             values.append(contentsOf: repeatElement(.null, count: fields.count))

@@ -70,8 +70,8 @@ package struct ByteWriter: ByteSink {
 
 /// Writes into memory sized beforehand: plain stores, with one bounds check per value. For
 /// encoders that bound their length (a branch, a leaf): appending to an array checks its
-/// uniqueness and capacity at every byte, which made encoding a branch's few hundred child
-/// references a tenth of a small commit's instructions.
+/// uniqueness and capacity at every byte, which a branch's few hundred child references pay
+/// at every commit.
 package struct UnsafeByteWriter: ByteSink {
     private let base: UnsafeMutableRawPointer
     private let capacity: Int

@@ -166,8 +166,7 @@ package enum PageCodec {
 }
 
 /// LZ4 compression states, kept for the next page. `LZ4_compress_default` sets up a fresh state
-/// for every call, clearing its 16 KiB hash table: a tenth of a one-object commit's instructions
-/// went to that. A state taken from here starts its page with `LZ4_resetStream_fast`, which
+/// for every call, clearing its 16 KiB hash table. A state taken from here starts its page with `LZ4_resetStream_fast`, which
 /// leaves the table as it is and only moves the state's base past what the old entries can
 /// reach, so they match nothing.
 enum CompressionStates {

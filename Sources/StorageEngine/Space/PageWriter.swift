@@ -6,8 +6,8 @@
 ///
 /// A run keeps its pages as they are and hands them to the file together
 /// (`FileIO.write(gathering:at:)`, `pwritev` for a file on disk). It used to copy them into one
-/// buffer first: for a bulk insert, megabytes copied into memory fresh from the kernel, whose
-/// page faults and copying were a twentieth of the insert's time.
+/// buffer first: for a bulk insert, megabytes copied into memory fresh from the kernel, page
+/// faults and all.
 package final class PageWriter {
     private let file: any FileIO
     // Exclusivity is unchecked: a writer belongs to one transaction on one thread, and its

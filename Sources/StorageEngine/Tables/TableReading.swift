@@ -95,8 +95,8 @@ extension TableReading {
     /// that builds no value for a plain number.
     package func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int) {
         var total = ColumnTotal()
-        // A leaf at a time, its rows in one loop here: a call per row, through the tree's
-        // scan, cost a third as much as finding and adding the column. (The total is copied in
+        // A leaf at a time, its rows in one loop here, rather than a call per row through the
+        // tree's scan. (The total is copied in
         // and out per leaf: a variable the closure captures is checked for exclusive access on
         // every use.)
         try scanRowLeaves(from: 0) { leaf in
@@ -121,8 +121,8 @@ extension TableReading {
 
     /// The keys of the rows whose `column` holds an integer within `bounds`, or null (or
     /// nothing: a column added after the row was written) when `nullMatches`, in key order;
-    /// `matched` sees each of those rows. A scan with the test inside the tree's loop, which
-    /// a closure per row tested cost a fifth more than (a count over a range of ages).
+    /// `matched` sees each of those rows. A scan with the test inside the tree's loop, not a
+    /// closure per row.
     package func keys(
         whereInteger column: Int, in bounds: ClosedRange<Int64>, nullMatches: Bool, _ matched: ((RowView) -> Void)?
     ) throws -> [UInt64] {

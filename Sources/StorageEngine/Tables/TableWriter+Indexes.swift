@@ -69,8 +69,8 @@ extension TableWriter {
     func addToIndexes(_ values: [Value], key: UInt64) throws {
         if let only = indexTrees.onlyIndex {
             // One index, the usual table's (its primary key): its key computed once, the tree
-            // borrowed. Through `forEachTree`, the array of indexes was retained around each
-            // call of the loop's body, a twentieth of `BatchWrite`'s adds.
+            // borrowed. Through `forEachTree`, the array of indexes would be retained around each
+            // call of the loop's body.
             let value = only.column < values.count ? values[only.column] : .null
             let indexKey = IndexKey.of(value)
             let appended = try only.tree._withUnsafeGuaranteedRef { tree in

@@ -3,9 +3,8 @@ import Dispatch
 /// Encodes the leaves a bulk append has filled on another core while the transaction goes on
 /// adding rows, so that its commit finds them ready (`MutableTree.prepareFlush`).
 ///
-/// A commit of 100,000 appended objects spent a fifth of its time encoding and compressing its
-/// 800 leaves, with every core busy but none of the work overlapping the adds before it. A
-/// leaf the spine has left behind is full and, unless the same transaction changes it again,
+/// Encoding and compressing the leaves of a bulk append at its commit overlaps none of that work
+/// with the adds before it. A leaf the spine has left behind is full and, unless the same transaction changes it again,
 /// final: its page can be made at once. The job keeps a copy of the leaf, which shares the
 /// leaf's storage; a change to the leaf afterwards copies that storage first, so the commit
 /// uses a result only for a leaf whose storage is still the copy's (`Leaf.sharesStorage`).
@@ -13,8 +12,8 @@ import Dispatch
 /// The jobs run in order on one queue of the process: a transaction that adds faster than its
 /// leaves are encoded leaves the rest to the commit, which cancels the jobs not started. A job
 /// takes `leavesPerJob` leaves: the queue's thread finishes a leaf faster than the adds fill
-/// one and goes to sleep in between, and waking it for every leaf (a `futex` call in
-/// `DispatchQueue.async`) was a twentieth of `BatchWrite`'s adds.
+/// one and goes to sleep in between, and waking it for every leaf would cost a `futex` call in
+/// `DispatchQueue.async` per leaf.
 final class EarlyLeafEncoding {
     /// Full leaves a tree fills in one transaction before it hands them over: a small
     /// transaction's commit (or the redo log's, which encodes nothing) would only pay for them.

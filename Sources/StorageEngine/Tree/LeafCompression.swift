@@ -4,7 +4,7 @@
 /// Rows of random text and numbers (names, scores, timestamps) barely compress: LZ4 saves less
 /// than an eighth of such a leaf, so `PageCodec` stores it raw, and the compression was spent
 /// for nothing. A one-object commit rewrites the table's rightmost leaf and often its index's,
-/// and paid that on every commit: a fifth of its CPU in `SimpleWrite`.
+/// and would pay that on every commit.
 ///
 /// So a leaf whose page came out raw remembers the encoded size at which that happened
 /// (`Leaf.incompressibleSize`, in memory only; the page cache keeps it with the leaf). Encoded

@@ -71,8 +71,7 @@ package final class PageStore: Sendable {
         // A local array, not `withUnsafeTemporaryAllocation`, which in a caller generic over
         // `Result` looked up the metadata of a `Swift.Result` type on every call. The lookup
         // copies into it in one closure and `body` reads it in another: a closure returning
-        // `Result?` had the runtime instantiate `Optional<Result>`'s metadata on every call
-        // (a third of the instructions of the row lookup of an indexed query).
+        // `Result?` had the runtime instantiate `Optional<Result>`'s metadata on every call.
         var scratch = InlineArray<256, UInt8>(repeating: 0)
         var ref = root
         while true {

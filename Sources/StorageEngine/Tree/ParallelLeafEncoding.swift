@@ -5,9 +5,9 @@ import Glibc
 ///
 /// A commit turns each dirty leaf into its stored page (`NodeCodec.encode`, then LZ4 in
 /// `PageCodec.encode`) before it allocates and writes anything (`MutableTree.prepareFlush`).
-/// A bulk insert of 100,000 objects has some 800 such leaves, and their compression was a fifth
-/// of the insert's instructions, all on the committing thread while the other cores waited.
-/// The leaves do not depend on each other, so they are split between the cores here; the pages
+/// A bulk insert has hundreds of such leaves, whose compression would run on the committing
+/// thread while the other cores wait. The leaves do not depend on each other, so they are
+/// split between the cores here; the pages
 /// are the same bytes whichever thread made them (`TreeTests.parallelLeafEncoding`).
 /// Allocation, checksums and writes stay in order on the committing thread. A small commit
 /// (the one-object write) stays on its thread: handing work to another costs more than a few

@@ -77,8 +77,8 @@ package final class TransactionSpace {
         // Whole 4 KiB blocks: the next commits ask for about as much, so the extent this one
         // leaves behind once its pages are freed fits them, and steady commits rewrite blocks
         // the file system has already allocated instead of growing the file. Aligned to a
-        // block, so that the pages touch as few blocks as they fill: each block more adds
-        // about a tenth to a small commit's sync.
+        // block, so that the pages touch as few blocks as they fill: each block more is more
+        // for a small commit's sync to write.
         let size = (UInt64(bytes) + 4095) / 4096 * 4096
         let offset = freeSpace.allocate(Int(size), alignment: 4096)
         reservation = offset..<(offset + size)

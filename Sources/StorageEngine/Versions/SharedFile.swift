@@ -26,8 +26,8 @@ package final class SharedFile: Sendable {
         var isLogging = false
 
         /// Keeps `result` among the recent commits. The oldest are dropped a batch at a time,
-        /// once twice `keptCommits` are kept: dropping one per commit moved the whole array
-        /// down each time, a tenth of a logged commit's processor time.
+        /// once twice `keptCommits` are kept: dropping one per commit would move the whole
+        /// array down each time.
         mutating func remember(_ result: CommitResult) {
             recentCommits.append(result)
             if recentCommits.count > 2 * SharedFile.keptCommits {
