@@ -566,3 +566,26 @@ extension RealmSwiftCompatibilityTests {
         #expect(managedAggregates == unmanagedAggregates)
     }
 }
+
+final class GeneratedKeys: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var token: UUID
+    @Persisted var name: String
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("an ObjectId or UUID property without an initial value gets a new one per object, so an ObjectId primary key needs no value", arguments: RealmKind.allCases)
+    func generatedKeys(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [GeneratedKeys.self]))
+        try realm.write {
+            for name in ["a", "b", "c"] { realm.add(GeneratedKeys(value: ["name": name])) }
+            realm.create(GeneratedKeys.self, value: ["name": "d"])
+        }
+        let stored = realm.objects(GeneratedKeys.self)
+        #expect(Set(stored.map(\._id)).count == 4 && !stored.contains { $0._id == ObjectId() })
+        #expect(Set(stored.map(\.token)).count == 4)
+        let first = try #require(stored.first)
+        #expect(realm.object(ofType: GeneratedKeys.self, forPrimaryKey: first._id)?.name == first.name)
+    }
+}

@@ -10,7 +10,9 @@ import StorageEngine
 ///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
 ///
 /// A property without an initial value starts at its type's zero (0, "", false, nil, an empty
-/// list, the first case of an enum).
+/// list, the first case of an enum), except an `ObjectId` or a `UUID`, which starts at a new
+/// one, as in RealmSwift: a model's `@Persisted(primaryKey: true) var _id: ObjectId` needs no
+/// initial value for each object to have its own key.
 ///
 /// The initialisers and the accessor are `@inlinable` so that they are specialised for each
 /// model in the module that declares it: a generic, unspecialised accessor would spend more

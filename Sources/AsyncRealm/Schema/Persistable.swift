@@ -174,7 +174,9 @@ extension Date: _PersistableInsideOptional, RealmCollectionValue {
 
 extension UUID: _PersistableInsideOptional, RealmCollectionValue {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.uuid) }
-    public static func _persistedDefault() -> UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+    /// A fresh random UUID, as in RealmSwift: a model's `@Persisted(primaryKey: true) var id: UUID`
+    /// gets a new key per object.
+    public static func _persistedDefault() -> UUID { UUID() }
 }
 
 extension Decimal: _PersistableInsideOptional, RealmCollectionValue {
@@ -184,7 +186,9 @@ extension Decimal: _PersistableInsideOptional, RealmCollectionValue {
 
 extension ObjectId: _PersistableInsideOptional, RealmCollectionValue {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.objectId) }
-    public static func _persistedDefault() -> ObjectId { ObjectId() }
+    /// A newly generated id, as in RealmSwift: a model's
+    /// `@Persisted(primaryKey: true) var _id: ObjectId` gets a new key per object.
+    public static func _persistedDefault() -> ObjectId { .generate() }
 }
 
 extension Object: _PersistableInsideOptional, RealmCollectionValue {
