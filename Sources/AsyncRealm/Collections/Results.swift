@@ -224,9 +224,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// The realm's stamp when the batch's rows were read.
         private var batchStamp = -1
         /// The last accessor made, kept to be made the next row's accessor when the caller has
-        /// let go of it (see `reusableAccessor()`); nil when the class's accessors cannot be
-        /// reused.
-        private var lastAccessor: Object?
+        /// let go of it; empty when the class's accessors cannot be reused.
+        private var lastAccessor = ReusableAccessor()
         /// Rows read per batch when scanning the table, and keys per batch of a filtered,
         /// sorted or list-based collection: large enough that a batch's keys share the leaves
         /// they are looked up in.
@@ -255,8 +254,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                     if let range = keptRows?[index] ?? rows[index], buffer != nil, realm.stamp == batchStamp {
                         // (Typed `Object` and unwrapped in place: the generic forms called the
                         // runtime and counted references, per object.)
-                        if reusableAccessor() {
-                            let object = lastAccessor.unsafelyUnwrapped
+                        if let object = lastAccessor.available() {
                             let (key, stamp) = (keys[index], batchStamp)
                             Unmanaged.passUnretained(buffer.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
                                 object._reuse(key: key, info: info, row: range, of: $0, stamp: stamp)
@@ -274,7 +272,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                         } else {
                             object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
                         }
-                        lastAccessor = object
+                        lastAccessor.keep(object)
                         return unsafeDowncast(object, to: Element.self)
                     }
                     return realm.accessor(of: Element.self, key: keys[index], info: info)
@@ -285,36 +283,19 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// The end of the iteration: the last accessor, if nobody else holds it, is left to the
         /// class's next iteration (`ClassInfo.spareAccessor`), without its row.
         private mutating func finished() -> Element? {
-            if reusableAccessor() {
-                let object = lastAccessor.unsafelyUnwrapped
+            if let object = lastAccessor.available() {
                 object.__rowBuffer = nil
                 info._withUnsafeGuaranteedRef { $0.spareAccessor = object }
-                lastAccessor = nil
+                lastAccessor.forget()
             }
             return nil
-        }
-
-        /// Whether the last accessor made can be the next one: nothing but this iterator holds
-        /// it, strongly, weakly or unowned, so nobody can tell that it changed rows; a scan then
-        /// makes and frees no accessor per object.
-        @inline(__always)
-        private mutating func reusableAccessor() -> Bool {
-            guard lastAccessor != nil else { return false }
-            guard isKnownUniquelyReferenced(&lastAccessor!),
-                  Unmanaged.passUnretained(lastAccessor.unsafelyUnwrapped)._withUnsafeGuaranteedRef({
-                      _getWeakRetainCount($0) == 1 && _getUnownedRetainCount($0) == 1
-                  }) else {
-                lastAccessor = nil
-                return false
-            }
-            return true
         }
 
         /// The buffer for the next batch's rows: the last one, emptied, if no accessor of the
         /// last batch is still in use, which saves allocating it again for every batch.
         private mutating func reusableBuffer(rows count: Int) -> RowBuffer {
             // A kept accessor no one else holds lets go of the last batch's rows.
-            if reusableAccessor() { lastAccessor.unsafelyUnwrapped.__rowBuffer = nil }
+            lastAccessor.available()?.__rowBuffer = nil
             if buffer != nil, isKnownUniquelyReferenced(&buffer!) {
                 buffer!.removeAll()
                 return buffer!
