@@ -3,35 +3,6 @@ import Testing
 @testable import AsyncRealm
 import TestSupport
 
-enum V1 {
-    final class Item: Object {
-        @Persisted(primaryKey: true) var id: Int
-        @Persisted var name: String
-    }
-}
-
-enum V2 {
-    final class Item: Object {
-        @Persisted(primaryKey: true) var id: Int
-        @Persisted var title: String
-        @Persisted(indexed: true) var count: Int?
-    }
-}
-
-/// The two kinds of realm every scenario runs against.
-enum RealmKind: String, CaseIterable, CustomTestStringConvertible {
-    case file, inMemory
-
-    var testDescription: String { rawValue }
-
-    func configuration(_ directory: TemporaryDirectory, objectTypes: [Object.Type]? = nil) -> Realm.Configuration {
-        switch self {
-        case .file: return Realm.Configuration(fileURL: directory.file(), objectTypes: objectTypes)
-        case .inMemory: return Realm.Configuration(inMemoryIdentifier: directory.url.lastPathComponent, objectTypes: objectTypes)
-        }
-    }
-}
-
 @Suite("Opening realms, schema storage and write transactions")
 struct RealmTests {
     @Test("the schema of objectTypes is stored and read back by a realm that lists no types", arguments: RealmKind.allCases)

@@ -2,49 +2,6 @@ import Foundation
 import Testing
 @testable import AsyncRealm
 
-final class Person: Object {
-    @Persisted(primaryKey: true) var id: Int
-    @Persisted var name: String
-    @Persisted var birthdate: Date?
-    @Persisted var age: Int?
-    @Persisted var dogs: List<Dog>
-}
-
-final class Dog: Object {
-    @Persisted(indexed: true) var name: String
-    @Persisted var age: Int = 1
-    @Persisted var owner: Person?
-    @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
-    var scratch = 0          // not @Persisted: ignored, not stored
-}
-
-enum Size: Int, PersistableEnum { case small, medium, large }
-enum Colour: String, PersistableEnum { case red, green }
-
-final class EveryType: Object {
-    @Persisted var bool: Bool
-    @Persisted var int: Int
-    @Persisted var int8: Int8
-    @Persisted var int16: Int16
-    @Persisted var int32: Int32
-    @Persisted var int64: Int64
-    @Persisted var float: Float
-    @Persisted var double: Double
-    @Persisted var string: String
-    @Persisted var data: Data
-    @Persisted var date: Date
-    @Persisted var uuid: UUID
-    @Persisted var decimal: Decimal
-    @Persisted var objectId: ObjectId
-    @Persisted var size: Size
-    @Persisted var colour: Colour?
-    @Persisted var optionalInt: Int?
-    @Persisted var optionalString: String?
-    @Persisted var ints: List<Int>
-    @Persisted var optionalStrings: List<String?>
-    @Persisted var dogs: List<Dog>
-}
-
 final class TwoPrimaryKeys: Object {
     @Persisted(primaryKey: true) var a: Int
     @Persisted(primaryKey: true) var b: String
