@@ -37,7 +37,7 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
     package struct Duplicate: Sendable, Equatable {
         package let table: String
         package let column: Int
-        package let value: Value
+        package let value: RowValue
     }
 
     package init(_ code: Code, _ message: String, offset: UInt64? = nil, duplicate: Duplicate? = nil) {

@@ -429,7 +429,7 @@ final class Reading: Object {
     @Persisted var value: Double
 }
 
-/// Value properties and one that is not stored, which rules out reusing accessors.
+/// RowValue properties and one that is not stored, which rules out reusing accessors.
 final class Jotting: Object {
     @Persisted var id: Int
     var scratch = 0

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Changesets between versions")
 struct ChangesetDiffTests {
-    typealias Model = [UInt64: [Value]]
+    typealias Model = [UInt64: [RowValue]]
 
     /// What changed from `old` to `new`, by comparing the whole models.
     static func expected(_ old: Model, _ new: Model) -> TableChangeset {
@@ -117,7 +117,7 @@ struct ChangesetDiffTests {
                 let operations = round == 0 ? 3000 : Int.random(in: 1...200, using: &random)
                 for _ in 0..<operations {
                     let key = UInt64.random(in: 1...5000, using: &random)
-                    let row: [Value] = [.int(Int64.random(in: 0...3, using: &random)),
+                    let row: [RowValue] = [.int(Int64.random(in: 0...3, using: &random)),
                                         .binary([UInt8](repeating: 1, count: Int.random(in: 0...1, using: &random) == 0 ? 20 : 3000))]
                     switch Int.random(in: 0..<4, using: &random) {
                     case 0 where model[key] != nil:

@@ -60,12 +60,12 @@ struct CommitGroupTests {
 
     /// Runs a group of `count` commits on a prepared file and returns the file's log, the image
     /// before, and the contents before and after.
-    static func groupOfCommits(_ count: Int, seed: UInt64) throws -> (log: [FaultInjectingFile.Operation], base: [UInt8], before: [UInt64: [Value]], after: [UInt64: [Value]], intermediate: [[UInt64: [Value]]]) {
+    static func groupOfCommits(_ count: Int, seed: UInt64) throws -> (log: [FaultInjectingFile.Operation], base: [UInt8], before: [UInt64: [RowValue]], after: [UInt64: [RowValue]], intermediate: [[UInt64: [RowValue]]]) {
         let (file, database, before) = try FaultInjectionTests.prepare(seed: seed)
         let base = file.contents
         file.clearLog()
         let outcomes = Outcomes()
-        var intermediate: [[UInt64: [Value]]] = []
+        var intermediate: [[UInt64: [RowValue]]] = []
         for round in 0..<count {
             let transaction = round == 0 ? try database.beginWrite() : try #require(try database.tryBeginWrite(joiningGroup: true))
             try Self.change(round: UInt64(round + 1))(transaction)

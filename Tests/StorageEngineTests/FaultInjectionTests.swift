@@ -4,7 +4,7 @@ import Testing
 @Suite("Lost and torn writes, failing I/O")
 struct FaultInjectionTests {
     /// A database with a few versions of history, and the change one more commit makes.
-    static func prepare(seed: UInt64) throws -> (FaultInjectingFile, Database, [UInt64: [Value]]) {
+    static func prepare(seed: UInt64) throws -> (FaultInjectingFile, Database, [UInt64: [RowValue]]) {
         var random = SeededGenerator(seed: seed)
         let file = FaultInjectingFile()
         let database = try Database.open(file: file, cacheBytes: 1 << 20)
@@ -15,7 +15,7 @@ struct FaultInjectionTests {
                 for _ in 0..<400 {
                     let key = UInt64.random(in: 1...1500, using: &random)
                     let size = Int.random(in: 0..<20, using: &random) == 0 ? 6000 : Int.random(in: 0...80, using: &random)
-                    let row: [Value] = [.binary([UInt8](repeating: UInt8(truncatingIfNeeded: key &+ UInt64(round)), count: size)), .int(Int64(key))]
+                    let row: [RowValue] = [.binary([UInt8](repeating: UInt8(truncatingIfNeeded: key &+ UInt64(round)), count: size)), .int(Int64(key))]
                     if try table.contains(key) { try table.update(key, to: row) } else { try table.insert(row, forKey: key) }
                 }
                 for _ in 0..<100 { try table.delete(UInt64.random(in: 1...1500, using: &random)) }

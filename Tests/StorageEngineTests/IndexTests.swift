@@ -5,7 +5,7 @@ import Testing
 @Suite("Indexes")
 struct IndexTests {
     /// The keys of rows whose `column` equals `value`, by scanning.
-    static func scanKeys(_ table: some TableReading, column: Int, value: Value) throws -> [UInt64] {
+    static func scanKeys(_ table: some TableReading, column: Int, value: RowValue) throws -> [UInt64] {
         var keys: [UInt64] = []
         try table.scan { key, row in
             if try row.column(column).isIdentical(to: value) { keys.append(key) }
@@ -17,7 +17,7 @@ struct IndexTests {
     @Test("a bucket's stored value equals a probe exactly when the decoded values are identical")
     func bucketValueEquality() throws {
         let strings = ["", "a", "Rex", "Rexa", "rex", "caf\u{E9}", "cafe\u{301}", "cafe", "\u{1F600}", "abcdefghijklmnopqrstuvwxyz"]
-        let values: [Value] = strings.map { .string($0) } + [.null, .int(3), .double(-0.0), .double(0), .double(.nan), .binary([0x61])]
+        let values: [RowValue] = strings.map { .string($0) } + [.null, .int(3), .double(-0.0), .double(0), .double(.nan), .binary([0x61])]
         for stored in values {
             let encoded = RowCodec.encode([stored])
             for probe in values {
@@ -27,8 +27,8 @@ struct IndexTests {
         }
         // Canonically equivalent strings are two values to an index, though Swift's == calls
         // them equal: strings are compared by their bytes (Docs/Limits.md).
-        #expect(!Value.string("caf\u{E9}").isIdentical(to: .string("cafe\u{301}")))
-        #expect(Value.string("caf\u{E9}").isIdentical(to: .string("caf\u{E9}")))
+        #expect(!RowValue.string("caf\u{E9}").isIdentical(to: .string("cafe\u{301}")))
+        #expect(RowValue.string("caf\u{E9}").isIdentical(to: .string("caf\u{E9}")))
     }
 
     @Test("rows and index buckets appended in order are found again, short values and long ones, after reopening")
@@ -42,7 +42,7 @@ struct IndexTests {
             let prefix = String(format: "%08d", number)
             return number % 5 == 0 ? prefix + String(repeating: "x", count: 200 + number % 3) : prefix + "-\(number)"
         }
-        func row(_ number: Int) -> [Value] {
+        func row(_ number: Int) -> [RowValue] {
             [.string(value(number)), .int(Int64(number) * 1_000_003), .timestamp(seconds: Int64(number) << 20, nanoseconds: Int32(number % 7)),
              number % 7 == 0 ? .list([.int(Int64(number)), .string("l")]) : .double(Double(number) / 3)]
         }
@@ -102,7 +102,7 @@ struct IndexTests {
             try table.addIndex(on: 2, unique: true)
         }
         var nextUnique: Int64 = 0
-        func row() -> [Value] {
+        func row() -> [RowValue] {
             nextUnique += 1
             return [.int(Int64.random(in: 0..<4, using: &random)),
                     .string("prefix-\(Int.random(in: 0..<40, using: &random))"),
@@ -122,16 +122,16 @@ struct IndexTests {
                         if let key = keys.randomElement(using: &random) { try table.delete(key) }
                     }
                 }
-                for value in (0..<4).map({ Value.int(Int64($0)) }) {
+                for value in (0..<4).map({ RowValue.int(Int64($0)) }) {
                     #expect(try table.keys(where: 0, equals: value) == Self.scanKeys(table, column: 0, value: value), "seed \(seed)")
                 }
             }
             let table = try database.snapshot().table("t")
-            for value in (0..<4).map({ Value.int(Int64($0)) }) {
+            for value in (0..<4).map({ RowValue.int(Int64($0)) }) {
                 #expect(try table.keys(where: 0, equals: value) == Self.scanKeys(table, column: 0, value: value), "round \(round), seed \(seed)")
             }
             for suffix in 0..<40 {
-                let value = Value.string("prefix-\(suffix)")
+                let value = RowValue.string("prefix-\(suffix)")
                 #expect(try table.keys(where: 1, equals: value) == Self.scanKeys(table, column: 1, value: value), "seed \(seed)")
             }
             if let key = try table.keys().first, let unique = try table.value(key, column: 2) {

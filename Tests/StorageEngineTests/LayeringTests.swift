@@ -6,7 +6,7 @@ import Testing
 /// every use of a type from a higher layer, naming the file, the type and both folders.
 @Suite("The engine's layers")
 struct LayeringTests {
-    /// The layers from the bottom: the module's root files (errors, `Locked`, `Value`) and
+    /// The layers from the bottom: the module's root files (errors, `Locked`, `RowValue`) and
     /// `Encoding` and `IO`, then each folder above the last.
     static let layers: [[String]] = [[".", "Encoding", "IO"], ["Pages"], ["Space"], ["Tree"], ["Tables"], ["Log"], ["Versions"]]
 

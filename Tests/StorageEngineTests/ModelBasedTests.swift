@@ -6,7 +6,7 @@ import TestSupport
 /// after every step against a dictionary per version. Replay a failure with ASYNCREALM_SEED.
 @Suite("Model-based engine test")
 struct ModelBasedTests {
-    typealias Model = [UInt64: [Value]]
+    typealias Model = [UInt64: [RowValue]]
 
     @Test("10,000 random steps agree with a dictionary model per version")
     func randomSteps() throws {
@@ -22,7 +22,7 @@ struct ModelBasedTests {
         var snapshots: [Snapshot] = []
         let failure: Comment = "replay with ASYNCREALM_SEED=\(seed)"
 
-        func randomValue() -> [Value] {
+        func randomValue() -> [RowValue] {
             let roll = Int.random(in: 0..<100, using: &random)
             let length = roll < 3 ? Int.random(in: 4_100...9_000, using: &random) : Int.random(in: 0...120, using: &random)
             let fill = UInt8.random(in: 0...255, using: &random)

@@ -260,7 +260,7 @@ struct PageTests {
         try database.write { transaction in
             let table = transaction.createTable("t")
             for key in UInt64(1)...20_000 {
-                let row: [Value] = [.string("user-\(key % 100)@example.com"), .int(Int64(key % 7)), .bool(key % 2 == 0)]
+                let row: [RowValue] = [.string("user-\(key % 100)@example.com"), .int(Int64(key % 7)), .bool(key % 2 == 0)]
                 rawBytes += RowCodec.encode(row).count
                 try table.insert(row)
             }

@@ -41,9 +41,9 @@ struct RedoRecordTests {
                 for _ in 0..<Int.random(in: 1...6, using: &random) {
                     let keys = try table.keys()
                     let choice = keys.isEmpty ? 0 : Int.random(in: 0..<10, using: &random)
-                    let name = Value.string(["a", "b", "c", "d", "e"].randomElement(using: &random)!)
+                    let name = RowValue.string(["a", "b", "c", "d", "e"].randomElement(using: &random)!)
                     nextUnique += 1
-                    let row: [Value] = [.int(Int64(round)), name, .int(nextUnique), .double(Double(choice))]
+                    let row: [RowValue] = [.int(Int64(round)), name, .int(nextUnique), .double(Double(choice))]
                     switch choice {
                     case 0..<5:
                         try table.insert(row)
@@ -94,7 +94,7 @@ struct RedoRecordTests {
         }
         try database.write { transaction in
             let table = try transaction.table("big")
-            let text = Value.string(String(repeating: "x", count: 1000))
+            let text = RowValue.string(String(repeating: "x", count: 1000))
             var recorded = 0
             while transaction.redoRecord != nil {
                 try table.insert([text])

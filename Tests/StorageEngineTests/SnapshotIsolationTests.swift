@@ -61,7 +61,7 @@ struct SnapshotIsolationTests {
             let table = transaction.createTable("t")
             // Random bytes, so that compression cannot hide how much space versions take.
             var random = SeededGenerator(seed: UInt64(round + 1))
-            func payload() -> Value {
+            func payload() -> RowValue {
                 let words = (0..<13).map { _ in random.next() }
                 return .binary(words.withUnsafeBytes { Array($0.prefix(100)) })
             }

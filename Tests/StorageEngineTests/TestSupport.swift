@@ -23,9 +23,9 @@ func testSeed() -> UInt64 {
 }
 
 /// The rows of table `name` in `snapshot`, as key -> columns.
-func contents(of name: String, in snapshot: Snapshot) throws -> [UInt64: [Value]] {
+func contents(of name: String, in snapshot: Snapshot) throws -> [UInt64: [RowValue]] {
     guard let table = snapshot.tableIfPresent(name) else { return [:] }
-    var rows: [UInt64: [Value]] = [:]
+    var rows: [UInt64: [RowValue]] = [:]
     try table.scan { key, row in
         rows[key] = try row.decoded()
         return true

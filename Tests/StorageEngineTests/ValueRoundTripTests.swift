@@ -2,9 +2,9 @@ import Testing
 @testable import StorageEngine
 import TestSupport
 
-@Suite("Value round trips")
+@Suite("RowValue round trips")
 struct ValueRoundTripTests {
-    static let samples: [Value] = [
+    static let samples: [RowValue] = [
         .null, .bool(false), .bool(true),
         .int(0), .int(1), .int(-1), .int(127), .int(128), .int(Int64.max), .int(Int64.min),
         .float(0), .float(-1.5), .float(.infinity), .float(Float.leastNonzeroMagnitude),
@@ -28,7 +28,7 @@ struct ValueRoundTripTests {
                 #expect(try RowCodec.decodeColumn(column, of: bytes) == expected)
             }
             #expect(try RowCodec.decodeColumn(Self.samples.count + 3, of: bytes) == .null)
-            var visited: [Value] = []
+            var visited: [RowValue] = []
             try RowCodec.forEachValue(in: bytes) { index, value in
                 #expect(index == visited.count)
                 visited.append(value)
@@ -96,11 +96,11 @@ struct ValueRoundTripTests {
 
     /// Typed read `kind` (integer, bool, double, timestamp, string, null) of `column`, as the value it
     /// read; nil when it read nothing.
-    static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Value? {
+    static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> RowValue? {
         switch kind {
-        case 0: return RowCodec.integer(column, of: row, cursor: &cursor).map(Value.int)
-        case 1: return RowCodec.bool(column, of: row, cursor: &cursor).map(Value.bool)
-        case 2: return RowCodec.double(column, of: row, cursor: &cursor).map(Value.double)
+        case 0: return RowCodec.integer(column, of: row, cursor: &cursor).map(RowValue.int)
+        case 1: return RowCodec.bool(column, of: row, cursor: &cursor).map(RowValue.bool)
+        case 2: return RowCodec.double(column, of: row, cursor: &cursor).map(RowValue.double)
         case 3: return RowCodec.timestamp(column, of: row, cursor: &cursor).map { .timestamp(seconds: $0.seconds, nanoseconds: $0.nanoseconds) }
         case 4: return RowCodec.string(column, of: row, cursor: &cursor).map { .string(String(decoding: $0, as: UTF8.self)) }
         default: return RowCodec.isNull(column, of: row, cursor: &cursor) ? .null : nil
@@ -108,7 +108,7 @@ struct ValueRoundTripTests {
     }
 
     /// The typed read that reads `value`, or -1.
-    static func typedReadKind(of value: Value) -> Int {
+    static func typedReadKind(of value: RowValue) -> Int {
         switch value {
         case .int: return 0
         case .bool: return 1
@@ -146,9 +146,9 @@ struct ValueRoundTripTests {
         // The reads take a word from the row's last eight bytes near its end, where the bytes
         // past the end read as zero: a varint whose last byte is missing must not end there.
         for prefix in [0, 3, 8] {
-            for last in [Value.int(1 << 20), .int(-(1 << 40)), .timestamp(seconds: 1_650_000_000, nanoseconds: 0),
+            for last in [RowValue.int(1 << 20), .int(-(1 << 40)), .timestamp(seconds: 1_650_000_000, nanoseconds: 0),
                          .timestamp(seconds: 7, nanoseconds: 999_999_999)] {
-                let values = [Value.string(String(repeating: "s", count: prefix)), last]
+                let values = [RowValue.string(String(repeating: "s", count: prefix)), last]
                 var encoded = RowCodec.encode(values)
                 encoded.removeLast()
                 try encoded.withUnsafeBytes { (bytes) throws in
@@ -176,9 +176,9 @@ struct ValueRoundTripTests {
         }
         for magnitude in magnitudes {
             for number in [magnitude, -magnitude - 1] {
-                for tail in [[Value](), [.string("x")], [.int(3), .string("after")]] {
+                for tail in [[RowValue](), [.string("x")], [.int(3), .string("after")]] {
                     // An object key takes all 64 bits: up to ten bytes.
-                    let values: [Value] = [.int(number), .objectKey(UInt64(bitPattern: number)), .int(number)] + tail
+                    let values: [RowValue] = [.int(number), .objectKey(UInt64(bitPattern: number)), .int(number)] + tail
                     try RowCodec.encode(values).withUnsafeBytes { (bytes) throws in
                         for column in values.indices {
                             #expect(try RowCodec.decodeColumn(column, of: bytes) == values[column], "\(values), column \(column)")

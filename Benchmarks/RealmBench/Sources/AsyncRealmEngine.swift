@@ -15,7 +15,7 @@ final class AsyncRealmEngine: BenchEngine {
         for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
-    private static func row(_ columns: ArraySlice<Int64>) -> [Value] {
+    private static func row(_ columns: ArraySlice<Int64>) -> [RowValue] {
         columns.map { .int($0) }
     }
 

@@ -50,7 +50,7 @@ final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
     /// For a list of objects, what counts as a modification of an element.
     let paths: ObservedPaths?
     private let listTable: String
-    private var elements: [Value] = []
+    private var elements: [RowValue] = []
     private(set) var isFinished = false
 
     init(list: List<Element>, location: ManagedListLocation, paths: ObservedPaths?) {

@@ -50,7 +50,7 @@ extension Realm {
         return dynamicValue(self.column(column, of: managed), of: property)
     }
 
-    func dynamicValue(_ value: Value, of property: Property) -> Any? {
+    func dynamicValue(_ value: RowValue, of property: Property) -> Any? {
         switch (value, property.type) {
         case (.null, _): return nil
         case (.bool(let flag), _): return flag
@@ -81,13 +81,13 @@ extension Realm {
         write(stored: stored, column: column, of: managed)
     }
 
-    private func storageValue(dynamic value: Any?, for property: Property) -> Value? {
+    private func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
         guard let value, !isNull(value) else { return property.isOptional ? .null : property.isArray ? .list([]) : nil }
         if property.isArray {
             guard let items = value as? [Any?] else { return nil }
             let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
                                    isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
-            var values: [Value] = []
+            var values: [RowValue] = []
             for item in items {
                 guard let stored = storageValue(dynamic: item, for: element) else { return nil }
                 values.append(stored)

@@ -244,11 +244,11 @@ struct ManagedListLocation {
 
     var count: Int { realm.listCount(of: owner, column: column) }
 
-    func element(at position: Int) -> Value {
+    func element(at position: Int) -> RowValue {
         realm.listElement(of: owner, column: column, at: position)
     }
 
-    func values() -> [Value] {
+    func values() -> [RowValue] {
         realm.listElements(of: owner, column: column)
     }
 
@@ -259,7 +259,7 @@ struct ManagedListLocation {
     }
 
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
-    func stored<Element: _Persistable>(_ element: Element) -> Value {
+    func stored<Element: _Persistable>(_ element: Element) -> RowValue {
         checkWritable()
         return storedLink(element, realm: realm).value
     }

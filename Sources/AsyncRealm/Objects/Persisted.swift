@@ -133,7 +133,7 @@ protocol PersistedPropertyDescribing {
     /// Where `managedSlot` sits in the storage.
     static var managedSlotOffset: Int { get }
     /// The unmanaged value, as the realm stores it.
-    func storageValue(realm: Realm) -> StorageEngine.Value
+    func storageValue(realm: Realm) -> StorageEngine.RowValue
     /// The unmanaged value.
     var anyValue: Any { get }
     /// Stores `value`, converted to the property's type, into the `Persisted` at `pointer`;
@@ -146,7 +146,7 @@ protocol PersistedPropertyDescribing {
     /// Whether `value` converts to the property's type.
     static func accepts(_ value: Any?) -> Bool
     /// The stored form of the unmanaged value in the `Persisted` at `pointer`.
-    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.Value
+    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.RowValue
 }
 
 extension Persisted: PersistedPropertyDescribing {
@@ -156,7 +156,7 @@ extension Persisted: PersistedPropertyDescribing {
 
     static var managedSlotOffset: Int { MemoryLayout<Self>.offset(of: \Self.managedSlot)! }
 
-    func storageValue(realm: Realm) -> StorageEngine.Value { value._toStorage(realm: realm).value }
+    func storageValue(realm: Realm) -> StorageEngine.RowValue { value._toStorage(realm: realm).value }
 
     var anyValue: Any { value }
 
@@ -168,7 +168,7 @@ extension Persisted: PersistedPropertyDescribing {
 
     static func accepts(_ value: Any?) -> Bool { Value._fromAny(value) != nil }
 
-    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.Value {
+    static func storageValue(at pointer: UnsafeMutableRawPointer, realm: Realm) -> StorageEngine.RowValue {
         pointer.assumingMemoryBound(to: Persisted<Value>.self).pointee.value._toStorage(realm: realm).value
     }
 

@@ -38,7 +38,7 @@ extension Realm {
     }
 
     /// The object's row as this handle reads it now.
-    func currentRow(_ managed: ManagedObjectState) -> [Value] {
+    func currentRow(_ managed: ManagedObjectState) -> [RowValue] {
         refreshRow(managed)
         return RowBuffer.decode(managed.row, table: managed.info.schema.className)
     }
@@ -119,14 +119,14 @@ extension Realm {
     }
 
     /// One stored column of a managed object, as this handle reads it now.
-    func column(_ column: Int, of managed: ManagedObjectState) -> Value {
+    func column(_ column: Int, of managed: ManagedObjectState) -> RowValue {
         checkThread()
         refreshRow(managed)
         return RowBuffer.column(column, of: managed.row, cursor: &managed.object.__rowCursor, table: managed.info.schema.className)
     }
 
     /// Sets one stored column of a managed object; needs a write transaction.
-    func setColumn(_ column: Int, of managed: ManagedObjectState, to value: Value) {
+    func setColumn(_ column: Int, of managed: ManagedObjectState, to value: RowValue) {
         checkThread()
         guard let transaction = transactionForChange("cannot change a managed object outside a write transaction; make the change inside realm.write { }") else { return }
         require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted from its realm or invalidated; check isInvalidated before changing it")
@@ -162,9 +162,9 @@ extension Realm {
 
     /// Sets stored column `column` of a managed object; needs a write transaction. Changing
     /// the primary key fails the transaction.
-    func write(stored: Value, column: Int, of managed: ManagedObjectState) {
+    func write(stored: RowValue, column: Int, of managed: ManagedObjectState) {
         if managed.info.listTables[column] != nil {
-            var elements: [Value] = []
+            var elements: [RowValue] = []
             if case .list(let given) = stored { elements = given }
             changeList(of: managed, column: column) { table, count in
                 try ListStore.replace(with: elements, in: table, owner: managed.key, count: count)

@@ -105,7 +105,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     /// Column `column` of `row` (bytes of this buffer); null past the row's end (a column added
     /// later). `cursor` remembers where the last column read of this row was.
     @inline(__always)
-    static func column(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor, table: @autoclosure () -> String) -> Value {
+    static func column(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor, table: @autoclosure () -> String) -> RowValue {
         do {
             return try RowCodec.decodeColumn(column, of: row, cursor: &cursor)
         } catch {
@@ -114,7 +114,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     }
 
     /// Every column of `row`.
-    static func decode(_ row: UnsafeRawBufferPointer, table: String) -> [Value] {
+    static func decode(_ row: UnsafeRawBufferPointer, table: String) -> [RowValue] {
         do {
             return try RowCodec.decode(row)
         } catch {

@@ -34,7 +34,7 @@ struct StorageField {
 
     /// The stored form of the value of this property in the unmanaged object at `base`.
     @inline(__always)
-    func storageValue(in base: UnsafeMutableRawPointer, realm: Realm) -> Value {
+    func storageValue(in base: UnsafeMutableRawPointer, realm: Realm) -> RowValue {
         let pointer = base + offset
         switch reading {
         case .int: return Self.value(at: pointer, as: Int.self, realm: realm)
@@ -47,7 +47,7 @@ struct StorageField {
     }
 
     @inline(__always)
-    private static func value<T: _Persistable>(at pointer: UnsafeMutableRawPointer, as _: T.Type, realm: Realm) -> Value {
+    private static func value<T: _Persistable>(at pointer: UnsafeMutableRawPointer, as _: T.Type, realm: Realm) -> RowValue {
         pointer.assumingMemoryBound(to: Persisted<T>.self).pointee.value._toStorage(realm: realm).value
     }
 }

@@ -3,7 +3,7 @@ import StorageEngine
 
 /// Evaluates a bound predicate on objects as a realm reads them now.
 ///
-/// Rows are read as `[Value]`; key paths through links, lists and linking objects read the rows
+/// Rows are read as `[RowValue]`; key paths through links, lists and linking objects read the rows
 /// they reach (tables found once per class and evaluation).
 final class QueryEvaluator {
     /// An object reached while evaluating: its class, key and row. An object read through its
@@ -13,10 +13,10 @@ final class QueryEvaluator {
     struct ObjectRow {
         let schema: ObjectSchema
         let key: UInt64
-        let row: [Value]
+        let row: [RowValue]
         var accessor: Object?
 
-        init(schema: ObjectSchema, key: UInt64, row: [Value]) {
+        init(schema: ObjectSchema, key: UInt64, row: [RowValue]) {
             self.schema = schema
             self.key = key
             self.row = row
@@ -38,7 +38,7 @@ final class QueryEvaluator {
 
         /// The value columns of an unmanaged object, from its `@Persisted` storage (links and
         /// lists, read through the accessor, are left null).
-        private static func unmanagedRow(of object: Object, schema: ObjectSchema, realm: Realm) -> [Value] {
+        private static func unmanagedRow(of object: Object, schema: ObjectSchema, realm: Realm) -> [RowValue] {
             var storages: [String: PersistedPropertyDescribing] = [:]
             var mirror: Mirror? = Mirror(reflecting: object)
             while let current = mirror {
@@ -240,7 +240,7 @@ final class QueryEvaluator {
                     objects = next
                     continue
                 }
-                var elements: [Value] = []
+                var elements: [RowValue] = []
                 for object in objects {
                     let count = ListStore.count(column < object.row.count ? object.row[column] : .null)
                     guard count > 0, let table = table(named: tableName) else { continue }

@@ -36,7 +36,7 @@ struct QueryPlanner {
         }
 
         /// The values looked up, in the column's stored form.
-        var values: [Value] { constants.compactMap { QueryPlanner.stored($0, as: type) } }
+        var values: [RowValue] { constants.compactMap { QueryPlanner.stored($0, as: type) } }
 
         /// How many lookups it takes, to choose between two: a range counts as many.
         var cost: Int { range == nil ? constants.count : Int.max / 2 }
@@ -127,7 +127,7 @@ struct QueryPlanner {
             }
             return (keys, kept.rows(count: keys.count))
         }
-        var row = [Value](repeating: .null, count: width)
+        var row = [RowValue](repeating: .null, count: width)
         // The evaluator must outlive the closures it compiles, which do not keep it.
         let evaluator = QueryEvaluator(realm: realm)
         let matches = evaluator.compile(query)
@@ -365,12 +365,12 @@ struct QueryPlanner {
 
     /// `scalar` in the form a column of `type` stores it, for an index lookup; nil if no value of
     /// the column can equal it.
-    static func stored(_ scalar: QueryScalar, as type: PropertyType) -> Value? {
+    static func stored(_ scalar: QueryScalar, as type: PropertyType) -> RowValue? {
         switch (scalar, type) {
         case (.null, _): return .null
         case (.int(let number), .int): return .int(number)
-        case (.double(let number), .int): return Int64(exactly: number).map(Value.int)
-        case (.decimal(let number), .int): return Int64(exactly: NSDecimalNumber(decimal: number).doubleValue).map(Value.int)
+        case (.double(let number), .int): return Int64(exactly: number).map(RowValue.int)
+        case (.decimal(let number), .int): return Int64(exactly: NSDecimalNumber(decimal: number).doubleValue).map(RowValue.int)
         case (.bool(let flag), .bool): return .bool(flag)
         case (.string(let text), .string): return .string(text)
         case (.date(let seconds, let nanoseconds), .date): return .timestamp(seconds: seconds, nanoseconds: nanoseconds)

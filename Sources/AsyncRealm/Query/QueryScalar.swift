@@ -17,7 +17,7 @@ enum QueryScalar: Hashable, Sendable {
     case object(UInt64)
 
     /// A stored value of a property of `type`.
-    init(stored value: Value, type: PropertyType) {
+    init(stored value: RowValue, type: PropertyType) {
         switch (value, type) {
         case (.null, _): self = .null
         case (.bool(let flag), _): self = .bool(flag)

@@ -2,7 +2,7 @@ import Foundation
 import StorageEngine
 
 // The typed reads behind `@Persisted` getters (`_Persistable._fromCurrentRow`): a property of
-// the common types is decoded straight from the object's row bytes, without a `Value` and the
+// the common types is decoded straight from the object's row bytes, without a `RowValue` and the
 // switch over it in `_fromStorage`. Anything these reads do not expect (a row read at an
 // older version, a null, a column added after the row was written, damage) returns nil, and
 // the general path reads it.

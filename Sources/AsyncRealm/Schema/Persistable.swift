@@ -22,9 +22,9 @@ public struct _PersistedKind: @unchecked Sendable {
 
 /// A value as the storage engine holds it. Public only because `_Persistable` names it.
 public struct _StorageValue {
-    package var value: Value
+    package var value: RowValue
 
-    package init(_ value: Value) {
+    package init(_ value: RowValue) {
         self.value = value
     }
 }
@@ -324,11 +324,11 @@ extension Date {
     /// nanosecond for any date after 1970-01-02 or so: splitting it into whole seconds and the
     /// nearest nanosecond, both from 2001, and adding them back gives the same `Double`. The
     /// whole seconds are moved to 1970 in integers, which is exact.
-    var storedTimestamp: Value {
+    var storedTimestamp: RowValue {
         let interval = timeIntervalSinceReferenceDate
         guard !interval.isNaN else { return .timestamp(seconds: 0, nanoseconds: 0) }
-        let last = Value.timestamp(seconds: .max, nanoseconds: 999_999_999)
-        let first = Value.timestamp(seconds: .min, nanoseconds: 0)
+        let last = RowValue.timestamp(seconds: .max, nanoseconds: 999_999_999)
+        let first = RowValue.timestamp(seconds: .min, nanoseconds: 0)
         // 2^63: the first whole number of seconds Int64 does not hold; -2^63 it does.
         guard interval < 0x1p63 else { return last }
         guard interval >= -0x1p63 else { return first }

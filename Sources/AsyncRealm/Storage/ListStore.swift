@@ -34,14 +34,14 @@ enum ListStore {
     static func position(ofKey key: UInt64) -> Int { Int(key & (limit - 1)) }
 
     /// The length of a list, from its owner's column.
-    static func count(_ stored: Value) -> Int {
+    static func count(_ stored: RowValue) -> Int {
         if case .int(let count) = stored { return Int(count) }
         return 0
     }
 
     // MARK: Reading
 
-    static func element(in table: any TableReading, owner: UInt64, position: Int) throws -> Value {
+    static func element(in table: any TableReading, owner: UInt64, position: Int) throws -> RowValue {
         guard let value = try table.value(key(owner: owner, position: position), column: 0) else {
             throw RealmError(code: .invalidDatabase, message: "element \(position) of a list in '\(table.name)' is missing")
         }
@@ -49,9 +49,9 @@ enum ListStore {
     }
 
     /// Every element of the list of `owner`, in order.
-    static func elements(in table: any TableReading, owner: UInt64, count: Int) throws -> [Value] {
+    static func elements(in table: any TableReading, owner: UInt64, count: Int) throws -> [RowValue] {
         guard count > 0 else { return [] }
-        var elements: [Value] = []
+        var elements: [RowValue] = []
         elements.reserveCapacity(count)
         try table.scan(key(owner: owner, position: 0)...key(owner: owner, position: count - 1)) { _, row in
             elements.append(try row.column(0))
@@ -63,19 +63,19 @@ enum ListStore {
     // MARK: Writing
 
     /// Appends `elements` to the list of `owner`, which holds `count` elements.
-    static func append(_ elements: [Value], to table: TableWriter, owner: UInt64, count: Int) throws {
+    static func append(_ elements: [RowValue], to table: TableWriter, owner: UInt64, count: Int) throws {
         try checkLimits(owner: owner, count: count + elements.count, table: table)
         for (offset, element) in elements.enumerated() {
             try table.insert([element], forKey: key(owner: owner, position: count + offset))
         }
     }
 
-    static func set(_ element: Value, at position: Int, in table: TableWriter, owner: UInt64) throws {
+    static func set(_ element: RowValue, at position: Int, in table: TableWriter, owner: UInt64) throws {
         try table.set(key(owner: owner, position: position), column: 0, to: element)
     }
 
     /// Inserts `element` at `position`, moving the elements from there one place up.
-    static func insert(_ element: Value, at position: Int, in table: TableWriter, owner: UInt64, count: Int) throws {
+    static func insert(_ element: RowValue, at position: Int, in table: TableWriter, owner: UInt64, count: Int) throws {
         try checkLimits(owner: owner, count: count + 1, table: table)
         guard position < count else {
             try table.insert([element], forKey: key(owner: owner, position: position))
@@ -103,7 +103,7 @@ enum ListStore {
     }
 
     /// Replaces the list of `owner` with `elements`, rewriting only the positions that change.
-    static func replace(with elements: [Value], in table: TableWriter, owner: UInt64, count: Int) throws {
+    static func replace(with elements: [RowValue], in table: TableWriter, owner: UInt64, count: Int) throws {
         try checkLimits(owner: owner, count: elements.count, table: table)
         for (position, element) in elements.prefix(count).enumerated() {
             try set(element, at: position, in: table, owner: owner)
@@ -116,7 +116,7 @@ enum ListStore {
     }
 
     /// The (owner, position) of every element equal to `value`, through the backlink index.
-    static func occurrences(of value: Value, in table: any TableReading) throws -> [(owner: UInt64, position: Int)] {
+    static func occurrences(of value: RowValue, in table: any TableReading) throws -> [(owner: UInt64, position: Int)] {
         try table.keys(where: 0, equals: value).map { (owner(ofKey: $0), position(ofKey: $0)) }
     }
 

@@ -83,18 +83,18 @@ enum SchemaStore {
         return lines
     }
 
-    private static func encode(_ schema: ObjectSchema) -> [Value] {
+    private static func encode(_ schema: ObjectSchema) -> [RowValue] {
         [.string(schema.className), .list(schema.properties.map { property in
             .list([
                 .string(property.name), .string(property.type.rawValue), .bool(property.isOptional),
                 .bool(property.isArray), .bool(property.isPrimary), .bool(property.isIndexed),
-                property.objectClassName.map(Value.string) ?? .null,
-                property.linkOriginPropertyName.map(Value.string) ?? .null,
+                property.objectClassName.map(RowValue.string) ?? .null,
+                property.linkOriginPropertyName.map(RowValue.string) ?? .null,
             ])
         })]
     }
 
-    private static func decode(_ row: [Value]) throws -> ObjectSchema {
+    private static func decode(_ row: [RowValue]) throws -> ObjectSchema {
         guard row.count == 2, case .string(let className) = row[0], case .list(let encoded) = row[1] else {
             throw RealmError(code: .invalidDatabase, message: "the stored schema has a malformed class entry")
         }

@@ -16,7 +16,7 @@ struct AddScratch {
 
     /// The storage of the last added object's values, kept for the next: a bulk add allocated
     /// and freed an array per object (see `Realm.unmanagedValues(of:info:)`).
-    var values: [Value] = []
+    var values: [RowValue] = []
     /// The update policy of the `add` call in progress, applied to the objects it links to.
     var policy: Realm.UpdatePolicy = .error
     /// The class and table the last add went to (see `Realm.withAddTarget(for:_:)`).

@@ -167,10 +167,10 @@ extension Realm {
 
     /// The stored values of an unmanaged object, in column order, read straight from its
     /// `@Persisted` storage (reflection per object would cost more than the insert).
-    private func unmanagedValues(of object: Object, info: ClassInfo) -> [Value] {
+    private func unmanagedValues(of object: Object, info: ClassInfo) -> [RowValue] {
         // The array of the last add, taken out while in use: converting a link adds the object
         // it links to first, which takes an array of its own.
-        var values: [Value] = []
+        var values: [RowValue] = []
         swap(&values, &addScratch.values)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let fields = info.storageFields(of: object)
@@ -191,7 +191,7 @@ extension Realm {
 
     /// Keeps `values`' storage for the next add (see `AddScratch.values`), values and all: the next
     /// add of the class overwrites them.
-    private func recycle(_ values: inout [Value]) {
+    private func recycle(_ values: inout [RowValue]) {
         swap(&addScratch.values, &values)
     }
 }

@@ -16,7 +16,7 @@ extension Realm {
     /// The keys of the objects of `origin` whose link or list in `column` holds object `key`,
     /// once per link, through the backlink index of the column or of the list's element table.
     func keys(of origin: ObjectSchema, linkingTo key: UInt64, throughColumn column: Int) -> [UInt64] {
-        let target = Value.objectKey(key)
+        let target = RowValue.objectKey(key)
         let property = origin.storedProperties[column]
         if property.isArray {
             guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)) else { return [] }
@@ -139,7 +139,7 @@ extension Realm {
     /// Sets every link to row `key` of `className` to nil and removes it from every list, found
     /// through the backlink indexes.
     private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
-        let target = Value.objectKey(key)
+        let target = RowValue.objectKey(key)
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
             if property.isArray {

@@ -8,7 +8,7 @@ extension Realm {
     }
 
     /// Element `position` of list column `column` of a managed object.
-    func listElement(of managed: ManagedObjectState, column: Int, at position: Int) -> Value {
+    func listElement(of managed: ManagedObjectState, column: Int, at position: Int) -> RowValue {
         let count = listCount(of: managed, column: column)
         require(position >= 0 && position < count, "index \(position) is out of bounds for a list of \(count) elements")
         guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
@@ -20,7 +20,7 @@ extension Realm {
     }
 
     /// Every element of list column `column` of a managed object, in order.
-    func listElements(of managed: ManagedObjectState, column: Int) -> [Value] {
+    func listElements(of managed: ManagedObjectState, column: Int) -> [RowValue] {
         let count = listCount(of: managed, column: column)
         guard count > 0 else { return [] }
         guard let table = readTable(named: managed.info.listTables[column]!),
@@ -49,14 +49,14 @@ extension Realm {
     /// Stores the lists of a row just inserted or updated under `key`: `values` holds each list
     /// column's elements (`.list`), which are written to the element tables and replaced in
     /// `values` by the lengths the row stores. `oldRow` is the row being updated, if any.
-    func storeLists(of info: ClassInfo, key: UInt64, in values: inout [Value], replacing oldRow: [Value]?, _ write: ([Value]) throws -> Void) throws {
+    func storeLists(of info: ClassInfo, key: UInt64, in values: inout [RowValue], replacing oldRow: [RowValue]?, _ write: ([RowValue]) throws -> Void) throws {
         guard !info.listTables.isEmpty, let transaction else {
             try write(values)
             return
         }
-        var lists: [(column: Int, elements: [Value])] = []
+        var lists: [(column: Int, elements: [RowValue])] = []
         for column in info.listTables.keys.sorted() where column < values.count {
-            let elements: [Value]
+            let elements: [RowValue]
             if case .list(let given) = values[column] { elements = given } else { elements = [] }
             lists.append((column, elements))
             values[column] = .int(Int64(elements.count))
@@ -70,7 +70,7 @@ extension Realm {
     }
 
     /// Deletes the elements of every list of row `key` of `info`'s class, ahead of deleting it.
-    func deleteLists(of info: ClassInfo, key: UInt64, row: [Value], in transaction: WriteTransaction) throws {
+    func deleteLists(of info: ClassInfo, key: UInt64, row: [RowValue], in transaction: WriteTransaction) throws {
         for (column, tableName) in info.listTables where column < row.count {
             guard let table = transaction.tableIfPresent(tableName) else { continue }
             try ListStore.removeAll(in: table, owner: key, count: ListStore.count(row[column]))

@@ -28,18 +28,18 @@ package enum PostingList: Equatable {
 /// `count << 1 | isTree` (varint); then either the row keys ascending (first absolute, then
 /// deltas) or the posting tree's root (PageRef).
 package struct IndexBucket {
-    package var entries: [(value: Value, keys: PostingList)] = []
+    package var entries: [(value: RowValue, keys: PostingList)] = []
 
     package init() {}
 
     package var isEmpty: Bool { entries.isEmpty }
 
-    package func postingList(for value: Value) -> PostingList? {
+    package func postingList(for value: RowValue) -> PostingList? {
         entries.first { $0.value.isIdentical(to: value) }?.keys
     }
 
     /// Sets (or with nil removes) the posting list of `value`.
-    package mutating func setPostingList(_ list: PostingList?, for value: Value) {
+    package mutating func setPostingList(_ list: PostingList?, for value: RowValue) {
         let index = entries.firstIndex { $0.value.isIdentical(to: value) }
         switch (index, list) {
         case (let index?, let list?): entries[index].keys = list
@@ -50,7 +50,7 @@ package struct IndexBucket {
     }
 
     /// The posting list of `value` in the encoded bucket `bytes`, decoding no other entry's keys.
-    package static func postingList(for value: Value, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
+    package static func postingList(for value: RowValue, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
             let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
@@ -72,9 +72,9 @@ package struct IndexBucket {
         return nil
     }
 
-    /// Whether the value encoded in `encoded` is `value` (`Value.isIdentical`). A string is
+    /// Whether the value encoded in `encoded` is `value` (`RowValue.isIdentical`). A string is
     /// compared by its bytes where they lie, without making a `String`.
-    static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: Value) throws -> Bool {
+    static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: RowValue) throws -> Bool {
         if case .string(var text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
             return text.withUTF8 { probe in
                 probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0)
@@ -154,7 +154,7 @@ package struct IndexBucket {
 
     /// Appends the encoding of a bucket holding `value` in row `key` alone: what
     /// `IndexBucket(value → .inline([key])).encoded()` gives, without building the bucket.
-    static func encodeSingle(_ value: Value, key: UInt64, into writer: inout ByteWriter) {
+    static func encodeSingle(_ value: RowValue, key: UInt64, into writer: inout ByteWriter) {
         appendValue(value, to: &writer)
         writer.appendVarint(1 << 1)
         writer.appendVarint(key)
@@ -164,7 +164,7 @@ package struct IndexBucket {
     /// `RowCodec.maximumEncodedSize(single:)` bytes and 21 more. Returns false, having written
     /// an unfinished entry, for a value whose encoding takes 128 bytes or more (its length would
     /// not fit the byte set aside for it): encode such a value into a `ByteWriter` instead.
-    static func encodeSingle(_ value: Value, key: UInt64, into writer: inout UnsafeByteWriter) -> Bool {
+    static func encodeSingle(_ value: RowValue, key: UInt64, into writer: inout UnsafeByteWriter) -> Bool {
         let lengthAt = writer.count
         writer.append(0)
         RowCodec.encode(single: value, into: &writer)
@@ -177,7 +177,7 @@ package struct IndexBucket {
     }
 
     /// An entry's value: its encoded length, then the encoding.
-    private static func appendValue(_ value: Value, to writer: inout ByteWriter) {
+    private static func appendValue(_ value: RowValue, to writer: inout ByteWriter) {
         // Most values take under 128 bytes, so one byte is set aside for the length and the
         // value encoded in place, moved only when it is longer.
         let lengthAt = writer.count

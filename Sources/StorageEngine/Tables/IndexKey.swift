@@ -5,7 +5,7 @@
 /// and UUIDs map by their first 8 bytes, so values sharing a prefix share a bucket, and the bucket
 /// keeps the full values apart.
 package enum IndexKey {
-    package static func of(_ value: Value) -> UInt64 {
+    package static func of(_ value: RowValue) -> UInt64 {
         switch value {
         case .null: return 0
         case .bool(let flag): return flag ? 2 : 1

@@ -1,5 +1,5 @@
 /// Reads of one column by a caller that knows the type it expects (an accessor's property):
-/// the payload decoded straight to that type, without building a `Value`.
+/// the payload decoded straight to that type, without building a `RowValue`.
 ///
 /// Each read starts its walk from `cursor` and leaves it at the column read, as
 /// `decodeColumn(_:of:cursor:)` does. Each returns nil for anything but a payload of its

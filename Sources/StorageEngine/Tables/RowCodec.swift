@@ -11,13 +11,13 @@ package enum RowCodec {
         case string, binary, timestamp, uuid, objectKey, list
     }
 
-    package static func encode(_ values: [Value]) -> [UInt8] {
+    package static func encode(_ values: [RowValue]) -> [UInt8] {
         var writer = ByteWriter(capacity: 8 + values.count * 3)
         encode(values, into: &writer)
         return writer.bytes
     }
 
-    package static func encode(_ values: [Value], into writer: inout some ByteSink) {
+    package static func encode(_ values: [RowValue], into writer: inout some ByteSink) {
         // Through the array's buffer: iterating the array copied each value out (counting a
         // reference to its string, and a call to copy and one to destroy the enum).
         values.withUnsafeBufferPointer { values in
@@ -35,13 +35,13 @@ package enum RowCodec {
 
     /// Encodes a row of one column, `value`, as `encode([value], into:)` does without building
     /// the array: how index buckets store their values.
-    package static func encode(single value: Value, into writer: inout some ByteSink) {
+    package static func encode(single value: RowValue, into writer: inout some ByteSink) {
         writer.append(1)
         writer.append(tag(of: value).rawValue)
         encodePayload(value, into: &writer)
     }
 
-    private static func tag(of value: Value) -> Tag {
+    private static func tag(of value: RowValue) -> Tag {
         switch value {
         case .null: return .null
         case .bool(let flag): return flag ? .true : .false
@@ -57,7 +57,7 @@ package enum RowCodec {
         }
     }
 
-    private static func encodePayload(_ value: Value, into writer: inout some ByteSink) {
+    private static func encodePayload(_ value: RowValue, into writer: inout some ByteSink) {
         switch value {
         case .null, .bool: break
         case .int(let number):
@@ -96,7 +96,7 @@ package enum RowCodec {
 
     /// At most how many bytes `encode(values, into:)` writes, with the ten bytes of slack an
     /// `UnsafeByteWriter` asks for before a varint.
-    package static func maximumEncodedSize(_ values: [Value]) -> Int {
+    package static func maximumEncodedSize(_ values: [RowValue]) -> Int {
         // Through the buffer, as `encode` does: iterating the array copied each value out.
         values.withUnsafeBufferPointer { values in
             var size = 10 + (values.count + 1) / 2
@@ -106,12 +106,12 @@ package enum RowCodec {
     }
 
     /// At most how many bytes `encode(single:into:)` writes, as `maximumEncodedSize`.
-    package static func maximumEncodedSize(single value: Value) -> Int {
+    package static func maximumEncodedSize(single value: RowValue) -> Int {
         2 + maximumPayloadSize(value)
     }
 
     /// At most how many bytes `value`'s payload takes, counting ten for each varint.
-    private static func maximumPayloadSize(_ value: Value) -> Int {
+    private static func maximumPayloadSize(_ value: RowValue) -> Int {
         switch value {
         case .null, .bool: 0
         case .int, .objectKey: 10
@@ -128,15 +128,15 @@ package enum RowCodec {
     // MARK: Decoding
 
     /// Decodes every column.
-    package static func decode(_ row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> [Value] {
-        var values: [Value] = []
+    package static func decode(_ row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> [RowValue] {
+        var values: [RowValue] = []
         try decode(row, into: &values, origin: origin)
         return values
     }
 
     /// Decodes every column into `values`, reusing its storage: a scan decodes millions of rows
     /// without allocating an array per row.
-    package static func decode(_ row: UnsafeRawBufferPointer, into values: inout [Value], origin: UInt64 = 0) throws {
+    package static func decode(_ row: UnsafeRawBufferPointer, into values: inout [RowValue], origin: UInt64 = 0) throws {
         values.removeAll(keepingCapacity: true)
         var reader = ByteReader(row, origin: origin)
         values.reserveCapacity(try reader.readLength(limit: row.count * 2))
@@ -146,7 +146,7 @@ package enum RowCodec {
     /// Calls `body` with each column's index and value in order, without collecting them.
     @inline(__always)
     package static func forEachValue(
-        in row: UnsafeRawBufferPointer, origin: UInt64 = 0, _ body: (Int, Value) throws -> Void
+        in row: UnsafeRawBufferPointer, origin: UInt64 = 0, _ body: (Int, RowValue) throws -> Void
     ) throws {
         var reader = ByteReader(row, origin: origin)
         let count = try reader.readLength(limit: row.count * 2)
@@ -167,7 +167,7 @@ package enum RowCodec {
     /// Decodes column `column` alone; a column past the row's end reads as null (it was added
     /// after the row was written).
     @inline(__always)
-    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> Value {
+    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> RowValue {
         // Queries read one column of every row: find it with plain pointer arithmetic, and take
         // the checked path below for anything unusual (including a damaged row, which it
         // reports).
@@ -181,7 +181,7 @@ package enum RowCodec {
     /// from `cursor` when that is a column before it, and leaving `cursor` at `column`: an
     /// accessor reading a row's columns in order walks each column's tag once.
     @inline(__always)
-    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) throws -> Value {
+    package static func decodeColumn(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) throws -> RowValue {
         if let (tag, offset) = locate(column, in: row, from: cursor) {
             // Where the payload ends comes with decoding it: the next column's walk starts there.
             var end = 0
@@ -194,7 +194,7 @@ package enum RowCodec {
 
     /// Column `column` if it holds an integer, nil if it holds anything else (null, another
     /// type, past the row's end): what a query comparing an integer column asks of every row,
-    /// answered without building a `Value`.
+    /// answered without building a `RowValue`.
     @inline(__always)
     package static func integer(_ column: Int, of row: UnsafeRawBufferPointer) throws -> Int64? {
         if let (tag, offset) = locate(column, in: row) {
@@ -219,14 +219,14 @@ package enum RowCodec {
     /// The value whose tag is `tag` and payload starts at `offset`, for the common types; nil
     /// for anything else or anything that does not add up (the checked path decides).
     @inline(__always)
-    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer) -> Value? {
+    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer) -> RowValue? {
         var end = 0
         return decodeLocated(tag: tag, offset: offset, in: row, end: &end)
     }
 
     /// `decodeLocated`, also setting `end` to where the payload ends when it returns a value.
     @inline(__always)
-    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Value? {
+    private static func decodeLocated(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> RowValue? {
         switch tag {
         case Tag.null.rawValue: end = offset; return .null
         case Tag.false.rawValue: end = offset; return .bool(false)
@@ -428,7 +428,7 @@ package enum RowCodec {
     }
 
     /// `decodeColumn` with every check: reports a damaged row as `fileCorrupted`.
-    static func decodeColumnChecked(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> Value {
+    static func decodeColumnChecked(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> RowValue {
         var reader = ByteReader(row, origin: origin)
         let count = try reader.readLength(limit: row.count * 2)
         guard column < count else { return .null }
@@ -495,7 +495,7 @@ package enum RowCodec {
     }
 
     @inline(__always)
-    private static func decodePayload(tag: Tag, _ reader: inout ByteReader) throws -> Value {
+    private static func decodePayload(tag: Tag, _ reader: inout ByteReader) throws -> RowValue {
         switch tag {
         case .null: return .null
         case .false: return .bool(false)

@@ -4,7 +4,7 @@ package struct RowView {
 
     /// Decodes one column without decoding the others.
     @inline(__always)
-    package func column(_ column: Int) throws -> Value {
+    package func column(_ column: Int) throws -> RowValue {
         try RowCodec.decodeColumn(column, of: bytes)
     }
 
@@ -22,17 +22,17 @@ package struct RowView {
 
     /// Decodes every column into `values`, reusing its storage.
     @inline(__always)
-    package func decode(into values: inout [Value]) throws {
+    package func decode(into values: inout [RowValue]) throws {
         try RowCodec.decode(bytes, into: &values)
     }
 
     /// Calls `body` with each column's index and value, without building an array.
     @inline(__always)
-    package func forEachColumn(_ body: (Int, Value) throws -> Void) throws {
+    package func forEachColumn(_ body: (Int, RowValue) throws -> Void) throws {
         try RowCodec.forEachValue(in: bytes, body)
     }
 
-    package func decoded() throws -> [Value] {
+    package func decoded() throws -> [RowValue] {
         try RowCodec.decode(bytes)
     }
 }
@@ -47,24 +47,24 @@ package protocol TableReading {
     /// The index on `column`, if there is one, and whether it is unique.
     func index(on column: Int) -> (tree: Tree, unique: Bool)?
     /// The row keys of a posting list found in the index on `column` for `value`.
-    func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64]
+    func postingKeys(_ list: PostingList, column: Int, value: RowValue) throws -> [UInt64]
 
     // Implemented once in the extension below. Declared here so that a call through
     // `any TableReading` reaches a copy specialised for the concrete table, not the generic
     // code that would build tuple and tree metadata at run time on every call.
     func hasIndex(on column: Int) -> Bool
     func contains(_ key: UInt64) throws -> Bool
-    func row(_ key: UInt64) throws -> [Value]?
+    func row(_ key: UInt64) throws -> [RowValue]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
     func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int)
-    func value(_ key: UInt64, column: Int) throws -> Value?
+    func value(_ key: UInt64, column: Int) throws -> RowValue?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
     func scanRowLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws
-    func keys(where column: Int, equals value: Value) throws -> [UInt64]
+    func keys(where column: Int, equals value: RowValue) throws -> [UInt64]
     func keys(whereInteger column: Int, in bounds: ClosedRange<Int64>, nullMatches: Bool, _ matched: ((RowView) -> Void)?) throws -> [UInt64]
-    func firstKey(where column: Int, equals value: Value) throws -> UInt64?
+    func firstKey(where column: Int, equals value: RowValue) throws -> UInt64?
 }
 
 extension TableReading {
@@ -75,7 +75,7 @@ extension TableReading {
     }
 
     /// Every column of row `key`, or nil if there is no such row.
-    package func row(_ key: UInt64) throws -> [Value]? {
+    package func row(_ key: UInt64) throws -> [RowValue]? {
         try rowTree.withValue(forKey: key) { try RowCodec.decode($0) }
     }
 
@@ -145,7 +145,7 @@ extension TableReading {
 
     /// One column of row `key`, decoded alone; nil if there is no such row.
     @inline(__always)
-    package func value(_ key: UInt64, column: Int) throws -> Value? {
+    package func value(_ key: UInt64, column: Int) throws -> RowValue? {
         try rowTree.withValue(forKey: key) { try RowCodec.decodeColumn(column, of: $0) }
     }
 
@@ -177,7 +177,7 @@ extension TableReading {
     /// The keys of the rows whose `column` equals `value`, in key order, through the index.
     ///
     /// - Precondition: `column` is indexed.
-    package func keys(where column: Int, equals value: Value) throws -> [UInt64] {
+    package func keys(where column: Int, equals value: RowValue) throws -> [UInt64] {
         guard let (tree, _) = index(on: column) else {
             stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
@@ -190,7 +190,7 @@ extension TableReading {
     /// primary-key lookup, reading the bucket without decoding its other entries.
     ///
     /// - Precondition: `column` is indexed.
-    package func firstKey(where column: Int, equals value: Value) throws -> UInt64? {
+    package func firstKey(where column: Int, equals value: RowValue) throws -> UInt64? {
         guard let (tree, _) = index(on: column) else {
             stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
@@ -206,7 +206,7 @@ extension TableReading {
     /// index order. Bucket entries sharing an index key are returned together; the caller
     /// checks exact bounds.
     package func indexEntries(
-        on column: Int, in range: ClosedRange<UInt64>, _ body: (Value, [UInt64]) throws -> Bool
+        on column: Int, in range: ClosedRange<UInt64>, _ body: (RowValue, [UInt64]) throws -> Bool
     ) throws {
         guard let (tree, _) = index(on: column) else {
             stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
@@ -242,7 +242,7 @@ package struct TableReader: TableReading, Sendable {
         return (TreeReader(store: store, root: index.root), index.unique)
     }
 
-    package func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64] {
+    package func postingKeys(_ list: PostingList, column: Int, value: RowValue) throws -> [UInt64] {
         try list.keys(store: store)
     }
 }

@@ -1,7 +1,7 @@
 /// Identifies a posting list: the index's column and the indexed value.
 struct PostingID: Hashable {
     let column: Int
-    let value: Value
+    let value: RowValue
 }
 
 /// A posting tree being changed, and how many row keys it holds.
@@ -28,7 +28,7 @@ extension TableWriter {
         guard indexTrees[column] == nil else { return }
         redo.stop()
         indexTrees[column] = (MutableTree(root: .null, space: space), unique)
-        var seen: [Value: UInt64] = [:]
+        var seen: [RowValue: UInt64] = [:]
         var failure: StorageError?
         try scan { key, row in
             let value = try row.column(column)
@@ -55,7 +55,7 @@ extension TableWriter {
         isModified = true
     }
 
-    package func postingKeys(_ list: PostingList, column: Int, value: Value) throws -> [UInt64] {
+    package func postingKeys(_ list: PostingList, column: Int, value: RowValue) throws -> [UInt64] {
         if let dirty = postings[PostingID(column: column, value: value)] {
             return try dirty.tree.allKeys(reserving: Int(dirty.count))
         }
@@ -66,7 +66,7 @@ extension TableWriter {
     ///
     /// When every value falls after its index's last key (an increasing primary key, the usual
     /// insert), there is nothing to check and each bucket is appended, in one pass.
-    func addToIndexes(_ values: [Value], key: UInt64) throws {
+    func addToIndexes(_ values: [RowValue], key: UInt64) throws {
         if let only = indexTrees.onlyIndex {
             // One index, the usual table's (its primary key): its key computed once, the tree
             // borrowed. Through `forEachTree`, the array of indexes would be retained around each
@@ -102,7 +102,7 @@ extension TableWriter {
         }
     }
 
-    func checkUnique(_ values: [Value], excluding key: UInt64, columns: [Int]? = nil) throws {
+    func checkUnique(_ values: [RowValue], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
             let indexKey = IndexKey.of(value)
@@ -140,7 +140,7 @@ extension TableWriter {
         postings[id] = dirty
     }
 
-    func addToIndex(column: Int, key: UInt64, value: Value) throws {
+    func addToIndex(column: Int, key: UInt64, value: RowValue) throws {
         let id = PostingID(column: column, value: value)
         if !postings.isEmpty, postings[id] != nil {
             try changePosting(id, storedRoot: .null, count: 0) { try $0.insert(key) }
@@ -179,7 +179,7 @@ extension TableWriter {
     /// Appends the bucket of `value`, which falls after every indexed value (an increasing
     /// primary key), holding row `key` alone: along the tree's right edge, without reading or
     /// building a bucket, encoded in place when its value is short.
-    private func appendBucket(to tree: MutableTree, indexKey: UInt64, value: Value, key: UInt64) throws {
+    private func appendBucket(to tree: MutableTree, indexKey: UInt64, value: RowValue, key: UInt64) throws {
         let appended = try withRoom(RowCodec.maximumEncodedSize(single: value) + 21) { room in
             var writer = UnsafeByteWriter(room)
             guard IndexBucket.encodeSingle(value, key: key, into: &writer) else { return false }
@@ -192,7 +192,7 @@ extension TableWriter {
         try scratch.bytes.withUnsafeBytes { try tree.append(indexKey, $0) }
     }
 
-    func removeFromIndex(column: Int, key: UInt64, value: Value) throws {
+    func removeFromIndex(column: Int, key: UInt64, value: RowValue) throws {
         let id = PostingID(column: column, value: value)
         if !postings.isEmpty, postings[id] != nil {
             try changePosting(id, storedRoot: .null, count: 0) { try $0.remove(key) }
@@ -238,7 +238,7 @@ extension TableWriter {
 
     /// Frees every page of the index on `column`, posting trees included, leaving it empty.
     func clearIndex(column: Int) throws {
-        var dirtyValues: Set<Value> = []
+        var dirtyValues: Set<RowValue> = []
         for (id, dirty) in postings where id.column == column {
             // A posting tree being changed owns its pages now, the stored ones it still shares
             // with its old root included; the bucket's old root must not be freed again.

@@ -58,14 +58,14 @@ package final class TableWriter: TableReading {
 
     /// Inserts a row under a new key (one more than any key handed out before) and returns it.
     @discardableResult
-    package func insert(_ values: [Value]) throws -> UInt64 {
+    package func insert(_ values: [RowValue]) throws -> UInt64 {
         let key = roots.nextKey
         try insert(values, forKey: key)
         return key
     }
 
     /// Inserts a row under `key`, which must not hold a row.
-    package func insert(_ values: [Value], forKey key: UInt64) throws {
+    package func insert(_ values: [RowValue], forKey key: UInt64) throws {
         require(key > 0, "row keys start at 1")
         // Keys at or past `nextKey` were never handed out, so only older keys need a lookup.
         guard try key >= roots.nextKey || !rowTree.contains(key) else {
@@ -87,7 +87,7 @@ package final class TableWriter: TableReading {
 
     /// Replaces every column of row `key`. Returns false if there is no such row.
     @discardableResult
-    package func update(_ key: UInt64, to values: [Value]) throws -> Bool {
+    package func update(_ key: UInt64, to values: [RowValue]) throws -> Bool {
         guard let old = try row(key) else { return false }
         let width = max(old.count, values.count)
         var changed: [Int] = []
@@ -110,7 +110,7 @@ package final class TableWriter: TableReading {
 
     /// Sets one column of row `key`. Returns false if there is no such row.
     @discardableResult
-    package func set(_ key: UInt64, column: Int, to value: Value) throws -> Bool {
+    package func set(_ key: UInt64, column: Int, to value: RowValue) throws -> Bool {
         guard var values = try row(key) else { return false }
         if column >= values.count { values.append(contentsOf: repeatElement(.null, count: column + 1 - values.count)) }
         values[column] = value

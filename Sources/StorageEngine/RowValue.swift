@@ -1,5 +1,5 @@
 /// A value in a row: the value types of the object layer.
-package enum Value: Sendable, Hashable {
+package enum RowValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -14,16 +14,16 @@ package enum Value: Sendable, Hashable {
     /// The key of a row in another (or the same) table.
     case objectKey(UInt64)
     /// An ordered list of object keys or of primitives.
-    case list([Value])
+    case list([RowValue])
 }
 
-extension Value {
+extension RowValue {
     /// Whether the two values are stored alike: strings by their UTF-8 bytes, so that two
     /// strings Swift's `==` calls equal by canonical equivalence (`"caf\u{E9}"`,
     /// `"cafe\u{301}"`) are two values, as the object layer's queries, indexes and primary
     /// keys tell them apart; floating-point numbers by their bits (-0.0 is not 0.0, a NaN is
     /// itself). An update that changes a value to one `==` to it still changes it.
-    package func isIdentical(to other: Value) -> Bool {
+    package func isIdentical(to other: RowValue) -> Bool {
         switch (self, other) {
         case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
