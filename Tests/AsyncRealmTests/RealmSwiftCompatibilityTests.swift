@@ -228,6 +228,7 @@ extension RealmSwiftCompatibilityTests {
         let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
         realm.beginWrite()
         #expect(realm.isInWriteTransaction)
+        #expect(!realm.refresh(), "a write, even one that could not start, does not refresh")
         realm.add(ObjectTests.makePerson(2, "Bo"))
         realm.create(Dog.self, value: ["name": "Fido"])
         person.name = "Changed"

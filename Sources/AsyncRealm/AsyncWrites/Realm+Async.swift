@@ -50,7 +50,7 @@ extension Realm {
     ) async throws -> Result {
         checkThread()
         require(!confinement.isThread, "asyncWrite needs a realm confined to an actor or a task (try await Realm.open()); a realm opened with try Realm() is confined to a thread, so use write { } there")
-        require(transaction == nil, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
+        require(!isWriting, "this realm is already in a write transaction; write transactions cannot be nested, so commit or cancel the current one first")
         require(!isFrozen, "a frozen realm cannot be written; write through a live realm (thaw() gives one)")
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the realm was opened read-only; open it without readOnly to write")

@@ -44,7 +44,7 @@ extension Realm {
     /// on and no write transaction is open. Returns whether the realm can advance this way.
     @discardableResult
     func advanceForStream() -> Bool {
-        guard autorefresh, transaction == nil, !isFrozen else { return false }
+        guard autorefresh, !isWriting, !isFrozen else { return false }
         refresh()
         return true
     }

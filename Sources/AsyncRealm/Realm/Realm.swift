@@ -238,7 +238,7 @@ public final class Realm {
     @discardableResult
     public func refresh() -> Bool {
         checkThread()
-        guard transaction == nil, !isFrozen else { return false }
+        guard !isWriting, !isFrozen else { return false }
         let old = readSnapshot?.version
         guard let newest = try? database.snapshot() else { return false }
         // This realm may read its own commit ahead of the newest durable version while the

@@ -34,7 +34,7 @@ extension Realm {
 
     /// The state of a frozen realm at this realm's current version.
     func frozenState() -> FrozenRealmState {
-        require(transaction == nil, "a realm in a write transaction cannot be frozen; commit or cancel the write first")
+        require(!isWriting, "a realm in a write transaction cannot be frozen; commit or cancel the write first")
         guard let snapshot = try? snapshot() else {
             stop("the realm's current version cannot be read, so it cannot be frozen")
         }

@@ -59,7 +59,7 @@ extension Realm {
     ///   the same file.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         checkThread()
-        require(transaction == nil, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")
+        require(!isWriting, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")
         require(!isFrozen, "a ThreadSafeReference resolves in a live realm; this one is frozen")
         let made = reference.take()
         if let made {
