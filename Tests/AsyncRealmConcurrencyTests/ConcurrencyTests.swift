@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
-import StorageEngine
+@testable import StorageEngine
 import TestSupport
 
 /// Writes through `asyncWrite` from its own realm.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
-import StorageEngine  // the commit results the tests inspect
+@testable import StorageEngine  // the commit results the tests inspect
 import TestSupport
 
 final class Shelter: Object {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import StorageEngine
+@testable import StorageEngine
 @testable import AsyncRealm
 import TestSupport
 

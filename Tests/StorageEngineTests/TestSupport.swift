@@ -1,5 +1,5 @@
 import Foundation
-import StorageEngine
+@testable import StorageEngine
 import TestSupport
 
 /// A small, fast, seedable generator (xorshift64*), so failures replay from their seed.

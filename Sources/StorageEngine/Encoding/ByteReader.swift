@@ -14,15 +14,15 @@ package struct ByteReader {
         self.origin = origin
     }
 
-    package var isAtEnd: Bool { position >= buffer.count }
-    package var remaining: Int { buffer.count - position }
+    var isAtEnd: Bool { position >= buffer.count }
+    var remaining: Int { buffer.count - position }
 
     package func corrupted(_ what: String) -> StorageError {
         StorageError.corrupted("page \(what) at byte \(position)", at: origin)
     }
 
     @inline(__always)
-    package mutating func readByte() throws -> UInt8 {
+    mutating func readByte() throws -> UInt8 {
         guard position < buffer.count else { throw corrupted("ends early") }
         let byte = buffer[position]
         position += 1
@@ -30,7 +30,7 @@ package struct ByteReader {
     }
 
     @inline(__always)
-    package mutating func readVarint() throws -> UInt64 {
+    mutating func readVarint() throws -> UInt64 {
         if position < buffer.count, buffer[position] < 0x80 {
             position += 1
             return UInt64(buffer[position - 1])
@@ -50,27 +50,27 @@ package struct ByteReader {
 
     /// Reads a varint that counts or measures something inside this buffer, bounded by `limit`.
     @inline(__always)
-    package mutating func readLength(limit: Int) throws -> Int {
+    mutating func readLength(limit: Int) throws -> Int {
         let value = try readVarint()
         guard value <= UInt64(limit) else { throw corrupted("declares a length of \(value), more than the \(limit) possible") }
         return Int(value)
     }
 
-    package mutating func readUInt32() throws -> UInt32 {
+    mutating func readUInt32() throws -> UInt32 {
         guard remaining >= 4 else { throw corrupted("ends inside a 32-bit field") }
         let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)
         position += 4
         return UInt32(littleEndian: value)
     }
 
-    package mutating func readUInt64() throws -> UInt64 {
+    mutating func readUInt64() throws -> UInt64 {
         guard remaining >= 8 else { throw corrupted("ends inside a 64-bit field") }
         let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt64.self)
         position += 8
         return UInt64(littleEndian: value)
     }
 
-    package mutating func readBytes(_ count: Int) throws -> UnsafeRawBufferPointer {
+    mutating func readBytes(_ count: Int) throws -> UnsafeRawBufferPointer {
         guard count >= 0, count <= remaining else { throw corrupted("ends inside a \(count)-byte field") }
         let slice = UnsafeRawBufferPointer(rebasing: buffer[position..<(position + count)])
         position += count
@@ -84,7 +84,7 @@ package struct ByteReader {
 
     /// Skips one varint without assembling its value.
     @inline(__always)
-    package mutating func skipVarint() throws {
+    mutating func skipVarint() throws {
         while true {
             guard position < buffer.count else { throw corrupted("ends inside a varint") }
             let byte = buffer[position]

@@ -63,7 +63,7 @@ package struct ByteWriter: ByteSink {
 
     /// The number of bytes `appendVarint(value)` writes.
     @inline(__always)
-    package static func varintSize(_ value: UInt64) -> Int {
+    static func varintSize(_ value: UInt64) -> Int {
         value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
     }
 }

@@ -44,10 +44,10 @@ package final class FaultInjectingFile: FileIO {
     /// The contents as a process that did not crash sees them.
     package var contents: [UInt8] { memory.contents }
 
-    package func clearLog() { state.withLock { $0.log.removeAll() } }
+    func clearLog() { state.withLock { $0.log.removeAll() } }
 
     /// Makes every write after the next `writes` successful ones throw `error`.
-    package func failWrites(after writes: Int, with error: StorageError) {
+    func failWrites(after writes: Int, with error: StorageError) {
         state.withLock {
             $0.failAfterWrites = writes
             $0.failure = error
@@ -55,14 +55,14 @@ package final class FaultInjectingFile: FileIO {
     }
 
     /// Makes every `sync()` throw `error`.
-    package func failSyncs(with error: StorageError) {
+    func failSyncs(with error: StorageError) {
         state.withLock {
             $0.failSyncs = true
             $0.failure = error
         }
     }
 
-    package func stopFailing() {
+    func stopFailing() {
         state.withLock {
             $0.failAfterWrites = nil
             $0.failSyncs = false
@@ -106,7 +106,7 @@ package final class FaultInjectingFile: FileIO {
     /// The image a crash during operation `index` of `log` leaves, starting from `base`.
     ///
     /// `log[index]` must be a write: it is the write in flight when the machine stopped.
-    package static func crashImage(
+    static func crashImage(
         base: [UInt8], log: [Operation], crashingAt index: Int, outcome: CrashOutcome
     ) -> [UInt8] {
         var durable = base
@@ -141,7 +141,7 @@ package final class FaultInjectingFile: FileIO {
 
     /// The image a crash just before the final sync of `log` leaves when the disk kept every
     /// write but the one at `index`: disks reorder unsynced writes, so any one may be missing.
-    package static func crashImage(base: [UInt8], log: [Operation], losingWriteAt index: Int) -> [UInt8] {
+    static func crashImage(base: [UInt8], log: [Operation], losingWriteAt index: Int) -> [UInt8] {
         var image = base
         for (position, operation) in log.enumerated() where position != index {
             switch operation {

@@ -15,14 +15,14 @@ package final class PosixFile: FileIO {
     /// Whether the descriptor bypasses the page cache (`O_DIRECT`): every write must then
     /// start at a multiple of `directAlignment`, from memory aligned so, for a length that is
     /// a multiple of it (see `RedoLog`).
-    package let isDirect: Bool
+    let isDirect: Bool
     /// The device and inode the descriptor was opened on: what tells a file from the one a
     /// path names after it was deleted and created again.
     package let identity: (device: UInt64, inode: UInt64)
 
     package var alignment: Int { isDirect ? PosixFile.directAlignment : 1 }
 
-    package static let minimumGrowth: UInt64 = 1 << 20
+    static let minimumGrowth: UInt64 = 1 << 20
     /// `SEEK_HOLE` (Linux), which Glibc's module does not export without `_GNU_SOURCE`.
     static let seekHole: Int32 = 4
     /// `O_DIRECT`, which Glibc's module does not export either; its value depends on the
@@ -34,7 +34,7 @@ package final class PosixFile: FileIO {
     #endif
     /// What direct writes align their offset, length and memory to: a page, which covers
     /// every logical block size Linux file systems use.
-    package static let directAlignment = 4096
+    static let directAlignment = 4096
 
     /// Opens (and with `create`, creates) the file at `path`.
     ///

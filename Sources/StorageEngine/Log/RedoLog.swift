@@ -46,17 +46,17 @@ package final class RedoLog: @unchecked Sendable {
         }
     }
 
-    package static let recordsStart: UInt64 = 4096
+    static let recordsStart: UInt64 = 4096
     static let headerSize = 40
     static let recordHeaderSize = 28
     private static let magic: UInt64 = 0x3147_4F4C_4D4C_5241  // "ARLMLOG1"
 
     package let file: any FileIO
-    package private(set) var salt: UInt64
-    package private(set) var baseVersion: UInt64
-    package private(set) var baseFingerprint: UInt64 = 0
+    private(set) var salt: UInt64
+    private(set) var baseVersion: UInt64
+    private(set) var baseFingerprint: UInt64 = 0
     /// The version of the last record, the base version if there is none.
-    package private(set) var lastVersion: UInt64
+    private(set) var lastVersion: UInt64
     /// Where the next record goes.
     package private(set) var tail: UInt64
     private var lastChecksum: UInt64
@@ -128,7 +128,7 @@ package final class RedoLog: @unchecked Sendable {
     /// returns; without, the first record's durable write makes it durable too. Until then a
     /// crash leaves the former header (whose records are stale once the caller has checkpointed)
     /// or a torn one (no log at all), and either way never a record of this generation.
-    package func startGeneration(baseVersion: UInt64, baseFingerprint: UInt64 = 0, sync: Bool = true) throws {
+    func startGeneration(baseVersion: UInt64, baseFingerprint: UInt64 = 0, sync: Bool = true) throws {
         var salt = UInt64.random(in: 1...UInt64.max)
         if salt == self.salt { salt &+= 1 }
         var writer = ByteWriter(capacity: RedoLog.headerSize)

@@ -28,14 +28,14 @@ import CXXHash
 ///     [108, 128) reserved, zero
 package struct FileHeader: Sendable, Equatable {
     package var version: UInt64
-    package var catalog: PageRef
-    package var freeList: PageRef
-    package var commitRecord: PageRef
+    var catalog: PageRef
+    var freeList: PageRef
+    var commitRecord: PageRef
     package var end: UInt64
     package var fileID: UInt64
 
-    package static let slotOffsets: [UInt64] = [0, 4096]
-    package static let dataStart: UInt64 = 8192
+    static let slotOffsets: [UInt64] = [0, 4096]
+    static let dataStart: UInt64 = 8192
     static let slotBytes = 128
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
     static let formatVersion: UInt32 = 1
@@ -53,7 +53,7 @@ package struct FileHeader: Sendable, Equatable {
     package static let empty = FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart, fileID: 0)
 
     /// The header of a new, empty database file, with an id of its own.
-    package static func newFile() -> FileHeader {
+    static func newFile() -> FileHeader {
         FileHeader(version: 0, catalog: .null, freeList: .null, commitRecord: .null, end: dataStart, fileID: .random(in: 1...UInt64.max))
     }
 
@@ -168,7 +168,7 @@ package struct FileHeader: Sendable, Equatable {
     }
 
     /// Overwrites `slot` with zeros, so no reader takes what it held.
-    package static func erase(slot: Int, of file: any FileIO) throws {
+    static func erase(slot: Int, of file: any FileIO) throws {
         try file.write([UInt8](repeating: 0, count: slotBytes), at: slotOffsets[slot])
     }
 }

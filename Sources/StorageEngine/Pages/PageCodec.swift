@@ -27,7 +27,7 @@ package enum PageKind: UInt8, Sendable {
 /// The body is compressed only when that saves at least an eighth of it, so incompressible pages
 /// cost no decompression on the read path.
 package enum PageCodec {
-    package static let headerSize = 24
+    static let headerSize = 24
     private static let compressedFlag: UInt8 = 1
 
     /// The stored form of `raw`, with the checksum left zero until `seal(_:at:)` knows the offset.
@@ -73,7 +73,7 @@ package enum PageCodec {
     }
 
     /// Whether `stored`, a page `encode` made, holds its body compressed.
-    package static func isCompressed(_ stored: [UInt8]) -> Bool {
+    static func isCompressed(_ stored: [UInt8]) -> Bool {
         stored[9] & compressedFlag != 0
     }
 
@@ -81,7 +81,7 @@ package enum PageCodec {
     /// `encode(kind:raw:compress: false)` gives, built in one buffer instead of a body and a
     /// copy of it (a small commit writes several such pages, and large allocations are slow
     /// in glibc's malloc). `capacity` is the body's expected size.
-    package static func encodeUncompressed(kind: PageKind, capacity: Int, body: (inout ByteWriter) -> Void) -> [UInt8] {
+    static func encodeUncompressed(kind: PageKind, capacity: Int, body: (inout ByteWriter) -> Void) -> [UInt8] {
         var writer = ByteWriter(capacity: headerSize + capacity)
         writer.append(contentsOf: repeatElement(0, count: headerSize))
         body(&writer)
@@ -95,7 +95,7 @@ package enum PageCodec {
     }
 
     /// The same for a body of at most `maximum` bytes written through an `UnsafeByteWriter`.
-    package static func encodeUncompressed(kind: PageKind, maximum: Int, body: (inout UnsafeByteWriter) -> Void) -> [UInt8] {
+    static func encodeUncompressed(kind: PageKind, maximum: Int, body: (inout UnsafeByteWriter) -> Void) -> [UInt8] {
         var page = UnsafeByteWriter.bytes(maximum: maximum, prefix: headerSize, body)
         let rawCount = UInt32(page.count - headerSize)
         page.withUnsafeMutableBytes { page in
@@ -107,14 +107,14 @@ package enum PageCodec {
     }
 
     /// Writes the checksum for a page about to be stored at `offset` and returns its reference.
-    package static func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
+    static func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
         let checksum = stored.withUnsafeBytes { checksumOf($0, at: offset) }
         stored.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
         return PageRef(offset: offset, length: UInt32(stored.count), checksum: checksum)
     }
 
     /// The checksum of a stored page image (the bytes after its checksum field).
-    package static func checksumOf(_ stored: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
+    static func checksumOf(_ stored: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
         let covered = UnsafeRawBufferPointer(rebasing: stored[8...])
         return XXH3_64bits_withSeed(covered.baseAddress, covered.count, offset)
     }

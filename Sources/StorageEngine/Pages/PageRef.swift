@@ -22,13 +22,13 @@ package struct PageRef: Hashable, Sendable, CustomStringConvertible {
     package var isNull: Bool { offset == 0 }
     /// Where synthetic references, to nodes held in memory (`PageStore.holdInMemory`), start:
     /// past the end of any file, so that no page of the file is ever confused with one.
-    package static let syntheticBase: UInt64 = 1 << 62
+    static let syntheticBase: UInt64 = 1 << 62
 
     /// Whether this names a node held in memory rather than a page of the file.
-    package var isSynthetic: Bool { offset >= Self.syntheticBase }
+    var isSynthetic: Bool { offset >= Self.syntheticBase }
 
     /// Size of a reference as `write(to:)` stores it.
-    package static let encodedSize = 20
+    static let encodedSize = 20
 
     package func write(to writer: inout ByteWriter) {
         writer.appendUInt64(offset)

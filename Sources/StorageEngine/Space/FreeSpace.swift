@@ -19,7 +19,7 @@ package struct Extent: Sendable, Equatable, Hashable {
 package struct PendingRelease: Sendable, Equatable {
     /// The version whose commit stopped referencing these extents.
     package var version: UInt64
-    package var extents: [Extent]
+    var extents: [Extent]
 }
 
 /// The allocator's state as of one committed version (invariant 2).
@@ -30,7 +30,7 @@ package struct PendingRelease: Sendable, Equatable {
 /// address order, falling back to the end of the file.
 package struct FreeSpace: Sendable, Equatable {
     /// Every page occupies a multiple of this many bytes.
-    package static let granularity: UInt64 = 64
+    static let granularity: UInt64 = 64
 
     package private(set) var free: [Extent] = []
     package private(set) var pending: [PendingRelease] = []
@@ -114,7 +114,7 @@ package struct FreeSpace: Sendable, Equatable {
     }
 
     /// How many pending extents are kept apart before they are merged (see `retire`).
-    package static let pendingExtentLimit = 1024
+    static let pendingExtentLimit = 1024
 
     /// Records extents that the commit producing `version` stopped referencing.
     ///
@@ -123,7 +123,7 @@ package struct FreeSpace: Sendable, Equatable {
     /// without bound. Past `pendingExtentLimit` they are merged into one group released at
     /// `version`, adjacent extents joined: commits writing at the file's tail free runs that
     /// join into a few. Merging only delays reuse, which a pinned reader delays anyway.
-    package mutating func retire(_ extents: [Extent], atVersion version: UInt64) {
+    mutating func retire(_ extents: [Extent], atVersion version: UInt64) {
         guard !extents.isEmpty else { return }
         if let last = pending.last, last.version == version {
             pending[pending.count - 1].extents.append(contentsOf: extents)
@@ -151,7 +151,7 @@ package struct FreeSpace: Sendable, Equatable {
     }
 
     /// Frees every pending group whose version is at most `oldestPinned`: no live snapshot predates it.
-    package mutating func reclaim(oldestPinned: UInt64) {
+    mutating func reclaim(oldestPinned: UInt64) {
         var count = 0
         while count < pending.count && pending[count].version <= oldestPinned { count += 1 }
         guard count > 0 else { return }
@@ -167,7 +167,7 @@ package struct FreeSpace: Sendable, Equatable {
 
     /// The stored size of `encode(paddedTo:into:)` unpadded: fixed-width fields, so allocating the page that holds the
     /// list (which can only shrink or remove one extent) never makes the encoding longer.
-    package var encodedSize: Int {
+    var encodedSize: Int {
         24 + free.count * 16 + pending.reduce(0) { $0 + 12 + $1.extents.count * 16 }
     }
 

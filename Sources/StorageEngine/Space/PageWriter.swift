@@ -56,7 +56,7 @@ package final class PageWriter {
 
     /// Issues the pending run and the writes kept aside, each joining the run if it continues
     /// it once they are in offset order. Called before the commit's first sync.
-    package func flush() throws {
+    func flush() throws {
         defer {
             run.removeAll(keepingCapacity: true)
             runBytes = 0

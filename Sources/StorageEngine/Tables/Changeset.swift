@@ -63,5 +63,5 @@ package struct CommitResult: Sendable, Equatable {
     package var changeset: Changeset
     /// The bytes of the pages the commit wrote (the commit record and header not included):
     /// what a change cost, for tests that check it is proportional to the change.
-    package var pageBytes: UInt64
+    var pageBytes: UInt64
 }

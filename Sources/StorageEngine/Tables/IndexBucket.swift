@@ -11,7 +11,7 @@ package enum PostingList: Equatable {
     case tree(root: PageRef, count: UInt64)
 
     /// Inline lists longer than this move to a tree; trees that shrink to half of it move back.
-    package static let inlineLimit = 256
+    static let inlineLimit = 256
 
     package var count: Int {
         switch self {
@@ -34,12 +34,12 @@ package struct IndexBucket {
 
     package var isEmpty: Bool { entries.isEmpty }
 
-    package func postingList(for value: RowValue) -> PostingList? {
+    func postingList(for value: RowValue) -> PostingList? {
         entries.first { $0.value.isIdentical(to: value) }?.keys
     }
 
     /// Sets (or with nil removes) the posting list of `value`.
-    package mutating func setPostingList(_ list: PostingList?, for value: RowValue) {
+    mutating func setPostingList(_ list: PostingList?, for value: RowValue) {
         let index = entries.firstIndex { $0.value.isIdentical(to: value) }
         switch (index, list) {
         case (let index?, let list?): entries[index].keys = list
@@ -50,7 +50,7 @@ package struct IndexBucket {
     }
 
     /// The posting list of `value` in the encoded bucket `bytes`, decoding no other entry's keys.
-    package static func postingList(for value: RowValue, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
+    static func postingList(for value: RowValue, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
             let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
@@ -85,7 +85,7 @@ package struct IndexBucket {
 
     /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without
     /// decoding any value or inline key: what freeing an index needs.
-    package static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
+    static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
         var trees: [(UnsafeRawBufferPointer, PageRef)] = []
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
@@ -209,7 +209,7 @@ extension PostingList {
 
 extension TreeReading {
     /// Every key of the tree, in order.
-    package func allKeys(reserving capacity: Int = 0) throws -> [UInt64] {
+    func allKeys(reserving capacity: Int = 0) throws -> [UInt64] {
         var keys: [UInt64] = []
         keys.reserveCapacity(capacity)
         try scan { key, _ in

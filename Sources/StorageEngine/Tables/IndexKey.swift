@@ -40,7 +40,7 @@ package enum IndexKey {
 
 extension Array {
     /// The first index whose element fails `belongsBefore` (binary search over a partitioned array).
-    package func partitionPoint(_ belongsBefore: (Element) -> Bool) -> Int {
+    func partitionPoint(_ belongsBefore: (Element) -> Bool) -> Int {
         var low = 0
         var high = count
         while low < high {

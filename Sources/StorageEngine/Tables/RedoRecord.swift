@@ -132,12 +132,12 @@ package struct RedoRecord: Equatable, Sendable {
 package final class RedoRecorder {
     /// Row bytes past which a transaction is no longer recorded: a large transaction is
     /// committed to the database file, where it costs no more than its log record would.
-    package static let byteBudget = 64 << 10
+    static let byteBudget = 64 << 10
 
     // Exclusivity is unchecked: a recorder belongs to one transaction on one thread, and every
     // row a transaction inserts passes here.
     @exclusivity(unchecked) package private(set) var operations: [RedoRecord.Operation] = []
-    @exclusivity(unchecked) package private(set) var isLoggable = true
+    @exclusivity(unchecked) private(set) var isLoggable = true
     @exclusivity(unchecked) private var bytes = 0
 
     /// Records `operation`, or stops recording if it would pass the budget.

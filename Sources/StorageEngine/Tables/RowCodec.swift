@@ -96,7 +96,7 @@ package enum RowCodec {
 
     /// At most how many bytes `encode(values, into:)` writes, with the ten bytes of slack an
     /// `UnsafeByteWriter` asks for before a varint.
-    package static func maximumEncodedSize(_ values: [RowValue]) -> Int {
+    static func maximumEncodedSize(_ values: [RowValue]) -> Int {
         // Through the buffer, as `encode` does: iterating the array copied each value out.
         values.withUnsafeBufferPointer { values in
             var size = 10 + (values.count + 1) / 2
@@ -106,7 +106,7 @@ package enum RowCodec {
     }
 
     /// At most how many bytes `encode(single:into:)` writes, as `maximumEncodedSize`.
-    package static func maximumEncodedSize(single value: RowValue) -> Int {
+    static func maximumEncodedSize(single value: RowValue) -> Int {
         2 + maximumPayloadSize(value)
     }
 
@@ -145,7 +145,7 @@ package enum RowCodec {
 
     /// Calls `body` with each column's index and value in order, without collecting them.
     @inline(__always)
-    package static func forEachValue(
+    static func forEachValue(
         in row: UnsafeRawBufferPointer, origin: UInt64 = 0, _ body: (Int, RowValue) throws -> Void
     ) throws {
         var reader = ByteReader(row, origin: origin)

@@ -47,7 +47,7 @@ extension TableWriter {
         isModified = true
     }
 
-    package func removeIndex(on column: Int) throws {
+    func removeIndex(on column: Int) throws {
         guard indexTrees[column] != nil else { return }
         redo.stop()
         try clearIndex(column: column)

@@ -22,7 +22,7 @@ package struct Branch: Sendable {
     /// The child whose range holds `key`: the number of separators not greater than `key`
     /// (see `KeySearch`).
     @inline(__always)
-    package func childIndex(for key: UInt64) -> Int {
+    func childIndex(for key: UInt64) -> Int {
         keys.withUnsafeBufferPointer { KeySearch.childIndex(for: key, separators: $0) }
     }
 }

@@ -10,7 +10,7 @@ package struct Leaf: Sendable {
     /// The encoded size at which this leaf's page last came out raw because compressing it
     /// saved too little; 0 if it compressed or was not tried. In memory only (see
     /// `LeafCompression`).
-    package var incompressibleSize: UInt32 = 0
+    var incompressibleSize: UInt32 = 0
 
     static let overflowBit: UInt32 = 1 << 31
 
@@ -25,16 +25,16 @@ package struct Leaf: Sendable {
     package var count: Int { keys.count }
 
     /// An estimate of the encoded size, used to decide when to split and merge.
-    package var encodedSize: Int { bytes.count + keys.count * 5 + 8 }
+    var encodedSize: Int { bytes.count + keys.count * 5 + 8 }
 
     @inline(__always)
-    package func valueRange(at index: Int) -> Range<Int> {
+    func valueRange(at index: Int) -> Range<Int> {
         let start = index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit)
         return start..<Int(ends[index] & ~Leaf.overflowBit)
     }
 
     @inline(__always)
-    package func isOverflow(at index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
+    func isOverflow(at index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
 
     /// The index of the first key not less than `key` (at `start` or after: the keys before it
     /// must be less), and whether it equals `key` (see `KeySearch`).
@@ -95,7 +95,7 @@ package struct Leaf: Sendable {
     }
 
     /// Appends every entry of `other`, whose keys must all be greater than this leaf's.
-    package mutating func absorb(_ other: Leaf) {
+    mutating func absorb(_ other: Leaf) {
         let base = UInt32(bytes.count)
         keys.append(contentsOf: other.keys)
         ends.append(contentsOf: other.ends.map { ($0 & Leaf.overflowBit) | (($0 & ~Leaf.overflowBit) + base) })
@@ -103,7 +103,7 @@ package struct Leaf: Sendable {
     }
 
     /// The index at which to split an oversized leaf so both halves hold about the same bytes.
-    package func balancedSplitIndex() -> Int {
+    func balancedSplitIndex() -> Int {
         let half = bytes.count / 2
         var low = 1
         var high = count - 1

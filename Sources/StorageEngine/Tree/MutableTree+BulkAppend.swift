@@ -43,7 +43,7 @@ extension MutableTree {
     /// Stores `value` under `key` as `put` does, switching to `append` once keys have been
     /// increasing for a while: an index of increasing values (an integer primary key) then
     /// grows along its right edge like the rows do, and random keys keep using `put`.
-    package func putOrAppend(_ key: UInt64, _ value: [UInt8]) throws {
+    func putOrAppend(_ key: UInt64, _ value: [UInt8]) throws {
         if spine != nil {
             try append(key, value)
             return
@@ -62,7 +62,7 @@ extension MutableTree {
     /// the tree is still as stored. So an index of an increasing primary key appends from the
     /// first row a transaction inserts, rather than searching for a bucket and rewriting it.
     /// False when neither applies (the tree changed, but not by appending).
-    package func isAfterLastKey(_ key: UInt64) throws -> Bool {
+    func isAfterLastKey(_ key: UInt64) throws -> Bool {
         if let spine { return spine.lastKey.map { key > $0 } ?? true }
         guard case .stored(let ref) = root else { return false }
         if lastKeyOfStoredRoot?.root != ref {

@@ -5,7 +5,7 @@ extension MutableTree {
     /// and returns the new root: no encoding, compression, checksum or write. Readers reach the
     /// nodes through the page cache as they would stored ones, and a later transaction makes
     /// them dirty like stored ones (freeing them into `TransactionSpace.freedInMemory`).
-    package func flushToMemory() -> PageRef {
+    func flushToMemory() -> PageRef {
         let ref: PageRef
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 {
             ref = .null
@@ -46,7 +46,7 @@ extension MutableTree {
 
     /// Makes every node held in memory that the tree reaches dirty, so that the next `flush()`
     /// writes them all to the file: a checkpoint. Subtrees of stored pages are not visited.
-    package func makeHeldNodesDirty() throws {
+    func makeHeldNodesDirty() throws {
         root = try makeHeldNodesDirty(root)
     }
 

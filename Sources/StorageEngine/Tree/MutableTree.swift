@@ -231,7 +231,7 @@ package final class MutableTree: TreeReading {
     }
 
     /// Writes every dirty node and returns the new root (null for an empty tree).
-    package func flush() throws -> PageRef {
+    func flush() throws -> PageRef {
         let ref: PageRef
         if case .dirtyLeaf(let index) = root, leaves[index].count == 0 {
             ref = .null
@@ -285,7 +285,7 @@ package final class MutableTree: TreeReading {
     }
 
     /// Frees every page of the tree (used when a table or index is dropped or rebuilt).
-    package func freeAll() throws {
+    func freeAll() throws {
         try freeSubtree(root)
         root = .stored(.null)
         leaves.removeAll()

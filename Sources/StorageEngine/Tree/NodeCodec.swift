@@ -52,7 +52,7 @@ package enum NodeCodec {
     }
 
     /// The exact length of `encode(branch, into:)`.
-    package static func encodedSize(of branch: Branch) -> Int {
+    static func encodedSize(of branch: Branch) -> Int {
         var size = ByteWriter.varintSize(UInt64(branch.children.count)) + branch.children.count * PageRef.encodedSize
         var previous: UInt64 = 0
         for key in branch.keys {

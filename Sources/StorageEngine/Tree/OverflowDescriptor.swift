@@ -1,9 +1,9 @@
 /// What a leaf stores in place of a value that lives in an overflow page.
 package struct OverflowDescriptor {
     package var page: PageRef
-    package var valueLength: UInt32
+    var valueLength: UInt32
 
-    package static let encodedSize = PageRef.encodedSize + 4
+    static let encodedSize = PageRef.encodedSize + 4
 
     package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: Self.encodedSize)

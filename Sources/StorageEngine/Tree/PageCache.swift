@@ -31,7 +31,7 @@ package final class PageCache: Sendable {
     }
 
     /// The most decoded bytes the cache keeps.
-    package let capacityBytes: Int
+    let capacityBytes: Int
     private let state = Locked(State())
 
     /// The default size, also given to SQLite as its `cache_size` in realm-bench: 64 MiB.
@@ -71,7 +71,7 @@ package final class PageCache: Sendable {
     /// lock, reading each node's summary and the elements it compares (see `NodeSummary`), and
     /// copies the value into `buffer` if it fits. Copying a node out cost a reference count on
     /// each of its arrays, each an atomic operation on a line the lookup otherwise did not read.
-    package func locate(_ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer) -> Descent {
+    func locate(_ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer) -> Descent {
         state.withLock { state in
             var ref = start
             // The keys the node at `ref` can hold, from its parent's separators: a search starts
@@ -158,10 +158,10 @@ package final class PageCache: Sendable {
     }
 
     /// Bytes of nodes held in memory (see `hold`).
-    package var heldBytes: Int { state.withLock { $0.heldBytes } }
+    var heldBytes: Int { state.withLock { $0.heldBytes } }
 
     /// Counters for tests and benchmarks: (hits, misses, bytes held).
-    package var statistics: (hits: Int, misses: Int, usedBytes: Int) {
+    var statistics: (hits: Int, misses: Int, usedBytes: Int) {
         state.withLock { ($0.hits, $0.misses, $0.usedBytes) }
     }
 

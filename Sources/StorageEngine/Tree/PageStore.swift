@@ -12,12 +12,12 @@ package final class PageStore: Sendable {
     }
 
     /// Where synthetic references start (see `PageRef.syntheticBase`).
-    package static let syntheticBase = PageRef.syntheticBase
+    static let syntheticBase = PageRef.syntheticBase
 
     /// Reserves `count` synthetic references for nodes `holdInMemory` will keep: a commit
     /// names all its nodes first (a branch holds its children's references), then hands them
     /// over at once.
-    package func reserveSyntheticRefs(_ count: Int) -> SyntheticRefs {
+    func reserveSyntheticRefs(_ count: Int) -> SyntheticRefs {
         let first = nextSynthetic.withLock { next in
             defer { next += UInt64(count) }
             return next
@@ -29,7 +29,7 @@ package final class PageStore: Sendable {
     /// until `releaseFromMemory`: how a commit made durable by the redo log "writes" its nodes
     /// (see `Docs/RedoLog.md`). Every reader path reaches them through the cache as it would
     /// stored ones.
-    package func holdInMemory(_ nodes: [(ref: PageRef, node: Node)]) {
+    func holdInMemory(_ nodes: [(ref: PageRef, node: Node)]) {
         cache.hold(nodes.map { ($0.ref, $0.node, PageStore.heldCost(of: $0.node)) })
     }
 
@@ -43,7 +43,7 @@ package final class PageStore: Sendable {
     }
 
     /// Drops a node `holdInMemory` kept.
-    package func releaseFromMemory(_ ref: PageRef) {
+    func releaseFromMemory(_ ref: PageRef) {
         cache.release(ref)
     }
 
@@ -96,7 +96,7 @@ package final class PageStore: Sendable {
     }
 
     /// The verified, decompressed body of the page at `ref`, which must be of kind `expected`.
-    package func readPage(_ ref: PageRef, expecting expected: PageKind) throws -> [UInt8] {
+    func readPage(_ ref: PageRef, expecting expected: PageKind) throws -> [UInt8] {
         let (kind, raw) = try readRaw(ref)
         guard kind == expected else {
             throw StorageError.corrupted("expected a \(expected) page, found a \(kind) page", at: ref.offset)

@@ -10,7 +10,7 @@ package struct StoredValue {
 
     /// Calls `body` with the value, reading its overflow page if it has one.
     @inline(__always)
-    package func withBytes<Result>(store: PageStore, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    func withBytes<Result>(store: PageStore, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
         try bytes.withUnsafeBytes { (buffer) in
             let stored = UnsafeRawBufferPointer(rebasing: buffer[range])
             return isOverflow ? try Self.withOverflowValue(stored, store: store, body) : try body(stored)
@@ -33,7 +33,7 @@ package struct StoredValue {
 extension Leaf {
     /// The value stored under `key`, if this leaf has it.
     @inline(__always)
-    package func storedValue(for key: UInt64) -> StoredValue? {
+    func storedValue(for key: UInt64) -> StoredValue? {
         let (index, found) = search(key)
         guard found else { return nil }
         return StoredValue(bytes: bytes, range: valueRange(at: index), isOverflow: isOverflow(at: index))
@@ -56,7 +56,7 @@ extension Leaf {
 extension Branch {
     /// The stored child whose range holds `key`.
     @inline(__always)
-    package func storedChild(for key: UInt64) -> PageRef {
+    func storedChild(for key: UInt64) -> PageRef {
         guard case .stored(let ref) = children[childIndex(for: key)] else {
             stopProgram("a stored tree has only stored children")
         }

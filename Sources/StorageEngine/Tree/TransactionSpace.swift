@@ -5,17 +5,17 @@
 /// transaction stops using are collected in `freed` and retired at the new version on commit.
 package final class TransactionSpace {
     package let store: PageStore
-    package var freeSpace: FreeSpace
+    var freeSpace: FreeSpace
     package private(set) var freed: [Extent] = []
     /// Nodes held in memory (synthetic references) this transaction stopped using: not space
     /// of the file, released once no version reaches them (see `PageStore.holdInMemory`).
-    package private(set) var freedInMemory: [PageRef] = []
+    private(set) var freedInMemory: [PageRef] = []
     /// Nodes this transaction's commit holds in memory (`MutableTree.flushToMemory`): released
     /// again if the commit fails after holding them.
-    package var heldInMemory: [PageRef] = []
+    var heldInMemory: [PageRef] = []
     /// Every page this transaction wrote, for its commit record.
     package private(set) var written: [PageRef] = []
-    package private(set) var writtenBytes = 0
+    private(set) var writtenBytes = 0
     private let writer: PageWriter
     /// Space set aside for the commit's pages, handed out front to back (see `reserve`).
     private var reservation: Range<UInt64>?
@@ -52,14 +52,14 @@ package final class TransactionSpace {
     }
 
     /// Places, seals and writes (buffered until `flush()`) an encoded page.
-    package func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
+    func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
         let ref = try writePage(&stored, at: allocate(stored.count))
         record(ref)
         return ref
     }
 
     /// Writes an overflow page at once (it may be read back before the commit).
-    package func writeOverflow(_ value: UnsafeRawBufferPointer) throws -> PageRef {
+    func writeOverflow(_ value: UnsafeRawBufferPointer) throws -> PageRef {
         try writer.flush()
         var stored = PageCodec.encode(kind: .overflow, raw: value)
         let offset = freeSpace.allocate(stored.count)
@@ -86,7 +86,7 @@ package final class TransactionSpace {
     }
 
     /// Returns the unused part of the reservation to the free space.
-    package func releaseReservation() {
+    func releaseReservation() {
         guard let range = reservation else { return }
         reservation = nil
         if !range.isEmpty { freeSpace.release(Extent(offset: range.lowerBound, length: UInt64(range.count))) }
@@ -121,7 +121,7 @@ package final class TransactionSpace {
 
     /// Ends writing ahead: the last pages are written, no page is from now on. Called when
     /// the commit begins and when the transaction ends, whichever comes first.
-    package func stopEarlyPageWrites() {
+    func stopEarlyPageWrites() {
         guard let earlyWrites else { return }
         earlyWritesIntact = earlyWrites.close()
     }
@@ -137,7 +137,7 @@ package final class TransactionSpace {
 
     /// Gives back to the free space whatever was granted for pages written ahead that the commit
     /// does not reference (leaves changed after they were written, space never filled).
-    package func releaseUnkeptEarlyPageWrites() {
+    func releaseUnkeptEarlyPageWrites() {
         guard let earlyWrites else { return }
         stopEarlyPageWrites()
         for extent in earlyWrites.unusedSpace(keeping: earlyKept) { freeSpace.release(extent) }
@@ -156,7 +156,7 @@ package final class TransactionSpace {
 
     /// Writes a page at an offset the caller allocated (pages whose size must be known before
     /// their contents are: the free list and the commit record).
-    package func writePage(_ stored: inout [UInt8], at offset: UInt64) throws -> PageRef {
+    func writePage(_ stored: inout [UInt8], at offset: UInt64) throws -> PageRef {
         let ref = PageCodec.seal(&stored, at: offset)
         // Padded to the allocation unit so that neighbouring pages merge into one write.
         try writer.write(stored, at: offset, paddedTo: Int(FreeSpace.rounded(UInt64(stored.count))))
@@ -164,14 +164,14 @@ package final class TransactionSpace {
     }
 
     /// Hands out everything left of the reservation, if at least `minimum` bytes are left.
-    package func takeRestOfReservation(minimum: Int) -> (offset: UInt64, length: Int)? {
+    func takeRestOfReservation(minimum: Int) -> (offset: UInt64, length: Int)? {
         guard let range = reservation, range.count >= minimum else { return nil }
         reservation = nil
         return (range.lowerBound, range.count)
     }
 
     /// Issues every buffered write.
-    package func flush() throws {
+    func flush() throws {
         try writer.flush()
     }
 }

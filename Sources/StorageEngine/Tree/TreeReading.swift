@@ -92,7 +92,7 @@ extension TreeReading {
     /// false: the leaf's entries in place, from the first key not below `key`. For a reader
     /// that copies many entries at once (a batch of rows), where a call per entry cost more
     /// than the copying.
-    package func scanLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
+    func scanLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
         _ = try scanLeaves(rootChild, from: key, body)
     }
 
@@ -123,7 +123,7 @@ extension TreeReading {
     /// Descends once per node the keys fall into instead of once per key: looking up a batch
     /// of keys costs a node visit per leaf they share, which is what reading the objects of a
     /// sorted or filtered collection spends its time on otherwise.
-    package func withValues(
+    func withValues(
         forSortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard !keys.isEmpty else { return }
@@ -167,7 +167,7 @@ extension TreeReading {
     }
 
     /// The largest key in the tree.
-    package func lastKey() throws -> UInt64? {
+    func lastKey() throws -> UInt64? {
         var child = rootChild
         while true {
             switch try node(child) {
@@ -227,12 +227,12 @@ package struct LeafEntries {
 
     /// Whether entry `index` is stored in overflow pages: read it by its key instead.
     @inline(__always)
-    package func isOverflow(_ index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
+    func isOverflow(_ index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
 
     /// Where entry `index`'s value starts and ends in `bytes` (for an overflow entry, its
     /// reference).
     @inline(__always)
-    package func valueStart(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit) }
+    func valueStart(_ index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit) }
     @inline(__always)
-    package func valueEnd(_ index: Int) -> Int { Int(ends[index] & ~Leaf.overflowBit) }
+    func valueEnd(_ index: Int) -> Int { Int(ends[index] & ~Leaf.overflowBit) }
 }

@@ -10,7 +10,7 @@
 ///
 /// Body layout (stored uncompressed): page count (u32), then one PageRef per page.
 package enum CommitRecord {
-    package static func encodedSize(pageCount: Int) -> Int { 4 + pageCount * PageRef.encodedSize }
+    static func encodedSize(pageCount: Int) -> Int { 4 + pageCount * PageRef.encodedSize }
 
     package static func encode(_ pages: [PageRef], into writer: inout ByteWriter) {
         writer.appendUInt32(UInt32(pages.count))
@@ -18,7 +18,7 @@ package enum CommitRecord {
     }
 
     /// Whether every page of `header`'s commit is on disk with the bytes it was written with.
-    package static func isComplete(_ header: FileHeader, store: PageStore) -> Bool {
+    static func isComplete(_ header: FileHeader, store: PageStore) -> Bool {
         guard !header.commitRecord.isNull else { return true }
         do {
             let raw = try store.readPage(header.commitRecord, expecting: .commitRecord)

@@ -14,7 +14,7 @@ package final class Database: Sendable {
     /// Whether `other` is a handle on the same file (or in-memory database) as this one.
     package func isSameFile(as other: Database) -> Bool { shared === other.shared }
     let writeLock: WriteLock
-    package let isReadOnly: Bool
+    let isReadOnly: Bool
 
     private static let openFiles = Locked<[String: WeakSharedFile]>([:])
 
@@ -321,7 +321,7 @@ package final class Database: Sendable {
 
     /// How many commit groups of more than one commit this process made durable, and how many
     /// commits they held (for tests and diagnostics).
-    package var groupStatistics: (groups: Int, commits: Int) {
+    var groupStatistics: (groups: Int, commits: Int) {
         shared.groupStatistics
     }
 

@@ -68,7 +68,7 @@ package final class ReaderTable: Sendable {
     // MARK: The open lock
 
     /// How long opening waits for a process that keeps commits in its redo log, by default.
-    package static let defaultOpenTimeout = Duration.seconds(10)
+    static let defaultOpenTimeout = Duration.seconds(10)
 
     /// Takes the open lock shared, waiting (and saying so through the wanted lock) while a
     /// process that logs holds it exclusively; that process checkpoints and shares the file
@@ -124,7 +124,7 @@ package final class ReaderTable: Sendable {
     }
 
     /// The oldest version any other live process has published.
-    package func oldestOfOtherProcesses() -> UInt64? {
+    func oldestOfOtherProcesses() -> UInt64? {
         // On the stack: every write transaction asks, and a heap array of the table costs
         // more than reading it. In chunks of 1 KiB, the most Swift keeps on the stack; the
         // file ends after the highest slot ever taken, so one read usually sees all of it.

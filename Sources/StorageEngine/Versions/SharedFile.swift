@@ -52,7 +52,7 @@ package final class SharedFile: Sendable {
     /// environment sets `ASYNCREALM_REDO_LOG=0` (for measuring without it).
     let logsCommits: Bool
     /// The open epoch of logged commits, if this process has one; changed under the write lock.
-    package let epoch: Locked<LogEpoch?> = Locked(nil)
+    let epoch: Locked<LogEpoch?> = Locked(nil)
     /// The redo log file, opened by the first epoch.
     let redoLog = Locked<RedoLog?>(nil)
     /// Nodes held in memory that no commit uses any more, waiting for their readers.

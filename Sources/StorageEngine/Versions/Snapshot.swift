@@ -5,7 +5,7 @@
 /// follow.
 package final class Snapshot: Sendable {
     package let version: UInt64
-    package let catalog: Catalog
+    let catalog: Catalog
     package let store: PageStore
     let pin: PinnedVersion
 

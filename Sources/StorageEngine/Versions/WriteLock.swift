@@ -36,14 +36,14 @@ package final class WriteLock: Sendable {
     }
 
     /// Takes the lock if it is free; never waits.
-    package func tryLock() throws -> Bool {
+    func tryLock() throws -> Bool {
         switch mechanism {
         case .file(let descriptor): return try FileLocks.lock(descriptor, start: 0, length: 1, wait: false)
         case .semaphore(let semaphore): return semaphore.wait(timeout: .now()) == .success
         }
     }
 
-    package func unlock() {
+    func unlock() {
         switch mechanism {
         case .file(let descriptor): FileLocks.unlock(descriptor, start: 0, length: 1)
         case .semaphore(let semaphore): semaphore.signal()

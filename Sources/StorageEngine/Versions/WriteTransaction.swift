@@ -25,12 +25,12 @@ package final class WriteTransaction {
     /// Whether it took the file's write lock, besides the process's writer lock (not while
     /// the process logs; see `Database.tryBeginWrite`).
     let holdsFileLock: Bool
-    package internal(set) var isActive = true
+    internal(set) var isActive = true
     /// Set by `commitCheckpoint()`.
     private(set) var isCheckpointOnly = false
 
     /// Commits writing more page bytes than this sync twice instead of recording their pages.
-    package static let syncedPagesThreshold = 4 << 20
+    static let syncedPagesThreshold = 4 << 20
 
     init(database: Database, header: FileHeader, base: Snapshot, freeSpace: FreeSpace, durableSlot: Int, joinedGroup: Bool, holdsFileLock: Bool) {
         self.holdsFileLock = holdsFileLock
@@ -65,7 +65,7 @@ package final class WriteTransaction {
 
     /// The row changes made so far as a redo record, or nil if the transaction did something a
     /// record cannot hold (see `RedoRecord`).
-    package var redoRecord: RedoRecord? { redo.record }
+    var redoRecord: RedoRecord? { redo.record }
 
     package var tableNames: [String] { catalog.tables.keys.sorted() }
 
@@ -99,7 +99,7 @@ package final class WriteTransaction {
     }
 
     /// Drops the table named `name` and frees its pages.
-    package func dropTable(_ name: String) throws {
+    func dropTable(_ name: String) throws {
         guard let table = tableIfPresent(name) else { return }
         redo.stop()
         try table.freeAll()
@@ -208,7 +208,7 @@ package final class WriteTransaction {
     /// Commits a transaction that changed nothing as a checkpoint: the nodes the redo log's
     /// epoch holds in memory are written into the file, under the newest version's number
     /// (see `LogEpoch`). Without an epoch, nothing is written.
-    package func commitCheckpoint() throws {
+    func commitCheckpoint() throws {
         require(tables.allSatisfy { !$0.isModified && !$0.rowTree.isModified } && catalog == base.catalog,
                      "commitCheckpoint() is for a transaction that changed nothing; commit() it instead")
         isCheckpointOnly = true
