@@ -199,10 +199,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     public struct Iterator: IteratorProtocol {
         private let results: Results
-        /// The realm and class of `results`, which keeps them alive, borrowed in `next()`
-        /// without counting a reference (four atomic operations per object otherwise).
-        private let realm: Unmanaged<Realm>
-        private let info: Unmanaged<ClassInfo>
+        /// The realm and class of `results`, which keeps them alive, borrowed in `next()`.
+        private let borrowed: BorrowedClass
         /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
         /// any more). An accessor is made only when `next()` reaches its key, so that an object
         /// the caller drops is freed before the next is made and its memory is reused at once.
@@ -236,8 +234,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
         init(results: Results) {
             self.results = results
-            realm = .passUnretained(results.handle)
-            info = .passUnretained(results.info)
+            borrowed = BorrowedClass(realm: results.handle, info: results.info)
         }
 
         public mutating func next() -> Element? {
@@ -248,35 +245,33 @@ public final class Results<Element: Object>: RandomAccessCollection {
             }
             let index = position
             position += 1
-            return realm._withUnsafeGuaranteedRef { realm in
-                info._withUnsafeGuaranteedRef { info in
-                    // Rows read before the realm changed (a write inside the loop) are read again.
-                    if let range = keptRows?[index] ?? rows[index], buffer != nil, realm.stamp == batchStamp {
-                        // (Typed `Object` and unwrapped in place: the generic forms called the
-                        // runtime and counted references, per object.)
-                        if let object = lastAccessor.available() {
-                            let (key, stamp) = (keys[index], batchStamp)
-                            Unmanaged.passUnretained(buffer.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                                object._reuse(key: key, info: info, row: range, of: $0, stamp: stamp)
-                            }
-                            return unsafeDowncast(object, to: Element.self)
+            return borrowed.use { realm, info in
+                // Rows read before the realm changed (a write inside the loop) are read again.
+                if let range = keptRows?[index] ?? rows[index], buffer != nil, realm.stamp == batchStamp {
+                    // (Typed `Object` and unwrapped in place: the generic forms called the
+                    // runtime and counted references, per object.)
+                    if let object = lastAccessor.available() {
+                        let (key, stamp) = (keys[index], batchStamp)
+                        Unmanaged.passUnretained(buffer.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                            object._reuse(key: key, info: info, row: range, of: $0, stamp: stamp)
                         }
-                        guard info.reusesAccessors(of: Element.self) else {
-                            return realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
-                        }
-                        let object: Object
-                        if let spare = info.spareAccessor {
-                            info.spareAccessor = nil
-                            spare._reuse(key: keys[index], info: info, row: range, of: buffer.unsafelyUnwrapped, stamp: batchStamp)
-                            object = spare
-                        } else {
-                            object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
-                        }
-                        lastAccessor.keep(object)
                         return unsafeDowncast(object, to: Element.self)
                     }
-                    return realm.accessor(of: Element.self, key: keys[index], info: info)
+                    guard info.reusesAccessors(of: Element.self) else {
+                        return realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
+                    }
+                    let object: Object
+                    if let spare = info.spareAccessor {
+                        info.spareAccessor = nil
+                        spare._reuse(key: keys[index], info: info, row: range, of: buffer.unsafelyUnwrapped, stamp: batchStamp)
+                        object = spare
+                    } else {
+                        object = realm.accessor(of: Element.self, key: keys[index], row: range, of: buffer.unsafelyUnwrapped, info: info)
+                    }
+                    lastAccessor.keep(object)
+                    return unsafeDowncast(object, to: Element.self)
                 }
+                return realm.accessor(of: Element.self, key: keys[index], info: info)
             }
         }
 
@@ -285,7 +280,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         private mutating func finished() -> Element? {
             if let object = lastAccessor.available() {
                 object.__rowBuffer = nil
-                info._withUnsafeGuaranteedRef { $0.spareAccessor = object }
+                borrowed.use { _, info in info.spareAccessor = object }
                 lastAccessor.forget()
             }
             return nil
