@@ -23,6 +23,9 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
         /// Another process kept the file from being opened for longer than allowed (it keeps
         /// commits in its redo log, and does not run to share them: stopped, or hung).
         case timedOut
+        /// The file is open (in this process or another) where it must not be: it cannot be
+        /// deleted or replaced then.
+        case alreadyOpen
     }
 
     package var code: Code

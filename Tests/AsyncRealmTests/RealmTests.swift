@@ -85,7 +85,7 @@ struct RealmTests {
         #expect(writeError?.code == .readOnly)
         #expect(!realm.isInWriteTransaction)
         let addError = #expect(throws: RealmError.self) {
-            try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true, objectTypes: [Dog.self]))
+            try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true, objectTypes: [V1.Item.self, Dog.self]))
         }
         #expect(addError?.code == .readOnly)
     }
@@ -97,9 +97,6 @@ struct RealmTests {
         var configuration = Realm.Configuration(fileURL: directory.file())
         configuration.encryptionKey = Data(count: 64)
         configurations.append(("encryptionKey", configuration))
-        configurations.append(("schemaVersion", Realm.Configuration(fileURL: directory.file(), schemaVersion: 2)))
-        configurations.append(("migrationBlock", Realm.Configuration(fileURL: directory.file(), migrationBlock: { _, _ in })))
-        configurations.append(("deleteRealmIfMigrationNeeded", Realm.Configuration(fileURL: directory.file(), deleteRealmIfMigrationNeeded: true)))
         configurations.append(("shouldCompactOnLaunch", Realm.Configuration(fileURL: directory.file(), shouldCompactOnLaunch: { _, _ in true })))
         for (name, configuration) in configurations {
             let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }

@@ -54,6 +54,12 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// `Configuration.openTimeout` (it keeps commits it has not shared, and does not run:
         /// stopped with SIGSTOP or Ctrl-Z, or hung). Try again once it runs, or ends.
         case timedOut
+        /// The file's schema version is higher than the configuration's `schemaVersion`, or
+        /// the file is already open in this process with another schema version.
+        case invalidSchemaVersion
+        /// The file is open, in this process or another, where that is not allowed: it cannot
+        /// be deleted (`deleteRealmIfMigrationNeeded`) while any handle has it open.
+        case alreadyOpen
     }
 
     public let code: Code
@@ -88,6 +94,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .readOnly: code = .readOnly
         case .noSuchTable: code = .noSuchObjectType
         case .timedOut: code = .timedOut
+        case .alreadyOpen: code = .alreadyOpen
         }
         self.init(code: code, message: error.message, offset: error.offset)
     }
@@ -139,6 +146,10 @@ extension RealmError {
     public static var invalidQuery: Code { .invalidQuery }
     /// `Code.timedOut`, for `catch Realm.Error.timedOut`.
     public static var timedOut: Code { .timedOut }
+    /// `Code.invalidSchemaVersion`, for `catch Realm.Error.invalidSchemaVersion`.
+    public static var invalidSchemaVersion: Code { .invalidSchemaVersion }
+    /// `Code.alreadyOpen`, for `catch Realm.Error.alreadyOpen`.
+    public static var alreadyOpen: Code { .alreadyOpen }
 }
 
 extension RealmError.Code {

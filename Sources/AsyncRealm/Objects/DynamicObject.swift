@@ -81,7 +81,7 @@ extension Realm {
         write(stored: stored, column: column, of: managed)
     }
 
-    private func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
+    func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
         guard let value, !isNull(value) else { return property.isOptional ? .null : property.isArray ? .list([]) : nil }
         if property.isArray {
             guard let items = value as? [Any?] else { return nil }

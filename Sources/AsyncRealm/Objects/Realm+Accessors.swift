@@ -161,7 +161,7 @@ extension Realm {
     }
 
     /// Sets stored column `column` of a managed object; needs a write transaction. Changing
-    /// the primary key fails the transaction.
+    /// the primary key stops, except in a migration (as in RealmSwift).
     func write(stored: RowValue, column: Int, of managed: ManagedObjectState) {
         if managed.info.listTables[column] != nil {
             var elements: [RowValue] = []
@@ -172,7 +172,7 @@ extension Realm {
             }
             return
         }
-        if managed.info.primaryKeyColumn == column, !self.column(column, of: managed).isIdentical(to: stored) {
+        if managed.info.primaryKeyColumn == column, !isMigrating, !self.column(column, of: managed).isIdentical(to: stored) {
             let name = managed.info.schema.storedProperties[column].name
             stop("Primary key can't be changed after an object is inserted: '\(managed.info.schema.className).\(name)' identifies the object; delete it and add a new one with the new key instead")
         }

@@ -106,9 +106,6 @@ extension Realm {
         func checkSupported() throws {
             var unsupported: [String] = []
             if encryptionKey != nil { unsupported.append("encryptionKey") }
-            if schemaVersion != 0 { unsupported.append("schemaVersion (\(schemaVersion))") }
-            if migrationBlock != nil { unsupported.append("migrationBlock") }
-            if deleteRealmIfMigrationNeeded { unsupported.append("deleteRealmIfMigrationNeeded") }
             if shouldCompactOnLaunch != nil { unsupported.append("shouldCompactOnLaunch") }
             guard unsupported.isEmpty else {
                 throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")
@@ -120,12 +117,5 @@ extension Realm {
     }
 
     /// Migrates a realm from `oldSchemaVersion`. Migrations are not supported yet.
-    public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
-}
-
-/// The object handed to a migration block. Migrations are not supported yet: a configuration
-/// with a `migrationBlock` fails to open with `unsupportedConfiguration`, so no instance is
-/// ever created.
-public final class Migration {
-    private init() {}
+    public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
 }

@@ -39,7 +39,7 @@ public final class Realm {
     @exclusivity(unchecked) private(set) var transaction: WriteTransaction?
     /// The schema stored in the file, plus the classes registered since opening. (Exclusivity
     /// is unchecked: every `filter` reads it, and only the realm's own thread changes it.)
-    @exclusivity(unchecked) private(set) var objectSchemas: [String: ObjectSchema]
+    @exclusivity(unchecked) var objectSchemas: [String: ObjectSchema]
     /// What this realm knows of each model class used through it, by class name.
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// What this realm knows of each class read through `dynamicObjects`, by class name.
@@ -71,6 +71,11 @@ public final class Realm {
     private(set) var transactionSerial = 0
     /// What this handle's last commit did (its changeset, the bytes it wrote).
     private(set) var lastCommit: CommitResult?
+    /// Whether this handle is running a migration, whose block may change primary keys.
+    var isMigrating = false
+    /// Whether this handle counts in its coordinator's schema version (see
+    /// `RealmCoordinator.claimSchemaVersion`): every live handle but frozen ones.
+    private var claimsSchemaVersion = false
     /// What the adds of a write reuse from one call to the next (see `AddScratch`).
     @exclusivity(unchecked) var addScratch = AddScratch()
 
@@ -99,17 +104,8 @@ public final class Realm {
         self.configuration = configuration
         self.confinement = confinement
         fastThreadCheck = Self.fastThreadCheck(for: confinement)
-        database = try RealmError.translating {
-            if let identifier = configuration.inMemoryIdentifier {
-                guard !configuration.readOnly else {
-                    throw RealmError(code: .unsupportedConfiguration, message: "an in-memory realm cannot be read-only")
-                }
-                return try Database.inMemory(identifier: identifier, cacheBytes: configuration.pageCacheBytes)
-            }
-            let path = configuration.fileURL!.path
-            return try Database.open(path: path, create: !configuration.readOnly, readOnly: configuration.readOnly,
-                                     cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout)
-        }
+        let models = try configuration.objectTypes.map { try SchemaDiscovery.schema(for: $0) }
+        database = try Self.openDatabase(for: configuration, models: models)
         let database = self.database
         coordinator = try RealmError.translating {
             try RealmCoordinator.coordinator(for: database.path ?? "inmemory:" + (configuration.inMemoryIdentifier ?? ""), database: database)
@@ -117,9 +113,10 @@ public final class Realm {
         let snapshot = try RealmError.translating { try database.snapshot() }
         readSnapshot = snapshot
         objectSchemas = try SchemaStore.load(from: snapshot)
-        if let types = configuration.objectTypes {
-            try register(SchemaDiscovery.schema(for: types))
-        }
+        // Fully initialised from here: `deinit` ends the claim if opening fails.
+        try coordinator.claimSchemaVersion(configuration.schemaVersion, of: configuration.fileURL?.path ?? configuration.inMemoryIdentifier ?? "")
+        claimsSchemaVersion = true
+        try openSchema(models: models)
     }
 
     /// A frozen handle on `snapshot`: it reads that version forever, from wherever it is.
@@ -136,6 +133,7 @@ public final class Realm {
     deinit {
         transaction?.rollback()
         releaseSynchronousWrite()
+        if claimsSchemaVersion { coordinator.releaseSchemaVersion() }
     }
 
     // MARK: Schema
@@ -146,14 +144,16 @@ public final class Realm {
         return Schema(Array(objectSchemas.values))
     }
 
-    /// Checks `schema` against the file and stores the classes the file does not have yet.
+    /// Checks `schema` against the file and stores the classes the file does not have yet
+    /// (and the schema version, in a file that has no schema yet).
     ///
     /// The check is made again inside the write that stores them, against the schema as the
     /// write lock lets it be seen: another handle or process may have stored the same class,
     /// with other properties, since this handle read the file. Checking and storing are one
-    /// step, so two models of one class never both succeed.
-    func register(_ schema: Schema) throws {
-        let added = try Self.classesToAdd(schema, stored: objectSchemas)
+    /// step, so two models of one class never both succeed. With `isComplete`, `schema` is the
+    /// whole model (`objectTypes`), and a stored class it lacks is a difference too.
+    func register(_ schema: Schema, isComplete: Bool = false) throws {
+        let added = try classesToAdd(schema, stored: objectSchemas, isComplete: isComplete)
         guard !added.isEmpty else { return }
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the read-only realm has no class \(added.map { "'\($0.className)'" }.joined(separator: ", ")); open it for writing once to add them")
@@ -163,7 +163,11 @@ public final class Realm {
         try RealmError.translating {
             let store = { (transaction: WriteTransaction) throws in
                 current = try SchemaStore.load(in: transaction)
-                stored = try Self.classesToAdd(schema, stored: current)
+                try self.checkVersion(try SchemaStore.version(in: transaction))
+                stored = try self.classesToAdd(schema, stored: current, isComplete: isComplete)
+                if try SchemaStore.version(in: transaction) == nil {
+                    try SchemaStore.setVersion(self.configuration.schemaVersion, in: transaction)
+                }
                 for objectSchema in stored { try SchemaStore.add(objectSchema, in: transaction) }
             }
             if let transaction {
@@ -179,20 +183,10 @@ public final class Realm {
 
     /// The classes of `schema` that `stored` does not have; throws `schemaMismatch` naming
     /// every difference if a class it has differs.
-    private static func classesToAdd(_ schema: Schema, stored: [String: ObjectSchema]) throws -> [ObjectSchema] {
-        var added: [ObjectSchema] = []
-        var differences: [String] = []
-        for model in schema.objectSchema {
-            if let existing = stored[model.className] {
-                differences += SchemaStore.differences(stored: existing, model: model)
-            } else {
-                added.append(model)
-            }
-        }
-        guard differences.isEmpty else {
-            throw RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm (migrations are not supported yet; the file was not changed):\n- " + differences.joined(separator: "\n- "))
-        }
-        return added
+    private func classesToAdd(_ schema: Schema, stored: [String: ObjectSchema], isComplete: Bool) throws -> [ObjectSchema] {
+        let differences = SchemaDifferences.between(stored: stored, models: schema.objectSchema, modelsAreComplete: isComplete)
+        guard differences.isEmpty else { throw schemaMismatch(differences) }
+        return schema.objectSchema.filter { stored[$0.className] == nil }
     }
 
     // MARK: Reading

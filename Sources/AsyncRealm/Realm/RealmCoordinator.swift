@@ -12,6 +12,9 @@ actor RealmCoordinator {
     nonisolated let database: Database
     nonisolated let writeQueue = WriteQueue()
     nonisolated let versions: VersionSignal
+    /// The schema version the live handles on the file in this process opened with, and how
+    /// many they are (see `claimSchemaVersion`).
+    private nonisolated let schemaVersion = Locked<(version: UInt64, handles: Int)>((0, 0))
     /// How often the file is checked for other processes' commits while a stream waits.
     static let pollInterval: Duration = .milliseconds(2)
     private var poller: Task<Void, Never>?
@@ -40,9 +43,30 @@ actor RealmCoordinator {
             return (created, true)
         }
         if isNew, database.path != nil {
-            Task { await coordinator.startPolling() }
+            // Weakly: the coordinator ends with its last handle, not when this task runs.
+            Task { [weak coordinator] in await coordinator?.startPolling() }
         }
         return coordinator
+    }
+
+    /// Counts a handle opened with schema version `version` in, or throws if live handles
+    /// opened with another one use the file: their models would read the rows a migration
+    /// rewrites. Each claim is ended by `releaseSchemaVersion()`.
+    ///
+    /// - Throws: `invalidSchemaVersion`, as RealmSwift does ("already opened with different
+    ///   schema version").
+    nonisolated func claimSchemaVersion(_ version: UInt64, of name: String) throws {
+        try schemaVersion.withLock { claimed in
+            if claimed.handles > 0, claimed.version != version {
+                throw RealmError(code: .invalidSchemaVersion, message: "the realm '\(name)' is already open in this process with schema version \(claimed.version), so it cannot be opened with schema version \(version); close every handle on it first (or open it with version \(claimed.version))")
+            }
+            claimed = (version, claimed.handles + 1)
+        }
+    }
+
+    /// Counts a handle that claimed its schema version out.
+    nonisolated func releaseSchemaVersion() {
+        schemaVersion.withLock { $0.handles -= 1 }
     }
 
     /// Watches the file for commits of other processes while some stream waits, checking its

@@ -27,28 +27,39 @@ enum SchemaDiscovery {
     ///
     /// - Throws: `RealmError` with code `invalidSchema` naming the class and property.
     static func schema(for types: [Object.Type]) throws -> Schema {
-        var pending = types
-        var found: [String: ObjectSchema] = [:]
-        var typesByName: [String: ObjectIdentifier] = [:]
-        while let type = pending.popLast() {
-            let discovered = try discover(type)
-            let name = discovered.schema.className
-            if let existing = typesByName[name] {
-                guard existing == ObjectIdentifier(type) else {
-                    throw RealmError(code: .invalidSchema, message: "two model classes are named '\(name)'; class names must be unique in a realm")
-                }
-                continue
-            }
-            typesByName[name] = ObjectIdentifier(type)
-            found[name] = discovered.schema
-            pending.append(contentsOf: discovered.linkedTypes)
-        }
+        let found = try closure(of: types).schemas
         for objectSchema in found.values {
             for property in objectSchema.properties where property.type == .linkingObjects {
                 try checkOrigin(of: property, in: objectSchema, against: found)
             }
         }
         return Schema(Array(found.values))
+    }
+
+    /// The model classes `types` name and link to, directly or not, by class name.
+    static func modelTypes(for types: [Object.Type]) throws -> [String: Object.Type] {
+        try closure(of: types).types
+    }
+
+    /// `types` and every class they link to, directly or not: their schemas and classes.
+    private static func closure(of types: [Object.Type]) throws -> (schemas: [String: ObjectSchema], types: [String: Object.Type]) {
+        var pending = types
+        var found: [String: ObjectSchema] = [:]
+        var typesByName: [String: Object.Type] = [:]
+        while let type = pending.popLast() {
+            let discovered = try discover(type)
+            let name = discovered.schema.className
+            if let existing = typesByName[name] {
+                guard existing == type else {
+                    throw RealmError(code: .invalidSchema, message: "two model classes are named '\(name)'; class names must be unique in a realm")
+                }
+                continue
+            }
+            typesByName[name] = type
+            found[name] = discovered.schema
+            pending.append(contentsOf: discovered.linkedTypes)
+        }
+        return (found, typesByName)
     }
 
     private static func checkOrigin(of property: Property, in objectSchema: ObjectSchema, against schemas: [String: ObjectSchema]) throws {

@@ -9,6 +9,9 @@ import StorageEngine
 /// the elements of its lists live in tables of their own (see `ListStore`).
 enum SchemaStore {
     static let tableName = "__schema"
+    /// Table `__metadata` holds one row, key 1: the schema version (`UInt64` bits in an `.int`).
+    /// A file with a schema and no such table predates versions: its version is 0.
+    static let metadataTableName = "__metadata"
 
     static func tableName(forClass className: String) -> String { "class_" + className }
 
@@ -34,53 +37,72 @@ enum SchemaStore {
         return schemas
     }
 
-    /// Stores `schema` and creates its tables and indexes: the class's table, with the unique
-    /// index of the primary key, an index per indexed property and the backlink index of each
-    /// link; and the element table of each list (see `ListStore`), with a backlink index if it
-    /// holds objects.
+    /// The schema version stored in `snapshot`; nil for a file that has no schema yet.
+    static func version(from snapshot: Snapshot) throws -> UInt64? {
+        try version(metadata: snapshot.tableIfPresent(metadataTableName), schema: snapshot.tableIfPresent(tableName))
+    }
+
+    /// The schema version as `transaction` sees it; nil for a file that has no schema yet.
+    static func version(in transaction: WriteTransaction) throws -> UInt64? {
+        try version(metadata: transaction.tableIfPresent(metadataTableName), schema: transaction.tableIfPresent(tableName))
+    }
+
+    private static func version(metadata: (some TableReading)?, schema: (some TableReading)?) throws -> UInt64? {
+        guard let metadata else { return schema == nil ? nil : 0 }
+        guard case .int(let bits)? = try metadata.value(1, column: 0) else {
+            throw RealmError(code: .invalidDatabase, message: "the realm's stored schema version is malformed")
+        }
+        return UInt64(bitPattern: bits)
+    }
+
+    /// Stores `version` as the file's schema version.
+    static func setVersion(_ version: UInt64, in transaction: WriteTransaction) throws {
+        let table = transaction.createTable(metadataTableName)
+        let row: [RowValue] = [.int(Int64(bitPattern: version))]
+        if try !table.update(1, to: row) { try table.insert(row, forKey: 1) }
+    }
+
+    /// Replaces the stored schema by `schemas` (the tables are the caller's business).
+    static func replaceSchema(with schemas: [ObjectSchema], in transaction: WriteTransaction) throws {
+        let table = transaction.createTable(tableName)
+        try table.deleteAll()
+        for schema in schemas.sorted(by: { $0.className < $1.className }) { _ = try table.insert(encode(schema)) }
+    }
+
+    /// Stores `schema` and creates its tables and indexes (see `createTables(for:in:)`).
     static func add(_ schema: ObjectSchema, in transaction: WriteTransaction) throws {
         try transaction.createTable(tableName).insert(encode(schema))
+        try createTables(for: schema, in: transaction)
+    }
+
+    /// Creates the tables of `schema`: the class's table, with the unique index of the primary
+    /// key, an index per indexed property and the backlink index of each link; and the element
+    /// table of each list (see `ListStore`), with a backlink index if it holds objects.
+    static func createTables(for schema: ObjectSchema, in transaction: WriteTransaction) throws {
+        transaction.createTable(tableName(forClass: schema.className))
+        for property in schema.storedProperties where property.isArray {
+            try createListTable(for: property, of: schema.className, in: transaction)
+        }
+        try addIndexes(of: schema, in: transaction)
+    }
+
+    /// Creates the element table of the list property `property` of `className`.
+    static func createListTable(for property: Property, of className: String, in transaction: WriteTransaction) throws {
+        let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property.name))
+        if property.type == .object { try elements.addIndex(on: 0, unique: false) }
+    }
+
+    /// Adds the indexes `schema` asks for to its class's table (those it has are kept): the
+    /// primary key's (unique), each indexed property's and each link's (the backlinks).
+    ///
+    /// - Throws: `duplicateKey` if two objects share a primary key.
+    static func addIndexes(of schema: ObjectSchema, in transaction: WriteTransaction) throws {
         let table = transaction.createTable(tableName(forClass: schema.className))
-        for (column, property) in schema.storedProperties.enumerated() {
-            if property.isArray {
-                let elements = transaction.createTable(ListStore.tableName(forClass: schema.className, property: property.name))
-                if property.type == .object { try elements.addIndex(on: 0, unique: false) }
-            } else if property.isIndexed || property.type == .object {
+        for (column, property) in schema.storedProperties.enumerated() where !property.isArray {
+            if property.isIndexed || property.isPrimary || property.type == .object {
                 try table.addIndex(on: column, unique: property.isPrimary)
             }
         }
-    }
-
-    /// How `stored` and `model` differ, one line per difference; empty if they agree.
-    static func differences(stored: ObjectSchema, model: ObjectSchema) -> [String] {
-        let className = model.className
-        var lines: [String] = []
-        for property in stored.properties where model[property.name] == nil {
-            lines.append("property '\(className).\(property.name)' was removed")
-        }
-        for property in model.properties {
-            guard let old = stored[property.name] else {
-                lines.append("property '\(className).\(property.name)' was added")
-                continue
-            }
-            if old.type != property.type || old.isArray != property.isArray || old.objectClassName != property.objectClassName
-                || old.linkOriginPropertyName != property.linkOriginPropertyName {
-                lines.append("property '\(className).\(property.name)' changed type from '\(old)' to '\(property)'")
-            } else if old.isOptional != property.isOptional {
-                lines.append("property '\(className).\(property.name)' changed from \(old.isOptional ? "optional" : "required") to \(property.isOptional ? "optional" : "required")")
-            }
-            if old.isPrimary != property.isPrimary {
-                lines.append("property '\(className).\(property.name)' \(property.isPrimary ? "became" : "is no longer") the primary key")
-            } else if old.isIndexed != property.isIndexed {
-                lines.append("property '\(className).\(property.name)' \(property.isIndexed ? "gained" : "lost") its index")
-            }
-        }
-        let storedOrder = stored.storedProperties.map(\.name)
-        let modelOrder = model.storedProperties.map(\.name)
-        if lines.isEmpty && storedOrder != modelOrder {
-            lines.append("the properties of '\(className)' changed order")
-        }
-        return lines
     }
 
     private static func encode(_ schema: ObjectSchema) -> [RowValue] {

@@ -47,7 +47,11 @@ extension TableWriter {
         isModified = true
     }
 
-    func removeIndex(on column: Int) throws {
+    /// The columns that have an index, in no particular order.
+    package var indexedColumns: [Int] { indexTrees.keys }
+
+    /// Removes the index on `column`, if there is one, and frees its pages.
+    package func removeIndex(on column: Int) throws {
         guard indexTrees[column] != nil else { return }
         redo.stop()
         try clearIndex(column: column)

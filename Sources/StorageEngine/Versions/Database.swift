@@ -187,7 +187,12 @@ package final class Database: Sendable {
         return try file.read(count: Int(size), at: 0).allSatisfy { $0 == 0 }
     }
 
-    private static func realPath(_ path: String) -> String {
+    /// Whether a handle of this process has the file at `canonical` (a real path) open.
+    static func isOpenInProcess(_ canonical: String) -> Bool {
+        openFiles.withLock { $0[canonical]?.file != nil }
+    }
+
+    static func realPath(_ path: String) -> String {
         guard let resolved = Glibc.realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)

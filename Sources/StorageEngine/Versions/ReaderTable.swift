@@ -18,7 +18,7 @@ import Glibc
 package final class ReaderTable: Sendable {
     private static let slotsStart = 4096
     private static let capacity = 256
-    private static let openByte = 1
+    static let openByte = 1
     private static let wantedByte = 2
 
     private let descriptor: Int32

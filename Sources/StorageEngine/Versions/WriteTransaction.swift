@@ -25,7 +25,7 @@ package final class WriteTransaction {
     /// Whether it took the file's write lock, besides the process's writer lock (not while
     /// the process logs; see `Database.tryBeginWrite`).
     let holdsFileLock: Bool
-    internal(set) var isActive = true
+    var isActive = true
     /// Set by `commitCheckpoint()`.
     private(set) var isCheckpointOnly = false
 
@@ -99,7 +99,7 @@ package final class WriteTransaction {
     }
 
     /// Drops the table named `name` and frees its pages.
-    func dropTable(_ name: String) throws {
+    package func dropTable(_ name: String) throws {
         guard let table = tableIfPresent(name) else { return }
         redo.stop()
         try table.freeAll()

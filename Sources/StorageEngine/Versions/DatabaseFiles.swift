@@ -1,0 +1,42 @@
+import Glibc
+
+/// The files a database at `path` consists of, and removing them.
+///
+/// A file database is `path` itself, `path.lock` (the write, open and reader locks: see
+/// `ReaderTable`) and `path.log` (the redo log: see `RedoLog`). Nothing else is written beside it.
+extension Database {
+    /// The suffixes of the files beside a database that belong to it.
+    package static let companionSuffixes = [".lock", ".log"]
+
+    /// Removes the database at `path` and the files beside it that belong to it.
+    ///
+    /// It refuses while the file is open anywhere: a handle of this process (a `Database` not
+    /// yet let go of) or another process (which holds the open lock shared). The open and write
+    /// locks are held exclusively while the files are unlinked, so no process opens the old
+    /// file meanwhile; one that opens the path afterwards creates a new database.
+    ///
+    /// - Returns: whether there was a database file to remove.
+    /// - Throws: `alreadyOpen` while any handle has it open; an I/O error if a file cannot be
+    ///   removed.
+    package static func deleteFiles(atPath path: String) throws -> Bool {
+        let canonical = realPath(path)
+        guard !isOpenInProcess(canonical) else {
+            throw StorageError(.alreadyOpen, "'\(path)' is open in this process; close every realm on it (let go of every handle, frozen value and reference) before deleting it")
+        }
+        let paths = [canonical] + companionSuffixes.map { canonical + $0 }
+        guard paths.contains(where: { access($0, F_OK) == 0 }) else { return false }
+        let descriptor = try FileLocks.openLockFile(canonical + ".lock")
+        defer { Glibc.close(descriptor) }
+        let locked = try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, wait: false)
+            && FileLocks.lock(descriptor, start: 0, length: 1, wait: false)
+        guard locked else {
+            throw StorageError(.alreadyOpen, "'\(path)' is open in another process; close it there before deleting it")
+        }
+        let existed = access(canonical, F_OK) == 0
+        // The lock file goes last: while it exists, an opener waits on the locks held here.
+        for file in [canonical, canonical + ".log", canonical + ".lock"] where unlink(file) != 0 && errno != ENOENT {
+            throw PosixFile.error(errno, "delete '\(file)'")
+        }
+        return existed
+    }
+}
