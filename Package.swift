@@ -42,7 +42,10 @@ let package = Package(
         // What every test target shares (a temporary directory per test).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter", "TestSupport"]),
-        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine", "TestSupport"]),
+        .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine", "MigratingProcess", "TestSupport"]),
+        // A child process for the migration tests: seeds, migrates (to be killed) and verifies.
+        .executableTarget(
+            name: "MigratingProcess", dependencies: ["AsyncRealm"], path: "Tests/MigratingProcess"),
         // A child process for the two-process tests: increments a counter and watches changes.
         .executableTarget(
             name: "CounterProcess", dependencies: ["AsyncRealm"], path: "Tests/CounterProcess"),

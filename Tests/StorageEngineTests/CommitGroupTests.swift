@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import StorageEngine
 
 /// Commits made durable together (`CommitGroup`): invisible until the group's one header write

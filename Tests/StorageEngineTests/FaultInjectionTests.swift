@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import StorageEngine
 
 @Suite("Lost and torn writes, failing I/O")

@@ -44,6 +44,7 @@ extension Realm {
     static func openDatabase(for configuration: Configuration, models: Schema?) throws -> Database {
         let open = {
             try RealmError.translating {
+                if let file = configuration.file { return try Database.open(file: file, cacheBytes: configuration.pageCacheBytes) }
                 if let identifier = configuration.inMemoryIdentifier {
                     guard !configuration.readOnly else {
                         throw RealmError(code: .unsupportedConfiguration, message: "an in-memory realm cannot be read-only")
@@ -103,6 +104,7 @@ extension Realm {
     /// one waited for the write lock, leaves nothing to do.
     private func migrate(to models: Schema?) throws {
         try beginMigrationWrite()
+        let schemasBefore = objectSchemas
         do {
             guard let transaction else { return }
             let storedVersion = try SchemaStore.version(in: transaction) ?? 0
@@ -130,6 +132,7 @@ extension Realm {
             dynamicClassInfos = [:]
             lastClassInfo = nil
         } catch {
+            objectSchemas = schemasBefore
             if isWriting { cancelWrite() }
             throw error
         }

@@ -62,6 +62,11 @@ extension Realm {
         /// handle on a file in the process decides).
         var pageCacheBytes = PageCache.defaultCapacityBytes
 
+        /// The file to open instead of `fileURL` or the in-memory database (set by tests that
+        /// inject faults into the file's writes). Set `inMemoryIdentifier` too: it names the
+        /// realm's coordinator.
+        var file: (any FileIO)?
+
         private var storedFileURL: URL?
         private var storedInMemoryIdentifier: String?
 

@@ -205,7 +205,24 @@ public final class Realm {
         readSnapshot = snapshot
         readSchemaRoots = schemaRoots
         if schemaChanged, let stored = try? SchemaStore.load(from: snapshot) {
-            objectSchemas.merge(stored) { current, _ in current }
+            adoptStoredSchema(stored)
+        }
+    }
+
+    /// Takes the classes other handles stored. A class whose stored schema changed (another
+    /// process migrated the file) replaces this handle's view of it if the handle never read
+    /// it; one it reads objects of stops the program, since its objects' columns moved.
+    private func adoptStoredSchema(_ stored: [String: ObjectSchema]) {
+        for (className, schema) in stored {
+            guard let current = objectSchemas[className] else {
+                objectSchemas[className] = schema
+                continue
+            }
+            let differences = SchemaDifferences.between(stored: schema, model: current)
+            guard !differences.isEmpty else { continue }
+            let isRead = dynamicClassInfos[className] != nil || classInfos.values.contains { $0.schema.className == className }
+            require(!isRead, "another process migrated this realm while this handle read objects of '\(className)' with the old models: \(differences.joined(separator: "; ")). Open the realm again with the new models and schemaVersion")
+            objectSchemas[className] = schema
         }
     }
 
