@@ -162,6 +162,11 @@ print("concurrency workloads: \(objectCount) BenchObjects")
 let concurrency = try await runConcurrencyWorkloads(directory: directory, objectCount: objectCount, quick: options.quick, only: options.only, peers: options.peers)
 printConcurrencyTable(concurrency)
 
+if options.only?.contains("Migration1M") ?? true {
+    let count = options.quick ? 20_000 : 1_000_000
+    printMigrationTable(try runMigrationWorkload(directory: directory, objectCount: count, peers: options.peers), objectCount: count)
+}
+
 if let path = options.jsonPath {
     var results: [[String: Any]] = []
     for workload in workloads {

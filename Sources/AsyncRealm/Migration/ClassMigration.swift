@@ -78,10 +78,21 @@ final class ClassMigration {
         case (let old?, nil): try drop(old)
         case (nil, let new?): try SchemaStore.createTables(for: new, in: transaction)
         case (let old?, let new?) where !SchemaDifferences.between(stored: old, model: new).isEmpty:
-            try rewrite(from: old, to: new)
+            // The rows are rewritten when first needed (`materialize`), so that the renames
+            // the block starts with cost no pass of their own.
+            sources = new.storedProperties.map { Self.source(of: $0, in: old) }
+            isPending = true
         default: break
         }
     }
+
+    /// Whether the rows still have the old schema's columns (see `materialize`).
+    private(set) var isPending = false
+    /// For each stored property of the new schema, the old schema's column it takes its values
+    /// from: the property of the same name and stored type, or the one renamed to it.
+    private var sources: [Int?] = []
+    /// The list properties renamed before the rows were rewritten: new name -> old name.
+    private var renamedLists: [String: String] = [:]
 
     private func drop(_ old: ObjectSchema) throws {
         try transaction.dropTable(tableName)
@@ -101,39 +112,59 @@ final class ClassMigration {
         old.type == new.type && old.isArray == new.isArray && old.objectClassName == new.objectClassName
     }
 
-    private func rewrite(from old: ObjectSchema, to new: ObjectSchema) throws {
+    /// Rewrites the rows into the new schema's columns, in one pass over the base version's
+    /// rows, and builds the new schema's indexes. Done before the block first reads or writes
+    /// objects, and at the end for classes it never touched.
+    func materialize() throws {
+        guard isPending, let old, let new else { return }
+        isPending = false
         let table = transaction.createTable(tableName)
         for column in table.indexedColumns { try table.removeIndex(on: column) }
-        let sources = new.storedProperties.map { Self.source(of: $0, in: old) }
-        try rewriteLists(from: old, to: new, sources: sources)
-        let keepsEveryColumn = sources.count == old.storedProperties.count
-            && sources.enumerated().allSatisfy { $1 == $0 && (old.storedProperties[$0].isOptional == new.storedProperties[$0].isOptional || new.storedProperties[$0].isOptional) }
+        try rewriteLists(from: old, to: new)
+        let sources = self.sources
+        let keepsEveryColumn = sources.count == old.storedProperties.count && sources.enumerated().allSatisfy { column, source in
+            source == column && (new.storedProperties[column].isOptional || !old.storedProperties[column].isOptional)
+        }
         if !keepsEveryColumn {
-            var values: [RowValue] = []
-            for key in try table.keys() {
-                guard let row = try table.row(key) else { continue }
-                values.removeAll(keepingCapacity: true)
+            var oldValues: [RowValue] = []
+            let transform = { (row: [RowValue], values: inout [RowValue]) in
                 for (column, property) in new.storedProperties.enumerated() {
                     guard let source = sources[column], source < row.count else {
-                        values.append(defaults[column])
+                        values.append(self.defaults[column])
                         continue
                     }
                     let value = row[source]
-                    values.append(value == .null && !property.isOptional ? defaults[column] : value)
+                    values.append(value == .null && !property.isOptional ? self.defaults[column] : value)
                 }
-                try table.update(key, to: values)
+            }
+            if table.rowsAreUnchanged, let base = transaction.base.tableIfPresent(tableName) {
+                try table.rewriteRows(from: base) { _, row, values in
+                    try row.decode(into: &oldValues)
+                    transform(oldValues, &values)
+                }
+            } else {
+                var values: [RowValue] = []
+                for key in try table.keys() {
+                    guard let row = try table.row(key) else { continue }
+                    values.removeAll(keepingCapacity: true)
+                    transform(row, &values)
+                    try table.update(key, to: values)
+                }
             }
         }
         try addIndexes(of: new, to: table)
     }
 
     /// Keeps the element tables of the lists both schemas have (their nulls made defaults if
-    /// the elements became required), drops the others, and creates the new ones.
-    private func rewriteLists(from old: ObjectSchema, to new: ObjectSchema, sources: [Int?]) throws {
+    /// the elements became required), copies those of renamed lists, drops the others, and
+    /// creates the new ones.
+    private func rewriteLists(from old: ObjectSchema, to new: ObjectSchema) throws {
         var kept: Set<String> = []
         for (column, property) in new.storedProperties.enumerated() where property.isArray {
             let elementsName = ListStore.tableName(forClass: className, property: property.name)
-            if let source = sources[column] {
+            if let oldName = renamedLists[property.name] {
+                try copyElements(of: oldName, to: property)
+            } else if let source = sources[column] {
                 kept.insert(property.name)
                 if old.storedProperties[source].isOptional && !property.isOptional {
                     try replaceNulls(in: transaction.createTable(elementsName), with: Self.zero(of: property.type, realm: realm))
@@ -170,7 +201,9 @@ final class ClassMigration {
 
     // MARK: Renames
 
-    /// Copies the values (or list elements) of `oldName` in the base version into `newName`.
+    /// Makes `newName` take the values (or list elements) `oldName` has in the base version:
+    /// by changing where the rewrite takes the column from while the rows are not rewritten
+    /// yet, and by copying the values otherwise.
     func renameProperty(from oldName: String, to newName: String, old: ObjectSchema, new: ObjectSchema) throws {
         let problem = "cannot rename '\(className).\(oldName)' to '\(newName)'"
         guard let oldColumn = old.storedProperties.firstIndex(where: { $0.name == oldName }) else {
@@ -186,6 +219,11 @@ final class ClassMigration {
         guard Self.sameStorage(from, to) else {
             throw RealmError(code: .schemaMismatch, message: "\(problem): it would change from \(from.typeName) to \(to.typeName); convert the values in enumerateObjects instead")
         }
+        if isPending {
+            sources[newColumn] = oldColumn
+            if to.isArray { renamedLists[newName] = oldName }
+            return
+        }
         guard let base = transaction.base.tableIfPresent(tableName) else { return }
         let table = transaction.createTable(tableName)
         try RealmError.translating {
@@ -199,6 +237,8 @@ final class ClassMigration {
         }
     }
 
+    /// Fills the element table of `property` with the elements of the list `oldName` in the
+    /// base version (same keys: same owners and positions).
     private func copyElements(of oldName: String, to property: Property) throws {
         let newName = ListStore.tableName(forClass: className, property: property.name)
         try transaction.dropTable(newName)

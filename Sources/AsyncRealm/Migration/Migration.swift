@@ -69,6 +69,7 @@ public final class Migration {
         ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void
     ) rethrows {
         realm.checkThread()
+        materializeAll()
         let tableName = SchemaStore.tableName(forClass: typeName)
         let oldInfo = oldSchema[typeName] == nil ? nil : oldRealm.dynamicClassInfo(typeName)
         let newInfo = newSchema[typeName] == nil ? nil : realm.dynamicClassInfo(typeName)
@@ -100,6 +101,7 @@ public final class Migration {
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
         realm.checkThread()
+        materializeAll()
         guard let migration = classes[typeName], migration.new != nil else {
             stop("the new schema has no class '\(typeName)'; its classes are \(newSchema.objectSchema.map(\.className))")
         }
@@ -110,6 +112,7 @@ public final class Migration {
     ///
     /// - Parameter object: The object to delete.
     public func delete(_ object: MigrationObject) {
+        materializeAll()
         realm.delete(object)
     }
 
@@ -121,6 +124,7 @@ public final class Migration {
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
         realm.checkThread()
+        materializeAll()
         if newSchema[typeName] != nil { realm.delete(realm.dynamicObjects(typeName)) }
         return oldSchema[typeName] != nil || newSchema[typeName] != nil
     }
@@ -160,8 +164,23 @@ public final class Migration {
         realm.bumpStamp()
     }
 
-    /// Checks and indexes what the block left: each primary key unique.
+    /// Rewrites the rows of every class whose columns change (see `ClassMigration.materialize`):
+    /// before the block first reads or writes objects, since any write may reach another class
+    /// (a delete clears the links to the object).
+    private func materializeAll() {
+        do {
+            try RealmError.translating {
+                for className in classes.keys.sorted() { try classes[className]!.materialize() }
+            }
+        } catch {
+            realm.fail(error)
+        }
+    }
+
+    /// Rewrites what the block left untouched, then checks and indexes it: each primary key
+    /// unique.
     func finish() throws {
+        materializeAll()
         if let failure = realm.transactionFailure { throw failure }
         try RealmError.translating {
             for className in classes.keys.sorted() { try classes[className]!.finish() }

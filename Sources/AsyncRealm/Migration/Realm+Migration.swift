@@ -117,6 +117,8 @@ extension Realm {
             var newSchemas = oldSchemas
             if let models { newSchemas = Dictionary(uniqueKeysWithValues: models.objectSchema.map { ($0.className, $0) }) }
             objectSchemas = newSchemas
+            // No handle observes the rows a migration rewrites (see `stopRecordingRowChanges`).
+            transaction.stopRecordingRowChanges()
             let types = try configuration.objectTypes.map(SchemaDiscovery.modelTypes(for:)) ?? [:]
             let migration = Migration(realm: self, old: oldSchemas, new: newSchemas, modelTypes: types)
             try migration.applyAutomaticChanges()

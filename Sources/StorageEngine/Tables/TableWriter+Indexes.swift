@@ -28,11 +28,12 @@ extension TableWriter {
         guard indexTrees[column] == nil else { return }
         redo.stop()
         indexTrees[column] = (MutableTree(root: .null, space: space), unique)
-        var seen: [RowValue: UInt64] = [:]
         var failure: StorageError?
         try scan { key, row in
             let value = try row.column(column)
-            if unique, let other = seen.updateValue(key, forKey: value) {
+            // The index built so far answers whether a row before this one holds the value:
+            // no set of every value on the side.
+            if unique, let other = try keyHolding(value, inIndexOn: column, other: key) {
                 failure = StorageError(.duplicateKey, "cannot add a unique index on column \(column) of '\(name)': rows \(other) and \(key) both hold \(value)")
                 return false
             }
@@ -109,16 +110,22 @@ extension TableWriter {
     func checkUnique(_ values: [RowValue], excluding key: UInt64, columns: [Int]? = nil) throws {
         for (column, index) in indexTrees where index.unique && (columns?.contains(column) ?? true) {
             let value = column < values.count ? values[column] : .null
-            let indexKey = IndexKey.of(value)
-            if try index.tree.isAfterLastKey(indexKey) { continue }
-            let found = try index.tree.withValue(forKey: indexKey) { try IndexBucket.postingList(for: value, in: $0) }
-            guard let list = found ?? nil else { continue }
-            if let other = try postingKeys(list, column: column, value: value).first(where: { $0 != key }) {
+            if let other = try keyHolding(value, inIndexOn: column, other: key) {
                 throw StorageError(
                     .duplicateKey, "table '\(name)' already has \(value) in unique column \(column) (row \(other))",
                     duplicate: StorageError.Duplicate(table: name, column: column, value: value))
             }
         }
+    }
+
+    /// A row other than `key` that the index on `column` lists under `value`, if any.
+    private func keyHolding(_ value: RowValue, inIndexOn column: Int, other key: UInt64) throws -> UInt64? {
+        guard let index = indexTrees[column] else { return nil }
+        let indexKey = IndexKey.of(value)
+        if try index.tree.isAfterLastKey(indexKey) { return nil }
+        let found = try index.tree.withValue(forKey: indexKey) { try IndexBucket.postingList(for: value, in: $0) }
+        guard let list = found ?? nil else { return nil }
+        return try postingKeys(list, column: column, value: value).first(where: { $0 != key })
     }
 
     private func bucket(column: Int, indexKey: UInt64) throws -> IndexBucket {

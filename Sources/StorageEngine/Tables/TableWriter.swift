@@ -13,7 +13,7 @@ package final class TableWriter: TableReading {
     /// Posting trees changed in this transaction (see `PostingList`), by index column and value.
     @exclusivity(unchecked) var postings: [PostingID: DirtyPosting] = [:]
     let space: TransactionSpace
-    private let changes: ChangeRecorder.Entry
+    let changes: ChangeRecorder.Entry
     /// The transaction's redo recorder (see `RedoRecord`).
     let redo: RedoRecorder
     @exclusivity(unchecked) package internal(set) var isModified = false
@@ -82,7 +82,7 @@ package final class TableWriter: TableReading {
         roots.rowCount += 1
         roots.nextKey = max(roots.nextKey, key + 1)
         isModified = true
-        changes.changes.recordInsert(key)
+        changes.recordInsert(key)
     }
 
     /// Replaces every column of row `key`. Returns false if there is no such row.
@@ -104,7 +104,7 @@ package final class TableWriter: TableReading {
         try rowTree.put(key, row)
         redo.record(.update(table: name, key: key, row: row), rowBytes: row.count)
         isModified = true
-        changes.changes.recordModify(key, columns: changed)
+        changes.recordModify(key, columns: changed)
         return true
     }
 
@@ -128,13 +128,13 @@ package final class TableWriter: TableReading {
         redo.record(.delete(table: name, key: key), rowBytes: 0)
         roots.rowCount -= 1
         isModified = true
-        changes.changes.recordDelete(key)
+        changes.recordDelete(key)
         return true
     }
 
     /// Deletes every row.
     package func deleteAll() throws {
-        changes.changes.recordDeletes(increasing: try keys())
+        try changes.recordDeletes(increasing: keys())
         try rowTree.freeAll()
         redo.record(.deleteAll(table: name), rowBytes: 0)
         for column in indexTrees.keys { try clearIndex(column: column) }
@@ -193,7 +193,28 @@ package final class TableWriter: TableReading {
 final class ChangeRecorder {
     final class Entry {
         @exclusivity(unchecked) var changes = TableChangeset()
+        /// False once the transaction stopped recording row changes (see
+        /// `WriteTransaction.stopRecordingRowChanges()`).
+        @exclusivity(unchecked) var isRecording = true
+
+        @inline(__always) func recordInsert(_ key: UInt64) {
+            if isRecording { changes.recordInsert(key) }
+        }
+
+        @inline(__always) func recordDelete(_ key: UInt64) {
+            if isRecording { changes.recordDelete(key) }
+        }
+
+        func recordDeletes(increasing keys: @autoclosure () throws -> [UInt64]) rethrows {
+            if isRecording { changes.recordDeletes(increasing: try keys()) }
+        }
+
+        @inline(__always) func recordModify(_ key: UInt64, columns: some Sequence<Int>) {
+            if isRecording { changes.recordModify(key, columns: columns) }
+        }
     }
+
+    private var isRecording = true
 
     /// By table, found by a search of the names (see `WriteTransaction.tables`).
     private var entries: [(table: String, entry: Entry)] = []
@@ -201,8 +222,18 @@ final class ChangeRecorder {
     func entry(for table: String) -> Entry {
         if let found = entries.first(where: { $0.table == table }) { return found.entry }
         let entry = Entry()
+        entry.isRecording = isRecording
         entries.append((table, entry))
         return entry
+    }
+
+    /// Stops recording row changes, and forgets those recorded so far.
+    func stopRecording() {
+        isRecording = false
+        for (_, entry) in entries {
+            entry.isRecording = false
+            entry.changes = TableChangeset()
+        }
     }
 
     var changeset: Changeset {

@@ -3,6 +3,7 @@ extension MutableTree {
     @discardableResult
     package func delete(_ key: UInt64) throws -> Bool {
         guard try contains(key) else { return false }
+        try spillIfNeeded()
         spine = nil
         isModified = true
         root = try remove(key, from: root)

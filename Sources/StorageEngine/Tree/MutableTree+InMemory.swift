@@ -20,6 +20,7 @@ extension MutableTree {
         }
         root = .stored(ref)
         leaves.removeAll()
+        leavesAtLastSpill = 0
         branches.removeAll()
         spine = nil
         // Nothing is encoded for memory: leaves handed over early are not needed.

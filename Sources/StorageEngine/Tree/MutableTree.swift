@@ -27,6 +27,10 @@ package final class MutableTree: TreeReading {
     /// over (see `EarlyLeafEncoding`).
     @exclusivity(unchecked) var filledLeaves = 0
     @exclusivity(unchecked) var earlyEncoding: EarlyLeafEncoding?
+    /// How many leaves `leaves` had at the last spill, and how many more it may gain before
+    /// the next (see MutableTree+Spill).
+    @exclusivity(unchecked) var leavesAtLastSpill = 0
+    var maxLeavesInMemory = MutableTree.defaultMaxLeavesInMemory
     /// (Unchecked too: set by every change, an appended row's most frequent access.)
     @exclusivity(unchecked) package internal(set) var isModified = false
 
@@ -73,6 +77,7 @@ package final class MutableTree: TreeReading {
 
     /// Stores `value` under `key`, replacing any value there.
     package func put(_ key: UInt64, _ value: UnsafeRawBufferPointer) throws {
+        try spillIfNeeded()
         spine = nil
         isModified = true
         try withStoredForm(value) { (stored, overflow) in
@@ -240,6 +245,7 @@ package final class MutableTree: TreeReading {
         }
         root = .stored(ref)
         leaves.removeAll()
+        leavesAtLastSpill = 0
         branches.removeAll()
         encodedLeaves.removeAll()
         writtenLeaves.removeAll()
@@ -289,6 +295,7 @@ package final class MutableTree: TreeReading {
         try freeSubtree(root)
         root = .stored(.null)
         leaves.removeAll()
+        leavesAtLastSpill = 0
         branches.removeAll()
         spine = nil
         earlyEncoding?.cancel()

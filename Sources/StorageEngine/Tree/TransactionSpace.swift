@@ -58,6 +58,19 @@ package final class TransactionSpace {
         return ref
     }
 
+    /// Places, seals and writes (buffered until `flushWrites()`) the page of a leaf spilled
+    /// before the commit (see MutableTree+Spill), outside the commit's reservation.
+    func writeSpilled(_ stored: inout [UInt8]) throws -> PageRef {
+        let ref = try writePage(&stored, at: freeSpace.allocate(stored.count))
+        record(ref)
+        return ref
+    }
+
+    /// Issues the buffered writes, so that the pages are in the file before they are read back.
+    func flushWrites() throws {
+        try writer.flush()
+    }
+
     /// Writes an overflow page at once (it may be read back before the commit).
     func writeOverflow(_ value: UnsafeRawBufferPointer) throws -> PageRef {
         try writer.flush()

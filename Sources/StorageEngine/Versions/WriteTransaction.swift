@@ -63,6 +63,13 @@ package final class WriteTransaction {
     /// The changes made so far.
     package var changeset: Changeset { recorder.changeset }
 
+    /// Stops recording which rows change, and forgets what was recorded: the commit's
+    /// changeset then lists no row. For a transaction whose rows no handle observes one by one
+    /// (a migration: no handle with the old schema may read the new rows, and none with the new
+    /// one exists yet), where a record per row of a rewritten table would cost more memory than
+    /// the table's pages.
+    package func stopRecordingRowChanges() { recorder.stopRecording() }
+
     /// The row changes made so far as a redo record, or nil if the transaction did something a
     /// record cannot hold (see `RedoRecord`).
     var redoRecord: RedoRecord? { redo.record }
