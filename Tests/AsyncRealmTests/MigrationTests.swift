@@ -433,5 +433,10 @@ struct MigrationTests {
         }))
         #expect(try schemaVersionAtURL(url) == 2)
         #expect(realm.objects(Old.Cat.self).first?.name == "Felix")
+        // A model first used afterwards that differs from its stored class cannot be migrated
+        // any more: the error says what would have let it be.
+        let error = #expect(throws: RealmError.self) { try realm.register(SchemaDiscovery.schema(for: [TypeChange.Person.self])) }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message.contains("list the model classes in Configuration.objectTypes") == true, "\(error?.message ?? "")")
     }
 }

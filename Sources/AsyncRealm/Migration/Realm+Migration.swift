@@ -92,7 +92,12 @@ extension Realm {
 
     /// The error for models that differ from the stored schema by `differences`.
     func schemaMismatch(_ differences: [String]) -> RealmError {
-        RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm, so it needs a migration: raise Configuration.schemaVersion (the file was not changed):\n- " + differences.joined(separator: "\n- "))
+        // Without `objectTypes`, the classes are not known when the file is opened, so no
+        // migration can change them: raising the version alone would not help.
+        let remedy = configuration.objectTypes == nil
+            ? "list the model classes in Configuration.objectTypes and raise Configuration.schemaVersion"
+            : "raise Configuration.schemaVersion"
+        return RealmError(code: .schemaMismatch, message: "the models differ from the schema stored in the realm, so it needs a migration: \(remedy) (the file was not changed):\n- " + differences.joined(separator: "\n- "))
     }
 
     // MARK: Migrating

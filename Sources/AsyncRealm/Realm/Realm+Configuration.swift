@@ -4,9 +4,9 @@ import Foundation
 extension Realm {
     /// What a realm opens: where it lives and how, with RealmSwift's fields.
     ///
-    /// `fileURL`, `inMemoryIdentifier`, `readOnly` and `objectTypes` work. Setting any other
-    /// field to something other than its default makes opening throw
-    /// `RealmError.Code.unsupportedConfiguration` until the feature lands; none is ignored.
+    /// Every field works but `encryptionKey` and `shouldCompactOnLaunch`: setting either makes
+    /// opening throw `RealmError.Code.unsupportedConfiguration` until the feature lands; none is
+    /// ignored.
     public struct Configuration: @unchecked Sendable {
         // @unchecked: every stored property is a value type or a @Sendable closure, except
         // `objectTypes`, whose metatypes carry no mutable state.
@@ -35,11 +35,17 @@ extension Realm {
         public var encryptionKey: Data?
         /// Open the file for reading only: writes throw, and the file must exist.
         public var readOnly: Bool
-        /// The version of the models, for migrations. Only 0 is supported yet.
+        /// The version of the models, stored in the file. Raise it whenever the models change:
+        /// opening a file of a lower version migrates it (see `migrationBlock` and
+        /// `Docs/Migrations.md`); a file of a higher version throws `invalidSchemaVersion`.
         public var schemaVersion: UInt64
-        /// Migrates data from an older `schemaVersion`. Not supported yet.
+        /// Runs once when a file of a lower `schemaVersion` is opened, after the automatic
+        /// changes, to convert what they cannot (see `Migration`). If it throws, opening throws
+        /// that error and the file is left as it was.
         public var migrationBlock: MigrationBlock?
-        /// Delete the file instead of migrating it. Not supported yet.
+        /// Delete the file (and its `.lock` and `.log` files) and open a new one whenever its
+        /// schema version or schema differs from this configuration's, instead of migrating it.
+        /// Opening throws `alreadyOpen` while another handle has the file open.
         public var deleteRealmIfMigrationNeeded: Bool
         /// Decides from (file size, used bytes) whether to compact when opening. Not supported yet.
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
@@ -121,6 +127,6 @@ extension Realm {
         }
     }
 
-    /// Migrates a realm from `oldSchemaVersion`. Migrations are not supported yet.
+    /// Migrates a realm from `oldSchemaVersion`, the version stored in the file (see `Migration`).
     public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
 }
