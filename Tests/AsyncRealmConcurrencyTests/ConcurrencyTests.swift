@@ -480,13 +480,4 @@ extension RealmActor {
 }
 
 /// The CounterProcess executable, built next to the test bundle.
-func counterProcessPath() throws -> String {
-    let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-    for _ in 0..<3 {
-        let candidate = directory.appendingPathComponent("CounterProcess").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        directory.deleteLastPathComponent()
-    }
-    throw RealmError(code: .fileNotFound, message: "CounterProcess was not built next to \(testBinary)")
-}
+func counterProcessPath() throws -> String { try childExecutablePath("CounterProcess") }

@@ -9,16 +9,7 @@ import TestSupport
 @Suite("Migrations under crashes, faults and other processes")
 struct MigrationCrashTests {
     /// The MigratingProcess executable, built next to the test bundle.
-    static func childPath() throws -> String {
-        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("MigratingProcess").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw RealmError(code: .fileNotFound, message: "MigratingProcess was not built next to \(testBinary)")
-    }
+    static func childPath() throws -> String { try childExecutablePath("MigratingProcess") }
 
     /// Starts MigratingProcess with `arguments`; its standard output goes to `output`.
     static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {

@@ -421,6 +421,10 @@ struct MigrationTests {
         let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
         #expect(error?.code == .readOnly)
         #expect(try schemaVersionAtURL(url) == 1)
+        configuration.deleteRealmIfMigrationNeeded = true
+        let both = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
+        #expect(both?.code == .unsupportedConfiguration)
+        #expect(FileManager.default.fileExists(atPath: url.path))
     }
 
     @Test("with classes registered on first use, a raised version runs the block over the stored classes")

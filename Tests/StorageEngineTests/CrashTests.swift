@@ -6,17 +6,7 @@ import TestSupport
 @Suite("Crash safety")
 struct CrashTests {
     /// The CrashWriter executable, built next to the test bundle.
-    static func crashWriterPath() throws -> String {
-        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        // On Linux the bundle is an executable inside `.build/<config>/`, perhaps one level down.
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("CrashWriter").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw StorageError(.fileNotFound, "CrashWriter was not built next to \(testBinary)")
-    }
+    static func crashWriterPath() throws -> String { try childExecutablePath("CrashWriter") }
 
     @Test("a child SIGKILLed at random moments 50 times always leaves transactions 1...k with k at least the last acknowledged")
     func killedWriter() async throws {

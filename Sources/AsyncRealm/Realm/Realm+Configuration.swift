@@ -121,6 +121,9 @@ extension Realm {
             guard unsupported.isEmpty else {
                 throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")
             }
+            if readOnly && deleteRealmIfMigrationNeeded {
+                throw RealmError(code: .unsupportedConfiguration, message: "a read-only realm cannot be deleted when it needs a migration; set readOnly or deleteRealmIfMigrationNeeded, not both")
+            }
             if fileURL == nil && inMemoryIdentifier == nil {
                 throw RealmError(code: .unsupportedConfiguration, message: "the configuration has neither a fileURL nor an inMemoryIdentifier; set one")
             }
