@@ -14,7 +14,7 @@ extension TableWriter {
     ///   - source: The rows to transform, the base version's reader of this table.
     ///   - transform: Fills the new row of the given key and old row (handed over empty).
     package func rewriteRows(from source: some TableReading, _ transform: (UInt64, RowView, inout [RowValue]) throws -> Void) throws {
-        precondition(rowsAreUnchanged, "rewriteRows needs a table whose rows the transaction has not changed yet")
+        require(rowsAreUnchanged, "rewriteRows needs a table whose rows the transaction has not changed yet")
         redo.stop()
         try rowTree.freeAll()
         var values: [RowValue] = []

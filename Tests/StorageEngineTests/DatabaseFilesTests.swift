@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import StorageEngine
+import TestSupport
+
+@Suite("Deleting a database's files")
+struct DatabaseFilesTests {
+    @Test("deleteFiles removes the file, its lock and its log, and says whether there was a file")
+    func deletesEveryFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.filePath("db")
+        #expect(try Database.deleteFiles(atPath: path) == false)
+        do {
+            let database = try Database.open(path: path)
+            try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }
+        }
+        // A log left beside the file counts as one of its files too.
+        _ = FileManager.default.createFile(atPath: path + ".log", contents: Data([1, 2, 3]))
+        #expect(FileManager.default.fileExists(atPath: path + ".lock"))
+        #expect(try Database.deleteFiles(atPath: path) == true)
+        for suffix in ["", ".lock", ".log"] {
+            #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) is left")
+        }
+        #expect(try Database.open(path: path).snapshot().tableIfPresent("t") == nil)
+    }
+
+    @Test("deleteFiles refuses with alreadyOpen while a handle of this process has the file open")
+    func refusesOpenFile() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.filePath("db")
+        let database = try Database.open(path: path)
+        try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }
+        let error = #expect(throws: StorageError.self) { try Database.deleteFiles(atPath: path) }
+        #expect(error?.code == .alreadyOpen)
+        #expect(try database.snapshot().table("t").count == 1)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("deleteFiles refuses with alreadyOpen while another process has the file open")
+    func refusesFileOpenElsewhere() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.filePath("db")
+        let side = directory.filePath("side")
+        _ = FileManager.default.createFile(atPath: side, contents: nil)
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: try childExecutablePath("CrashWriter"))
+        child.arguments = ["append", path, side, "1"]
+        try child.run()
+        defer {
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+        }
+        // Once the child has committed, it holds the file open.
+        while (try? String(contentsOfFile: side, encoding: .utf8))?.isEmpty ?? true { try await Task.sleep(for: .milliseconds(5)) }
+        let error = #expect(throws: StorageError.self) { try Database.deleteFiles(atPath: path) }
+        #expect(error?.code == .alreadyOpen)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
