@@ -24,6 +24,9 @@ extension TableWriter {
             try transform(key, row, &values)
             encoded.bytes.removeAll(keepingCapacity: true)
             RowCodec.encode(values, into: &encoded)
+            // Appends do not spill by themselves (see MutableTree+Spill); a rewrite does, so
+            // that rewriting a table takes no more memory than the leaves it keeps.
+            try rowTree.spillIfNeeded()
             try rowTree.append(key, encoded.bytes)
             changes.recordModify(key, columns: 0..<values.count)
             return true

@@ -13,7 +13,6 @@ extension MutableTree {
     /// half-full nodes, and every leaf but the last is full. A key that is not greater than the
     /// current maximum falls back to `put`.
     package func append(_ key: UInt64, _ value: UnsafeRawBufferPointer) throws {
-        try spillIfNeeded()
         if spine == nil { spine = try buildSpine() }
         if let last = spine!.lastKey, key <= last {
             try put(key, value)
