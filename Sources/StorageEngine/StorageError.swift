@@ -26,6 +26,8 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
         /// The file is open (in this process or another) where it must not be: it cannot be
         /// deleted or replaced then.
         case alreadyOpen
+        /// A file that must not exist yet does (the destination of a copy).
+        case fileExists
     }
 
     package var code: Code

@@ -91,7 +91,7 @@ struct RealmErrorTests {
     @Test("every engine error code has a distinct public code")
     func codesAreDistinct() {
         let engineCodes: [StorageError.Code] = [
-            .fileCorrupted, .ioError, .diskFull, .fileNotFound, .permissionDenied, .duplicateKey, .readOnly, .noSuchTable, .timedOut, .alreadyOpen,
+            .fileCorrupted, .ioError, .diskFull, .fileNotFound, .permissionDenied, .duplicateKey, .readOnly, .noSuchTable, .timedOut, .alreadyOpen, .fileExists,
         ]
         let publicCodes = engineCodes.map { RealmError(StorageError($0, "x")).code }
         #expect(Set(publicCodes).count == engineCodes.count)

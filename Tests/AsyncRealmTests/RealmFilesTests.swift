@@ -49,4 +49,61 @@ struct RealmFilesTests {
         #expect(try Realm.deleteFiles(for: configuration) == false)
         #expect(realm.isEmpty)
     }
+
+    @Test("writeCopy writes a compacted copy with the same schema, version, objects, links and lists; new objects get new keys")
+    func writeCopy() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), schemaVersion: 4, objectTypes: [Person.self, Dog.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            for index in 0..<3000 {
+                let person = realm.create(Person.self, value: ["id": index, "name": "person \(index) " + String(repeating: "x", count: 60)])
+                if index % 500 == 0 { person.dogs.append(realm.create(Dog.self, value: ["name": "dog \(index)"])) }
+            }
+        }
+        try realm.write { realm.delete(realm.objects(Person.self).filter("id >= 100")) }
+        let copyURL = directory.file("copy.realm")
+        try realm.writeCopy(toFile: copyURL)
+        let original = try FileManager.default.attributesOfItem(atPath: directory.file().path)[.size] as! Int
+        let copied = try FileManager.default.attributesOfItem(atPath: copyURL.path)[.size] as! Int
+        #expect(copied < original / 2, "the copy (\(copied) bytes) holds only the live objects of the original (\(original))")
+        #expect(try schemaVersionAtURL(copyURL) == 4)
+        let copy = try Realm(configuration: Realm.Configuration(fileURL: copyURL, schemaVersion: 4, objectTypes: [Person.self, Dog.self]))
+        #expect(copy.schema == realm.schema)
+        #expect(copy.objects(Person.self).count == 100)
+        #expect(copy.object(ofType: Person.self, forPrimaryKey: 0)?.dogs.first?.name == "dog 0")
+        #expect(copy.objects(Dog.self).filter("name == 'dog 0'").first?.owners.first?.id == 0)
+        #expect(copy.objects(Person.self).filter("name BEGINSWITH 'person 9'").count == 11)
+        // Keys are never reused: the copy hands out the keys the original would.
+        let next = try #require(try realm.snapshot().roots(ofTable: "class_Person")?.nextKey)
+        #expect(try copy.snapshot().roots(ofTable: "class_Person")?.nextKey == next)
+        let duplicate = #expect(throws: RealmError.self) {
+            try copy.write { copy.create(Person.self, value: ["id": 5]) }
+        }
+        #expect(duplicate?.code == .duplicatePrimaryKey, "the copy's primary key index is unique")
+    }
+
+    @Test("writeCopy refuses an existing destination and a key, and copies a write transaction's changes and an in-memory realm")
+    func writeCopyCases() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "copy-\(UUID())", objectTypes: [Dog.self]))
+        try realm.write { realm.add(Dog(value: ["name": "committed"])) }
+        let taken = directory.file("taken.realm")
+        _ = FileManager.default.createFile(atPath: taken.path, contents: Data([1]))
+        let exists = #expect(throws: RealmError.self) { try realm.writeCopy(toFile: taken) }
+        #expect(exists?.code == .fileExists)
+        #expect(try Data(contentsOf: taken) == Data([1]))
+        let keyed = #expect(throws: RealmError.self) { try realm.writeCopy(toFile: directory.file("keyed.realm"), encryptionKey: Data(count: 64)) }
+        #expect(keyed?.code == .unsupportedConfiguration)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("keyed.realm").path))
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "in the write"]))
+        try realm.writeCopy(toFile: directory.file("during.realm"))
+        realm.cancelWrite()
+        let copy = try Realm(configuration: Realm.Configuration(fileURL: directory.file("during.realm"), objectTypes: [Dog.self]))
+        #expect(Set(copy.objects(Dog.self).map(\.name)) == ["committed", "in the write"])
+        #expect(realm.objects(Dog.self).count == 1)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("copying") }
+        #expect(left.isEmpty, "files left: \(left)")
+    }
 }

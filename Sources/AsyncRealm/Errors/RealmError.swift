@@ -95,6 +95,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .noSuchTable: code = .noSuchObjectType
         case .timedOut: code = .timedOut
         case .alreadyOpen: code = .alreadyOpen
+        case .fileExists: code = .fileExists
         }
         self.init(code: code, message: error.message, offset: error.offset)
     }

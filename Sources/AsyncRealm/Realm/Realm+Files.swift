@@ -24,4 +24,32 @@ extension Realm {
         guard configuration.inMemoryIdentifier == nil, let url = configuration.fileURL else { return false }
         return FileManager.default.fileExists(atPath: url.path)
     }
+
+    /// Writes a compacted copy of this realm to a new file: only its live objects, freshly
+    /// packed, with the same schema, schema version and data. Inside a write transaction the
+    /// copy holds the transaction's changes so far, as RealmSwift's does. An in-memory realm
+    /// can be copied to a file this way.
+    ///
+    /// The copy is written beside `fileURL` and linked into place once complete, so a crash
+    /// leaves either no file there or the whole copy.
+    ///
+    /// - Parameters:
+    ///   - fileURL: Where to write the copy; nothing may be there yet.
+    ///   - encryptionKey: The key to encrypt the copy with. Encryption is not supported yet: a
+    ///     key throws `unsupportedConfiguration`.
+    /// - Throws: `fileExists` if `fileURL` exists; `unsupportedConfiguration` for a key;
+    ///   `fileAccess`, `diskFull` or `filePermissionDenied` if writing fails (nothing is left at
+    ///   `fileURL` then).
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
+        checkThread()
+        if encryptionKey != nil {
+            throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: encryptionKey; write the copy without a key for now")
+        }
+        let tables = if let transaction {
+            Database.tablesToCopy(from: transaction)
+        } else {
+            Database.tablesToCopy(from: try snapshot())
+        }
+        try RealmError.translating { try Database.writeCopy(of: tables, toPath: fileURL.path) }
+    }
 }

@@ -64,6 +64,14 @@ package final class TableWriter: TableReading {
         return key
     }
 
+    /// Makes `key` the next key `insert` hands out, if it is past every key handed out yet
+    /// (a copy keeps the keys its source would hand out, so none is ever reused).
+    package func handOutKeys(from key: UInt64) {
+        guard key > roots.nextKey else { return }
+        roots.nextKey = key
+        isModified = true
+    }
+
     /// Inserts a row under `key`, which must not hold a row.
     package func insert(_ values: [RowValue], forKey key: UInt64) throws {
         require(key > 0, "row keys start at 1")

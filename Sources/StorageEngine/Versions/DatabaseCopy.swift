@@ -1,0 +1,78 @@
+import Glibc
+
+/// A compacted copy of one state of a database, written to a new file: only the live rows,
+/// packed afresh, with the same tables, keys and indexes.
+extension Database {
+    /// One table to copy: its rows, the key it hands out next, and its indexes.
+    package struct CopiedTable {
+        let name: String
+        let rows: any TableReading
+        let nextKey: UInt64
+        let indexes: [(column: Int, unique: Bool)]
+    }
+
+    /// The tables of `snapshot`, to copy.
+    package static func tablesToCopy(from snapshot: Snapshot) -> [CopiedTable] {
+        snapshot.tableNames.compactMap { name in
+            guard let roots = snapshot.roots(ofTable: name), let table = snapshot.tableIfPresent(name) else { return nil }
+            return CopiedTable(name: name, rows: table, nextKey: roots.nextKey, indexes: roots.indexes.map { ($0.column, $0.unique) })
+        }
+    }
+
+    /// The tables as `transaction` has them now, its changes included, to copy.
+    package static func tablesToCopy(from transaction: WriteTransaction) -> [CopiedTable] {
+        transaction.tableNames.compactMap { name in
+            guard let table = transaction.tableIfPresent(name) else { return nil }
+            let indexes = table.indexedColumns.sorted().map { ($0, table.index(on: $0)?.unique ?? false) }
+            return CopiedTable(name: name, rows: table, nextKey: table.nextKey, indexes: indexes)
+        }
+    }
+
+    /// Writes `tables` as a new database at `path`, which must not exist.
+    ///
+    /// The copy is built in a file of its own beside `path` (`path.copying`), committed and
+    /// closed, then linked to `path`, which fails rather than replace a file created there in
+    /// the meantime, and the directory is synced: a crash leaves no file at `path` or the
+    /// whole copy, never part of one.
+    ///
+    /// - Throws: `fileExists` if `path` exists; an I/O error writing the copy (nothing is left
+    ///   at `path` then).
+    package static func writeCopy(of tables: [CopiedTable], toPath path: String) throws {
+        guard access(path, F_OK) != 0 else {
+            throw StorageError(.fileExists, "'\(path)' exists already; a copy is written only to a new file")
+        }
+        let building = path + ".copying"
+        for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) }
+        defer { for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) } }
+        do {
+            let copy = try Database.open(path: building)
+            try copy.write { transaction in
+                for table in tables { try fill(transaction.createTable(table.name), from: table) }
+            }
+        }
+        guard link(building, path) == 0 else {
+            throw errno == EEXIST
+                ? StorageError(.fileExists, "'\(path)' was created while the copy was being written; a copy is written only to a new file")
+                : PosixFile.error(errno, "link the copy to '\(path)'")
+        }
+        try syncDirectory(of: path)
+    }
+
+    private static func fill(_ writer: TableWriter, from table: CopiedTable) throws {
+        try table.rows.scan(0...UInt64.max) { key, row in
+            try writer.insert(try row.decoded(), forKey: key)
+            return true
+        }
+        writer.handOutKeys(from: table.nextKey)
+        for index in table.indexes { try writer.addIndex(on: index.column, unique: index.unique) }
+    }
+
+    private static func syncDirectory(of path: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let descriptor = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw PosixFile.error(errno, "open the directory of '\(path)'") }
+        defer { Glibc.close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw PosixFile.error(errno, "sync the directory of '\(path)'") }
+    }
+}
