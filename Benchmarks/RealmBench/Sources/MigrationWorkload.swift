@@ -114,7 +114,7 @@ private func measureMigration(_ body: () throws -> Void) throws -> MigrationMeas
 
 /// Prints `Migration1M`'s table: seconds, ratio, and resident memory.
 func printMigrationTable(_ results: [String: MigrationMeasurement], objectCount: Int) {
-    guard let ours = results["asyncrealm"] else { return }
+    guard results["asyncrealm"] != nil else { return }
     let megabytes = { (bytes: Int) in String(format: "%.0f MB", Double(bytes) / 1_048_576) }
     print("")
     print("migration workload: \(objectCount) objects, version 1 to 2 (one property added, one renamed, one transformed by the block)")
@@ -125,5 +125,4 @@ func printMigrationTable(_ results: [String: MigrationMeasurement], objectCount:
         let ratio = results["sqlite"].map { String(format: "%.2f", result.seconds / $0.seconds) } ?? ""
         print("| \(engine) | \(format(result.seconds)) | \(ratio) | \(megabytes(result.residentBefore)) | \(megabytes(result.peakResident)) | \(megabytes(result.peakResident - result.residentBefore)) |")
     }
-    _ = ours
 }
