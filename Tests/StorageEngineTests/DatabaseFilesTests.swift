@@ -42,10 +42,7 @@ struct DatabaseFilesTests {
         let path = directory.filePath("db")
         let side = directory.filePath("side")
         _ = FileManager.default.createFile(atPath: side, contents: nil)
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try childExecutablePath("CrashWriter"))
-        child.arguments = ["append", path, side, "1"]
-        try child.run()
+        let child = try CrashTests.run(["append", path, side, "1"])
         defer {
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
