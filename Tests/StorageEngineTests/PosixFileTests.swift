@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import StorageEngine
@@ -10,6 +11,24 @@ struct PosixFileTests {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         return UInt64(lseek(descriptor, off_t(offset), PosixFile.seekHole))
+    }
+
+    @Test("a read at an offset no file offset can hold (a damaged reference) throws fileCorrupted instead of stopping")
+    func readPastLargestOffset() throws {
+        let directory = TemporaryDirectory()
+        let file = try PosixFile(path: directory.filePath("f"), create: true, readOnly: false)
+        try file.write([1, 2, 3], at: 0)
+        for offset in [UInt64(Int64.max), UInt64(Int64.max) - 2, UInt64.max - 1] {
+            let error = #expect(throws: StorageError.self) { _ = try file.read(count: 4, at: offset) }
+            #expect(error?.code == .fileCorrupted, "offset \(offset)")
+        }
+        // The fuzz input that found it: a header whose commit record lies past that offset.
+        let image = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/corpus/file/crash-offset-past-off_t"))
+        let path = directory.filePath("fuzzed")
+        try image.write(to: URL(fileURLWithPath: path))
+        #expect(throws: StorageError.self) { _ = try Database.open(path: path, create: false, readOnly: true).snapshot() }
     }
 
     @Test("prepareForWriting zeroes the holes of its range and leaves the bytes before it alone")

@@ -67,6 +67,12 @@ package final class PosixFile: FileIO {
     }
 
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        // A damaged reference may name any offset; one past what a file offset holds is past
+        // the end of every file (converting it to `off_t` would stop the program).
+        let (end, overflow) = offset.addingReportingOverflow(UInt64(buffer.count))
+        guard !overflow, end <= UInt64(off_t.max) else {
+            throw StorageError.corrupted("file '\(path)' ends before the \(buffer.count) bytes the engine expected", at: offset)
+        }
         var done = 0
         while done < buffer.count {
             let count = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
