@@ -15,6 +15,9 @@ let package = Package(
         .systemLibrary(
             name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         // A compiler builtin Swift does not spell (a cache prefetch): a header, no library.
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // Linux system calls Swift cannot reach (syscall(2) is variadic): a header.
@@ -27,7 +30,7 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]),
 
         // Pages, trees, versions, commits. No objects, no actors.
-        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CPrefetch", "CLinuxSyscalls"]),
+        .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CCrypto", "CPrefetch", "CLinuxSyscalls"]),
         // The public library.
         .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
 
@@ -38,7 +41,7 @@ let package = Package(
 
         // A child process for the crash tests: commits numbered transactions until killed.
         .executableTarget(
-            name: "CrashWriter", dependencies: ["StorageEngine"], path: "Tests/CrashWriter"),
+            name: "CrashWriter", dependencies: ["StorageEngine", "TestSupport"], path: "Tests/CrashWriter"),
         // What every test target shares (a temporary directory per test).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter", "TestSupport"]),

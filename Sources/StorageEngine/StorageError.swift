@@ -28,6 +28,9 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
         case alreadyOpen
         /// A file that must not exist yet does (the destination of a copy).
         case fileExists
+        /// The encryption key is not the file's: the wrong key, a key of the wrong length, no
+        /// key for an encrypted file, or a key for a plain one.
+        case invalidEncryptionKey
     }
 
     package var code: Code

@@ -15,6 +15,10 @@
 //         Rewrites every row of table "t" `rounds` times, one commit per round, then exits.
 import Foundation
 import StorageEngine
+import TestSupport
+
+/// The test key when the test asked for encrypted files (`encryptedChildEnvironment`).
+let key = ProcessInfo.processInfo.environment[encryptedChildEnvironment] == nil ? nil : try EncryptionKey(testEncryptionKeyBytes)
 
 struct XorShift {
     var state: UInt64
@@ -36,7 +40,7 @@ guard arguments.count >= 2 else { fail("usage: CrashWriter append|rewrite ...") 
 switch arguments[1] {
 case "append":
     guard arguments.count == 5, let seed = UInt64(arguments[4]) else { fail("usage: CrashWriter append <database> <side file> <seed>") }
-    let database = try Database.open(path: arguments[2])
+    let database = try Database.open(path: arguments[2], encryptionKey: key)
     let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
     var random = XorShift(state: seed | 1)
     let appendLimit = 2_000
@@ -57,7 +61,7 @@ case "append":
     while true { sleep(60) }
 case "hold":
     guard arguments.count == 4 else { fail("usage: CrashWriter hold <database> <side file>") }
-    let database = try Database.open(path: arguments[2])
+    let database = try Database.open(path: arguments[2], encryptionKey: key)
     let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
     while true {
         let (number, _) = try database.write { transaction in
@@ -72,7 +76,7 @@ case "hold":
     }
 case "rewrite":
     guard arguments.count == 4, let rounds = Int(arguments[3]) else { fail("usage: CrashWriter rewrite <database> <rounds>") }
-    let database = try Database.open(path: arguments[2])
+    let database = try Database.open(path: arguments[2], encryptionKey: key)
     for round in 1...rounds {
         try database.write { transaction in
             let table = try transaction.table("t")

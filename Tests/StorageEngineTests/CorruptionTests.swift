@@ -4,12 +4,13 @@ import TestSupport
 
 @Suite("Corruption")
 struct CorruptionTests {
-    @Test("200 damaged copies either read correctly or throw fileCorrupted")
-    func damagedCopies() throws {
+    @Test("200 damaged copies either read correctly or throw fileCorrupted", arguments: [false, true])
+    func damagedCopies(encrypted: Bool) throws {
         let seed = testSeed()
+        let key = testKey(encrypted: encrypted)
         var random = SeededGenerator(seed: seed)
         let (file, expected) = try {
-            let (file, database, _) = try FaultInjectionTests.prepare(seed: seed)
+            let (file, database, _) = try FaultInjectionTests.prepare(seed: seed, key: key)
             try FaultInjectionTests.commitChange(database)
             return (file, try contents(of: "t", in: try database.snapshot()))
         }()
@@ -30,7 +31,7 @@ struct CorruptionTests {
                 }
             }
             do {
-                let opened = try Database.open(file: InMemoryFile(contents: damaged))
+                let opened = try Database.open(file: InMemoryFile(contents: damaged), encryptionKey: key)
                 let seen = try contents(of: "t", in: try opened.snapshot())
                 #expect(seen == expected, "copy \(copy) read wrong data (seed \(seed))")
                 outcomes["intact"]! += 1

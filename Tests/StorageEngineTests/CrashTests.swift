@@ -8,9 +8,11 @@ struct CrashTests {
     /// The CrashWriter executable, built next to the test bundle.
     static func crashWriterPath() throws -> String { try childExecutablePath("CrashWriter") }
 
-    @Test("a child SIGKILLed at random moments 50 times always leaves transactions 1...k with k at least the last acknowledged")
-    func killedWriter() async throws {
+    @Test("a child SIGKILLed at random moments 50 times always leaves transactions 1...k with k at least the last acknowledged",
+          arguments: [false, true])
+    func killedWriter(encrypted: Bool) async throws {
         let seed = testSeed()
+        let key = testKey(encrypted: encrypted)
         var random = SeededGenerator(seed: seed)
         let writer = try Self.crashWriterPath()
         let directory = TemporaryDirectory()
@@ -20,9 +22,7 @@ struct CrashTests {
         var lastCount = 0
 
         for round in 0..<50 {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: writer)
-            child.arguments = ["append", database, side, String(random.next())]
+            let child = Self.process(writer, ["append", database, side, String(random.next())], encrypted: encrypted)
             try child.run()
             // Let it get past start-up most of the time, and kill it during start-up sometimes.
             let delay = round % 10 == 0 ? UInt64.random(in: 0...5, using: &random) : UInt64.random(in: 20...90, using: &random)
@@ -33,7 +33,7 @@ struct CrashTests {
 
             let acknowledged = (try String(contentsOfFile: side, encoding: .utf8))
                 .split(separator: "\n").compactMap { UInt64($0) }.max() ?? 0
-            let opened = try Database.open(path: database)
+            let opened = try Database.open(path: database, encryptionKey: key)
             let snapshot = try opened.snapshot()
             guard let log = snapshot.tableIfPresent("log") else {
                 #expect(acknowledged == 0, "round \(round): acknowledged \(acknowledged) but the table is missing (seed \(seed))")
@@ -58,28 +58,38 @@ struct CrashTests {
         #expect(lastCount > 50, "the writer should have committed a good number of transactions")
     }
 
-    static func run(_ arguments: [String]) throws -> Process {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try crashWriterPath())
-        child.arguments = arguments
+    static func run(_ arguments: [String], encrypted: Bool = false) throws -> Process {
+        let child = process(try crashWriterPath(), arguments, encrypted: encrypted)
         try child.run()
         return child
     }
 
-    @Test("two processes writing at once are serialised by the write lock")
-    func twoProcessWriters() async throws {
+    /// The child `executable` with `arguments`, told to open its files with the test key if
+    /// `encrypted`.
+    static func process(_ executable: String, _ arguments: [String], encrypted: Bool) -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        if encrypted {
+            child.environment = ProcessInfo.processInfo.environment.merging([encryptedChildEnvironment: "1"]) { $1 }
+        }
+        return child
+    }
+
+    @Test("two processes writing at once are serialised by the write lock", arguments: [false, true])
+    func twoProcessWriters(encrypted: Bool) async throws {
         let directory = TemporaryDirectory()
         let database = directory.filePath("shared.realm")
         let side = directory.filePath("acknowledged.txt")
         _ = FileManager.default.createFile(atPath: side, contents: nil)
-        let writers = try (1...2).map { try Self.run(["append", database, side, String($0)]) }
+        let writers = try (1...2).map { try Self.run(["append", database, side, String($0)], encrypted: encrypted) }
         try await Task.sleep(nanoseconds: 600_000_000)
         for writer in writers {
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
         }
         let acknowledged = (try String(contentsOfFile: side, encoding: .utf8)).split(separator: "\n").compactMap { UInt64($0) }
-        let log = try Database.open(path: database).snapshot().table("log")
+        let log = try Database.open(path: database, encryptionKey: testKey(encrypted: encrypted)).snapshot().table("log")
         let keys = try log.keys()
         // Each transaction took count + 1 as its key: with both writers inside at once, two
         // would take the same key and one insert would fail (ending its process early).

@@ -5,10 +5,10 @@ import TestSupport
 @Suite("Lost and torn writes, failing I/O")
 struct FaultInjectionTests {
     /// A database with a few versions of history, and the change one more commit makes.
-    static func prepare(seed: UInt64) throws -> (FaultInjectingFile, Database, [UInt64: [RowValue]]) {
+    static func prepare(seed: UInt64, key: EncryptionKey? = nil) throws -> (FaultInjectingFile, Database, [UInt64: [RowValue]]) {
         var random = SeededGenerator(seed: seed)
         let file = FaultInjectingFile()
-        let database = try Database.open(file: file, cacheBytes: 1 << 20)
+        let database = try Database.open(file: file, cacheBytes: 1 << 20, encryptionKey: key)
         for round in 0..<5 {
             try database.write { transaction in
                 let table = transaction.createTable("t")
@@ -36,10 +36,12 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("a crash at every write of a commit, dropping unsynced writes or tearing the write, leaves the old or the new version")
-    func crashAtEveryWrite() throws {
+    @Test("a crash at every write of a commit, dropping unsynced writes or tearing the write, leaves the old or the new version",
+          arguments: [false, true])
+    func crashAtEveryWrite(encrypted: Bool) throws {
         let seed = testSeed()
-        let (file, database, before) = try Self.prepare(seed: seed)
+        let key = testKey(encrypted: encrypted)
+        let (file, database, before) = try Self.prepare(seed: seed, key: key)
         let base = file.contents
         file.clearLog()
         try Self.commitChange(database)
@@ -59,7 +61,7 @@ struct FaultInjectionTests {
             ]
             for outcome in cases {
                 let image = FaultInjectingFile.crashImage(base: base, log: log, crashingAt: index, outcome: outcome)
-                let recovered = try Database.open(file: InMemoryFile(contents: image))
+                let recovered = try Database.open(file: InMemoryFile(contents: image), encryptionKey: key)
                 let seen = try contents(of: "t", in: try recovered.snapshot())
                 #expect(seen == before || seen == after, "write \(index) of \(log.count), \(outcome): neither version (seed \(seed))")
                 outcomes[seen == before ? "old" : "new", default: 0] += 1
@@ -73,11 +75,13 @@ struct FaultInjectionTests {
         #expect(outcomes["old", default: 0] > 0 && outcomes["new", default: 0] > 0, "crash points should cover both outcomes: \(outcomes)")
     }
 
-    @Test("a crash before the sync that loses any one write of the commit, header kept or not, leaves the old or the new version")
-    func reorderedWrites() throws {
+    @Test("a crash before the sync that loses any one write of the commit, header kept or not, leaves the old or the new version",
+          arguments: [false, true])
+    func reorderedWrites(encrypted: Bool) throws {
         let seed = testSeed()
+        let key = testKey(encrypted: encrypted)
         for commitSize in [1, 300] {
-            let (file, database, before) = try Self.prepare(seed: seed)
+            let (file, database, before) = try Self.prepare(seed: seed, key: key)
             let base = file.contents
             file.clearLog()
             try database.write { transaction in
@@ -92,7 +96,7 @@ struct FaultInjectionTests {
             for (index, operation) in log.enumerated() {
                 guard case .write = operation else { continue }
                 let image = FaultInjectingFile.crashImage(base: base, log: log, losingWriteAt: index)
-                let seen = try contents(of: "t", in: try Database.open(file: InMemoryFile(contents: image)).snapshot())
+                let seen = try contents(of: "t", in: try Database.open(file: InMemoryFile(contents: image), encryptionKey: key).snapshot())
                 #expect(seen == before || seen == after, "losing write \(index) of \(log.count): neither version (seed \(seed))")
                 sawOld = sawOld || seen == before
             }
@@ -101,9 +105,10 @@ struct FaultInjectionTests {
     }
 
     @Test("a commit that meets ENOSPC or EIO throws and leaves the data as it was; one that returns is durable",
-          arguments: [StorageError.Code.diskFull, .ioError])
-    func failingWrites(code: StorageError.Code) throws {
-        let (file, database, _) = try Self.prepare(seed: 7)
+          arguments: [StorageError.Code.diskFull, .ioError], [false, true])
+    func failingWrites(code: StorageError.Code, encrypted: Bool) throws {
+        let key = testKey(encrypted: encrypted)
+        let (file, database, _) = try Self.prepare(seed: 7, key: key)
         var failures = 0
         for failAfter in 0..<8 {
             let before = try contents(of: "t", in: try database.snapshot())
@@ -119,7 +124,7 @@ struct FaultInjectionTests {
             }
             file.stopFailing()
             #expect(try contents(of: "t", in: try database.snapshot()) == expected, "after \(failAfter) writes")
-            let reopened = try Database.open(file: InMemoryFile(contents: file.contents))
+            let reopened = try Database.open(file: InMemoryFile(contents: file.contents), encryptionKey: key)
             #expect(try contents(of: "t", in: try reopened.snapshot()) == expected, "after \(failAfter) writes, reopened")
         }
         #expect(failures >= 3)
@@ -129,7 +134,7 @@ struct FaultInjectionTests {
         #expect(throws: StorageError.self) { try Self.commitChange(database) }
         file.stopFailing()
         #expect(try contents(of: "t", in: try database.snapshot()) == before)
-        #expect(try contents(of: "t", in: try Database.open(file: InMemoryFile(contents: file.contents)).snapshot()) == before)
+        #expect(try contents(of: "t", in: try Database.open(file: InMemoryFile(contents: file.contents), encryptionKey: key).snapshot()) == before)
         try Self.commitChange(database)
         #expect(try contents(of: "t", in: try database.snapshot()) != before)
     }

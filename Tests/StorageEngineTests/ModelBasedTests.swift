@@ -8,13 +8,14 @@ import TestSupport
 struct ModelBasedTests {
     typealias Model = [UInt64: [RowValue]]
 
-    @Test("10,000 random steps agree with a dictionary model per version")
-    func randomSteps() throws {
+    @Test("10,000 random steps agree with a dictionary model per version", arguments: [false, true])
+    func randomSteps(encrypted: Bool) throws {
         let seed = testSeed()
+        let key = testKey(encrypted: encrypted)
         var random = SeededGenerator(seed: seed)
         let directory = TemporaryDirectory()
         let path = directory.filePath("model.realm")
-        var database = try Database.open(path: path)
+        var database = try Database.open(path: path, encryptionKey: key)
         var models: [UInt64: Model] = [0: [:]]
         var latest: UInt64 = 0
         var transaction: WriteTransaction?
@@ -95,9 +96,9 @@ struct ModelBasedTests {
             case 80..<82:
                 transaction?.rollback()
                 transaction = nil
-                database = try Database.open(path: path)
+                database = try Database.open(path: path, encryptionKey: key)
                 try checkSnapshot(try database.snapshot(), fully: true)
-                #expect(try spaceAccountingProblem(in: PosixFile(path: path, create: false, readOnly: true)) == nil, failure)
+                #expect(try spaceAccountingProblem(in: PosixFile(path: path, create: false, readOnly: true), key: key) == nil, failure)
             default:
                 if let snapshot = snapshots.randomElement(using: &random) {
                     try checkSnapshot(snapshot, fully: roll > 95)

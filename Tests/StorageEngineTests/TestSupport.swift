@@ -2,6 +2,11 @@ import Foundation
 @testable import StorageEngine
 import TestSupport
 
+/// The key the suites that also run on encrypted files use; nil for their plain runs.
+func testKey(encrypted: Bool) -> EncryptionKey? {
+    encrypted ? try! EncryptionKey(testEncryptionKeyBytes) : nil
+}
+
 /// The rows of table `name` in `snapshot`, as key -> columns.
 func contents(of name: String, in snapshot: Snapshot) throws -> [UInt64: [RowValue]] {
     guard let table = snapshot.tableIfPresent(name) else { return [:] }
@@ -19,10 +24,10 @@ func contents(of name: String, in snapshot: Snapshot) throws -> [UInt64: [RowVal
 /// page and posting tree of every table and index), a free extent, or an extent waiting for
 /// release. A byte in none of them is leaked for good; a byte in two is a page that a later
 /// commit may overwrite while a version still reads it.
-func spaceAccountingProblem(in file: any FileIO) throws -> String? {
-    let database = try Database.open(file: file)
+func spaceAccountingProblem(in file: any FileIO, key: EncryptionKey? = nil) throws -> String? {
+    let database = try Database.open(file: file, encryptionKey: key)
     let store = database.shared.store
-    let header = try FileHeader.read(from: file) { CommitRecord.isComplete($0, store: store) }.header
+    let header = try FileHeader.read(from: file, cipher: store.cipher) { CommitRecord.isComplete($0, store: store) }.header
     var used: [(extent: Extent, what: String)] = []
     for (ref, what) in [(header.catalog, "catalog"), (header.freeList, "free list"), (header.commitRecord, "commit record")] where !ref.isNull {
         used.append((Extent(ref), what))

@@ -60,6 +60,9 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// The file is open, in this process or another, where that is not allowed: it cannot
         /// be deleted (`deleteRealmIfMigrationNeeded`) while any handle has it open.
         case alreadyOpen
+        /// The encryption key does not open the file: it is another key, it is not 64 bytes
+        /// long, the file is encrypted and no key was given, or it is not and one was.
+        case invalidEncryptionKey
     }
 
     public let code: Code
@@ -96,6 +99,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .timedOut: code = .timedOut
         case .alreadyOpen: code = .alreadyOpen
         case .fileExists: code = .fileExists
+        case .invalidEncryptionKey: code = .invalidEncryptionKey
         }
         self.init(code: code, message: error.message, offset: error.offset)
     }
@@ -125,6 +129,8 @@ extension RealmError {
     public static var fileNotFound: Code { .fileNotFound }
     /// `Code.fileExists`, for `catch Realm.Error.fileExists`.
     public static var fileExists: Code { .fileExists }
+    /// `Code.invalidEncryptionKey`, for `catch Realm.Error.invalidEncryptionKey`.
+    public static var invalidEncryptionKey: Code { .invalidEncryptionKey }
     /// `Code.filePermissionDenied`, for `catch Realm.Error.filePermissionDenied`.
     public static var filePermissionDenied: Code { .filePermissionDenied }
     /// `Code.duplicatePrimaryKey`, for `catch Realm.Error.duplicatePrimaryKey`.

@@ -28,7 +28,7 @@ extension Realm {
         let configuration = Configuration(fileURL: fileURL, encryptionKey: encryptionKey, readOnly: true)
         try configuration.checkSupported()
         let snapshot = try RealmError.translating {
-            try Database.open(path: fileURL.path, create: false, readOnly: true).snapshot()
+            try Database.open(path: fileURL.path, create: false, readOnly: true, encryptionKey: configuration.storageEncryptionKey()).snapshot()
         }
         guard let version = try SchemaStore.version(from: snapshot) else {
             throw RealmError(code: .fail, message: "the realm at '\(fileURL.path)' has no schema yet, so it has no schema version")
@@ -44,7 +44,8 @@ extension Realm {
     static func openDatabase(for configuration: Configuration, models: Schema?) throws -> Database {
         let open = {
             try RealmError.translating {
-                if let file = configuration.file { return try Database.open(file: file, cacheBytes: configuration.pageCacheBytes) }
+                let key = try configuration.storageEncryptionKey()
+                if let file = configuration.file { return try Database.open(file: file, cacheBytes: configuration.pageCacheBytes, encryptionKey: key) }
                 if let identifier = configuration.inMemoryIdentifier {
                     guard !configuration.readOnly else {
                         throw RealmError(code: .unsupportedConfiguration, message: "an in-memory realm cannot be read-only")
@@ -53,7 +54,7 @@ extension Realm {
                 }
                 return try Database.open(
                     path: configuration.fileURL!.path, create: !configuration.readOnly, readOnly: configuration.readOnly,
-                    cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout)
+                    cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout, encryptionKey: key)
             }
         }
         guard configuration.deleteRealmIfMigrationNeeded, let path = configuration.fileURL?.path else { return try open() }

@@ -31,7 +31,14 @@ extension Realm {
             }
         }
 
-        /// A 64-byte key to encrypt the file with. Not supported yet.
+        /// A 64-byte key the file is encrypted with, or nil for a plain file.
+        ///
+        /// Every page of the file and every record of its redo log is encrypted (AES-256) and
+        /// authenticated (HMAC-SHA-256); see `Docs/Encryption.md`. The first 32 bytes are the
+        /// encryption key, the last 32 the authentication key. Opening a file with another key
+        /// throws `invalidEncryptionKey`, as does a key of another length, no key for an
+        /// encrypted file or a key for a plain one. Keep the key somewhere safe: a lost key
+        /// loses the data.
         public var encryptionKey: Data?
         /// Open the file for reading only: writes throw, and the file must exist.
         public var readOnly: Bool
@@ -113,10 +120,18 @@ extension Realm {
             set { defaultStore.withLock { $0 = newValue } }
         }
 
-        /// Throws for every option set that this version cannot honour yet.
+        /// The engine's form of `encryptionKey`.
+        ///
+        /// - Throws: `invalidEncryptionKey` for a key that is not 64 bytes long.
+        func storageEncryptionKey() throws -> EncryptionKey? {
+            try RealmError.translating { try encryptionKey.map { try EncryptionKey(Array($0)) } }
+        }
+
+        /// Throws for every option set that this version cannot honour yet, and for a key of
+        /// the wrong length.
         func checkSupported() throws {
+            _ = try storageEncryptionKey()
             var unsupported: [String] = []
-            if encryptionKey != nil { unsupported.append("encryptionKey") }
             if shouldCompactOnLaunch != nil { unsupported.append("shouldCompactOnLaunch") }
             guard unsupported.isEmpty else {
                 throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")

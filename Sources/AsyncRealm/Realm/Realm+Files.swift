@@ -35,21 +35,19 @@ extension Realm {
     ///
     /// - Parameters:
     ///   - fileURL: Where to write the copy; nothing may be there yet.
-    ///   - encryptionKey: The key to encrypt the copy with. Encryption is not supported yet: a
-    ///     key throws `unsupportedConfiguration`.
-    /// - Throws: `fileExists` if `fileURL` exists; `unsupportedConfiguration` for a key;
-    ///   `fileAccess`, `diskFull` or `filePermissionDenied` if writing fails (nothing is left at
+    ///   - encryptionKey: The 64-byte key to encrypt the copy with, or nil for a plain copy
+    ///     (whatever this realm's own key): changing a realm's key is writing a copy.
+    /// - Throws: `fileExists` if `fileURL` exists; `invalidEncryptionKey` for a key that is not
+    ///   64 bytes long; `fileAccess`, `diskFull` or `filePermissionDenied` if writing fails (nothing is left at
     ///   `fileURL` then).
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         checkThread()
-        if encryptionKey != nil {
-            throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: encryptionKey; write the copy without a key for now")
-        }
+        let key = try Configuration(encryptionKey: encryptionKey).storageEncryptionKey()
         let tables = if let transaction {
             Database.tablesToCopy(from: transaction)
         } else {
             Database.tablesToCopy(from: try snapshot())
         }
-        try RealmError.translating { try Database.writeCopy(of: tables, toPath: fileURL.path) }
+        try RealmError.translating { try Database.writeCopy(of: tables, toPath: fileURL.path, encryptionKey: key) }
     }
 }

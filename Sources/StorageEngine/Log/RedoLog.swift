@@ -23,6 +23,11 @@ import CXXHash
 ///               record's checksum (the header's for the first)
 ///     [28, ...) payload
 ///
+/// In an encrypted file's log, a record's payload is encrypted and followed by its IV and MAC
+/// (`FileCipher`, 32 bytes, counted in the payload length); the MAC covers "L", the
+/// generation's salt and the record's version, so a record moved to another place or
+/// generation fails it. The checksum covers the encrypted payload.
+///
 /// A record is read only if its salt is the generation's, its version the next one, and its
 /// checksum matches: a torn record, or one left from an earlier generation past the new tail,
 /// ends the log. Appending after opening overwrites whatever followed the last good record.
@@ -52,6 +57,8 @@ package final class RedoLog: @unchecked Sendable {
     private static let magic: UInt64 = 0x3147_4F4C_4D4C_5241  // "ARLMLOG1"
 
     package let file: any FileIO
+    /// What encrypts the payloads, in an encrypted file's log.
+    let cipher: FileCipher?
     private(set) var salt: UInt64
     private(set) var baseVersion: UInt64
     private(set) var baseFingerprint: UInt64 = 0
@@ -67,8 +74,9 @@ package final class RedoLog: @unchecked Sendable {
     /// Where the file is known written through (`prepareChunk`).
     private var preparedEnd: UInt64 = 0
 
-    private init(file: any FileIO, salt: UInt64, baseVersion: UInt64, headerChecksum: UInt64) {
+    private init(file: any FileIO, cipher: FileCipher?, salt: UInt64, baseVersion: UInt64, headerChecksum: UInt64) {
         self.file = file
+        self.cipher = cipher
         self.salt = salt
         self.baseVersion = baseVersion
         self.lastVersion = baseVersion
@@ -88,8 +96,10 @@ package final class RedoLog: @unchecked Sendable {
     static let prepareChunk: UInt64 = 64 << 10
 
     /// Starts a log in `file` whose records follow `baseVersion`, and makes its header durable.
-    package static func create(in file: any FileIO, baseVersion: UInt64, baseFingerprint: UInt64 = 0) throws -> RedoLog {
-        let log = RedoLog(file: file, salt: 0, baseVersion: 0, headerChecksum: 0)
+    package static func create(
+        in file: any FileIO, baseVersion: UInt64, baseFingerprint: UInt64 = 0, cipher: FileCipher? = nil
+    ) throws -> RedoLog {
+        let log = RedoLog(file: file, cipher: cipher, salt: 0, baseVersion: 0, headerChecksum: 0)
         try log.startGeneration(baseVersion: baseVersion, baseFingerprint: baseFingerprint)
         return log
     }
@@ -97,7 +107,10 @@ package final class RedoLog: @unchecked Sendable {
     /// Opens the log in `file` and returns it with its records, or nil if the file holds no
     /// valid header (never written, or its header torn while a new generation started, which
     /// only happens once the old generation's records are all in the database file).
-    package static func open(_ file: any FileIO) throws -> (RedoLog, [Record])? {
+    ///
+    /// - Throws: `fileCorrupted` when a record of an encrypted log (`cipher`) is whole but
+    ///   fails its MAC: it was altered.
+    package static func open(_ file: any FileIO, cipher: FileCipher? = nil) throws -> (RedoLog, [Record])? {
         let size = try file.size()
         guard size >= UInt64(headerSize) else { return nil }
         let header = try file.read(count: headerSize, at: 0)
@@ -111,7 +124,7 @@ package final class RedoLog: @unchecked Sendable {
         guard magic == RedoLog.magic, checksum == header.withUnsafeBytes({ XXH3_64bits_withSeed($0.baseAddress, 32, 0) }) else {
             return nil
         }
-        let log = RedoLog(file: file, salt: salt, baseVersion: baseVersion, headerChecksum: checksum)
+        let log = RedoLog(file: file, cipher: cipher, salt: salt, baseVersion: baseVersion, headerChecksum: checksum)
         log.baseFingerprint = fingerprint
         var records: [Record] = []
         while let record = try log.readRecord(at: log.tail, fileSize: size) {
@@ -179,7 +192,8 @@ package final class RedoLog: @unchecked Sendable {
         require(version == lastVersion + 1, "redo record \(version) does not follow \(lastVersion); records are appended in version order")
         let blockStart = tail / UInt64(RedoLog.block) * UInt64(RedoLog.block)
         let kept = Int(tail - blockStart)
-        let length = RedoLog.recordHeaderSize + payload.count
+        let storedCount = payload.count + (cipher == nil ? 0 : FileCipher.overhead)
+        let length = RedoLog.recordHeaderSize + storedCount
         let total = (kept + RedoLog.padded(length) + RedoLog.block - 1) / RedoLog.block * RedoLog.block
         if kept > 0 && !isTailBlockStaged { try stageTailBlock(from: blockStart, count: kept) }
         let end = blockStart + UInt64(total)
@@ -196,13 +210,21 @@ package final class RedoLog: @unchecked Sendable {
         payload.withUnsafeBytes { bytes in
             if !bytes.isEmpty { (record + RedoLog.recordHeaderSize).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
         }
+        if let cipher {
+            let body = record + RedoLog.recordHeaderSize
+            withAuthenticatedContext(version: version) { context in
+                cipher.seal(
+                    UnsafeMutableRawBufferPointer(start: body, count: payload.count), context: context,
+                    trailer: UnsafeMutableRawBufferPointer(start: body + payload.count, count: FileCipher.overhead))
+            }
+        }
         func storeFields(at fields: UnsafeMutableRawPointer) {
-            fields.storeBytes(of: UInt32(payload.count).littleEndian, as: UInt32.self)
+            fields.storeBytes(of: UInt32(storedCount).littleEndian, as: UInt32.self)
             fields.storeBytes(of: version.littleEndian, toByteOffset: 4, as: UInt64.self)
             fields.storeBytes(of: salt.littleEndian, toByteOffset: 12, as: UInt64.self)
         }
         storeFields(at: record + 8)
-        let checksum = XXH3_64bits_withSeed(record + 8, 20 + payload.count, lastChecksum)
+        let checksum = XXH3_64bits_withSeed(record + 8, 20 + storedCount, lastChecksum)
         storeFields(at: record)
         record.storeBytes(of: checksum.littleEndian, toByteOffset: 20, as: UInt64.self)
         (record + length).initializeMemory(as: UInt8.self, repeating: 0, count: total - kept - length)
@@ -255,7 +277,37 @@ package final class RedoLog: @unchecked Sendable {
         let payload = try file.read(count: length, at: offset + UInt64(RedoLog.recordHeaderSize))
         let expected = RedoLog.checksum(fields: Array(fields[..<20]), payload: payload, seed: lastChecksum)
         guard checksum == expected else { return nil }
-        return (Record(version: version, payload: payload), checksum, offset + UInt64(RedoLog.padded(RedoLog.recordHeaderSize + length)))
+        return (Record(version: version, payload: try decrypt(payload, version: version, at: offset)), checksum, offset + UInt64(RedoLog.padded(RedoLog.recordHeaderSize + length)))
+    }
+
+    /// A whole record's payload as it was appended: decrypted, in an encrypted log.
+    private func decrypt(_ stored: [UInt8], version: UInt64, at offset: UInt64) throws -> [UInt8] {
+        guard let cipher else { return stored }
+        let count = stored.count - FileCipher.overhead
+        let payload = try stored.withUnsafeBytes { stored in
+            guard count >= 0 else { return nil as [UInt8]? }
+            return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let opened = withAuthenticatedContext(version: version) { context in
+                    cipher.open(UnsafeRawBufferPointer(rebasing: stored[..<count]), into: UnsafeMutableRawBufferPointer(buffer),
+                                context: context, trailer: UnsafeRawBufferPointer(rebasing: stored[count...]))
+                }
+                guard opened else { throw StorageError.corrupted("redo log record \(version) failed its authentication: it was altered", at: offset) }
+                initialized = count
+            }
+        }
+        guard let payload else { throw StorageError.corrupted("redo log record \(version) is shorter than an encrypted record", at: offset) }
+        return payload
+    }
+
+    /// What an encrypted record's MAC binds its payload to: "L", the generation's salt and
+    /// the record's version.
+    private func withAuthenticatedContext<Result>(version: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var context = [UInt8](repeating: UInt8(ascii: "L"), count: 17)
+        context.withUnsafeMutableBytes { bytes in
+            bytes.storeBytes(of: salt.littleEndian, toByteOffset: 1, as: UInt64.self)
+            bytes.storeBytes(of: version.littleEndian, toByteOffset: 9, as: UInt64.self)
+        }
+        return context.withUnsafeBytes(body)
     }
 
     private static func checksum(fields: [UInt8], payload: [UInt8], seed: UInt64) -> UInt64 {

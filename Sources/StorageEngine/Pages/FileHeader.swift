@@ -16,7 +16,7 @@ import CXXHash
 ///     [0, 8)     checksum
 ///     [8, 16)    magic "AsyncRlm"
 ///     [16, 20)   format version (1)
-///     [20, 24)   reserved, zero
+///     [20, 24)   flags: bit 0 = the file is encrypted
 ///     [24, 32)   version
 ///     [32, 52)   catalog root (PageRef)
 ///     [52, 72)   free-list page (PageRef)
@@ -26,6 +26,13 @@ import CXXHash
 ///                (names the file to its redo log, see `LogEpoch.fingerprint`; 0 in files
 ///                created before it existed)
 ///     [108, 128) reserved, zero
+///
+/// An encrypted file's slot is 192 bytes, its checksum over [8, 192):
+///
+///     [128, 144) key check (`FileCipher.keyCheck`): tells a wrong key at once
+///     [144, 160) MAC: HMAC-SHA-256 of "H", the slot's offset and bytes [8, 144), under the
+///                key's authentication half (the first 16 bytes)
+///     [160, 192) reserved, zero
 package struct FileHeader: Sendable, Equatable {
     package var version: UInt64
     var catalog: PageRef
@@ -36,7 +43,10 @@ package struct FileHeader: Sendable, Equatable {
 
     static let slotOffsets: [UInt64] = [0, 4096]
     static let dataStart: UInt64 = 8192
+    /// The bytes a plain file's slot uses; an encrypted file's uses `encryptedSlotBytes`.
     static let slotBytes = 128
+    static let encryptedSlotBytes = 192
+    private static let encryptedFlag: UInt32 = 1
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
     static let formatVersion: UInt32 = 1
 
@@ -60,12 +70,14 @@ package struct FileHeader: Sendable, Equatable {
     /// The slot a commit writes when the header it started from is in `slot`.
     package static func slot(replacingTheOneBeside slot: Int) -> Int { 1 - slot }
 
-    package func encoded(forSlotAt offset: UInt64) -> [UInt8] {
-        var writer = ByteWriter(capacity: FileHeader.slotBytes)
+    /// The slot's bytes at `offset`, for a file encrypted with `cipher` (nil for a plain one).
+    package func encoded(forSlotAt offset: UInt64, cipher: FileCipher? = nil) -> [UInt8] {
+        let length = cipher == nil ? FileHeader.slotBytes : FileHeader.encryptedSlotBytes
+        var writer = ByteWriter(capacity: length)
         writer.appendUInt64(0)
         writer.append(contentsOf: FileHeader.magic)
         writer.appendUInt32(FileHeader.formatVersion)
-        writer.appendUInt32(0)
+        writer.appendUInt32(cipher == nil ? 0 : FileHeader.encryptedFlag)
         writer.appendUInt64(version)
         catalog.write(to: &writer)
         freeList.write(to: &writer)
@@ -73,14 +85,32 @@ package struct FileHeader: Sendable, Equatable {
         writer.appendUInt64(end)
         writer.appendUInt64(fileID)
         writer.append(contentsOf: repeatElement(0, count: FileHeader.slotBytes - writer.count))
+        if let cipher {
+            writer.append(contentsOf: cipher.keyCheck(fileID: fileID))
+            let mac = writer.bytes.withUnsafeBytes { FileHeader.mac(of: $0, at: offset, with: cipher) }
+            writer.append(contentsOf: mac)
+            writer.append(contentsOf: repeatElement(0, count: length - writer.count))
+        }
         var bytes = writer.bytes
         let checksum = bytes.withUnsafeBytes { FileHeader.checksum($0, at: offset) }
         bytes.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
         return bytes
     }
 
+    /// The checksum of `slot` (128 or 192 bytes, as it is plain or encrypted).
     private static func checksum(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
-        XXH3_64bits_withSeed(slot.baseAddress! + 8, slotBytes - 8, offset ^ 0x4153_594E_4352_4C4D)
+        XXH3_64bits_withSeed(slot.baseAddress! + 8, slot.count - 8, offset ^ 0x4153_594E_4352_4C4D)
+    }
+
+    /// An encrypted slot's MAC: over "H", its offset and bytes [8, 144).
+    private static func mac(of slot: UnsafeRawBufferPointer, at offset: UInt64, with cipher: FileCipher) -> [UInt8] {
+        let label = UInt8(ascii: "H")
+        let place = offset.littleEndian
+        return withUnsafeBytes(of: label) { label in
+            withUnsafeBytes(of: place) { offset in
+                cipher.tag(of: [label, offset, UnsafeRawBufferPointer(rebasing: slot[8..<144])])
+            }
+        }
     }
 
     private enum SlotReading {
@@ -89,10 +119,23 @@ package struct FileHeader: Sendable, Equatable {
         case damaged(String)
     }
 
-    private static func decodeSlot(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> SlotReading {
-        guard slot[8..<16].elementsEqual(magic) else { return .foreign }
+    /// Reads one slot (`encryptedSlotBytes` read from the file) of a file whose pages `cipher`
+    /// decrypts, nil for a plain file.
+    ///
+    /// - Throws: `invalidEncryptionKey` when a slot that passes its checksum says the file is
+    ///   encrypted and there is no key, or is not and there is one, or its key check fails.
+    private static func decodeSlot(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, cipher: FileCipher?) throws -> SlotReading {
+        guard bytes[8..<16].elementsEqual(magic) else { return .foreign }
+        let flags = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+        let isEncrypted = flags & encryptedFlag != 0
+        let slot = UnsafeRawBufferPointer(rebasing: bytes[..<(isEncrypted ? encryptedSlotBytes : slotBytes)])
         let recorded = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
         guard recorded == checksum(slot, at: offset) else { return .damaged("failed its checksum") }
+        guard flags & ~encryptedFlag == 0 else { return .damaged("has unknown flags \(flags)") }
+        try checkKey(of: slot, at: offset, isEncrypted: isEncrypted, cipher: cipher)
+        if let cipher, !mac(of: slot, at: offset, with: cipher).elementsEqual(slot[144..<160]) {
+            return .damaged("failed its authentication (it was altered)")
+        }
         var reader = ByteReader(slot, position: 16, origin: offset)
         do {
             let format = try reader.readUInt32()
@@ -111,19 +154,38 @@ package struct FileHeader: Sendable, Equatable {
         }
     }
 
+    /// Throws unless the key (or its absence) fits a slot that passed its checksum.
+    private static func checkKey(of slot: UnsafeRawBufferPointer, at offset: UInt64, isEncrypted: Bool, cipher: FileCipher?) throws {
+        switch (isEncrypted, cipher) {
+        case (false, nil):
+            return
+        case (true, nil):
+            throw StorageError(.invalidEncryptionKey, "the file is encrypted; open it with its 64-byte encryption key")
+        case (false, _?):
+            throw StorageError(.invalidEncryptionKey, "the file is not encrypted, but an encryption key was given; open it without one (or write an encrypted copy of it)")
+        case (true, let cipher?):
+            let fileID = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 100, as: UInt64.self))
+            guard cipher.keyCheck(fileID: fileID).elementsEqual(slot[128..<144]) else {
+                throw StorageError(.invalidEncryptionKey, "the encryption key is not the one the file was encrypted with")
+            }
+        }
+    }
+
     /// Reads the newest header of `file` whose commit is complete.
     ///
     /// - Parameter isComplete: decides whether every page of a header's commit reached the
     ///   disk (`CommitRecord.isComplete`); asked for the newest valid slot first.
     /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
     ///   slot that passes its checksum and completeness check.
-    package static func read(from file: any FileIO, isComplete: (FileHeader) throws -> Bool) throws -> (header: FileHeader, slot: Int) {
+    package static func read(
+        from file: any FileIO, cipher: FileCipher? = nil, isComplete: (FileHeader) throws -> Bool
+    ) throws -> (header: FileHeader, slot: Int) {
         // Read first, look at the size only to explain a failed read: this runs at the start
         // of every write transaction, where a system call more is a noticeable part of a
         // small commit. Each slot is read on its own into a buffer on the stack: one read
         // spanning both would need a 4 KiB buffer, which Swift takes from the heap, and large
         // allocations cost more than a read in glibc's malloc.
-        let readings = try withUnsafeTemporaryAllocation(byteCount: slotBytes, alignment: 8) { slot in
+        let readings = try withUnsafeTemporaryAllocation(byteCount: encryptedSlotBytes, alignment: 8) { slot in
             try slotOffsets.map { offset in
                 do {
                     try file.read(into: slot, at: offset)
@@ -134,7 +196,7 @@ package struct FileHeader: Sendable, Equatable {
                     }
                     throw error
                 }
-                return decodeSlot(UnsafeRawBufferPointer(slot), at: offset)
+                return try decodeSlot(UnsafeRawBufferPointer(slot), at: offset, cipher: cipher)
             }
         }
         var candidates: [(header: FileHeader, slot: Int)] = []
@@ -162,13 +224,13 @@ package struct FileHeader: Sendable, Equatable {
     }
 
     /// Writes this header into `slot`. The caller orders this against syncs.
-    package func write(to file: any FileIO, slot: Int) throws {
+    package func write(to file: any FileIO, slot: Int, cipher: FileCipher? = nil) throws {
         let offset = FileHeader.slotOffsets[slot]
-        try file.write(encoded(forSlotAt: offset), at: offset)
+        try file.write(encoded(forSlotAt: offset, cipher: cipher), at: offset)
     }
 
     /// Overwrites `slot` with zeros, so no reader takes what it held.
     static func erase(slot: Int, of file: any FileIO) throws {
-        try file.write([UInt8](repeating: 0, count: slotBytes), at: slotOffsets[slot])
+        try file.write([UInt8](repeating: 0, count: encryptedSlotBytes), at: slotOffsets[slot])
     }
 }

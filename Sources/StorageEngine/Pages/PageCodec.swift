@@ -17,18 +17,30 @@ package enum PageKind: UInt8, Sendable {
 ///
 ///     [0, 8)    checksum: XXH3-64 of bytes [8, end), seeded with the page's file offset
 ///     8         kind (PageKind)
-///     9         flags: bit 0 = body is LZ4-compressed
+///     9         flags: bit 0 = body is LZ4-compressed, bit 1 = body is encrypted
 ///     [10, 12)  reserved, zero
 ///     [12, 16)  raw length: body length after decompression
 ///     [16, 20)  stored length: body length as stored
 ///     [20, 24)  reserved, zero
 ///     [24, ...) body
 ///
+/// In an encrypted file the body (compressed first) is encrypted and followed by a 32-byte
+/// trailer, its IV and MAC (`FileCipher`); the MAC covers the page's offset, the header's
+/// bytes [8, 24), the ciphertext and the IV, and the checksum covers the trailer too. The
+/// stored length counts the ciphertext only.
+///
 /// The body is compressed only when that saves at least an eighth of it, so incompressible pages
 /// cost no decompression on the read path.
 package enum PageCodec {
     static let headerSize = 24
     private static let compressedFlag: UInt8 = 1
+    private static let encryptedFlag: UInt8 = 2
+
+    /// What a stored page adds to its encoded body: the header, and in a file encrypted with
+    /// `cipher` the IV and MAC that follow the body.
+    package static func overhead(cipher: FileCipher?) -> Int {
+        headerSize + (cipher == nil ? 0 : FileCipher.overhead)
+    }
 
     /// The stored form of `raw`, with the checksum left zero until `seal(_:at:)` knows the offset.
     package static func encode(kind: PageKind, raw: UnsafeRawBufferPointer, compress: Bool = true) -> [UInt8] {
@@ -106,11 +118,42 @@ package enum PageCodec {
         return page
     }
 
-    /// Writes the checksum for a page about to be stored at `offset` and returns its reference.
-    static func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
+    /// Encrypts a page about to be stored at `offset` when the file has a `cipher` (the page
+    /// grows by `FileCipher.overhead`), writes its checksum and returns its reference.
+    static func seal(_ stored: inout [UInt8], at offset: UInt64, cipher: FileCipher? = nil) -> PageRef {
+        if let cipher { encrypt(&stored, at: offset, with: cipher) }
         let checksum = stored.withUnsafeBytes { checksumOf($0, at: offset) }
         stored.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
         return PageRef(offset: offset, length: UInt32(stored.count), checksum: checksum)
+    }
+
+    private static func encrypt(_ stored: inout [UInt8], at offset: UInt64, with cipher: FileCipher) {
+        require(stored[9] & encryptedFlag == 0, "a page is sealed once")
+        let bodyEnd = stored.count
+        stored.append(contentsOf: repeatElement(0, count: FileCipher.overhead))
+        stored.withUnsafeMutableBytes { page in
+            page[9] |= encryptedFlag
+            withAuthenticatedContext(of: UnsafeRawBufferPointer(page), at: offset) { context in
+                cipher.seal(
+                    UnsafeMutableRawBufferPointer(rebasing: page[headerSize..<bodyEnd]), context: context,
+                    trailer: UnsafeMutableRawBufferPointer(rebasing: page[bodyEnd...]))
+            }
+        }
+    }
+
+    /// What an encrypted page's MAC binds its body to besides itself: its offset (a page
+    /// moved elsewhere fails) and its header's fields after the checksum.
+    private static func withAuthenticatedContext<Result>(
+        of page: UnsafeRawBufferPointer, at offset: UInt64, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        var context = InlineArray<25, UInt8>(repeating: 0)
+        var span = context.mutableSpan
+        return span.withUnsafeMutableBytes { bytes in
+            bytes[0] = UInt8(ascii: "P")
+            bytes.storeBytes(of: offset.littleEndian, toByteOffset: 1, as: UInt64.self)
+            UnsafeMutableRawBufferPointer(rebasing: bytes[9...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: page[8..<headerSize]))
+            return body(UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// The checksum of a stored page image (the bytes after its checksum field).
@@ -122,8 +165,9 @@ package enum PageCodec {
     /// Verifies and decodes a stored page, returning its kind and raw body.
     ///
     /// The checksum is checked before anything else is trusted; then the lengths must agree with
-    /// the reference and the decompressed body must have exactly the recorded raw length.
-    package static func decode(_ stored: UnsafeRawBufferPointer, ref: PageRef) throws -> (PageKind, [UInt8]) {
+    /// the reference, an encrypted page's MAC must match (`cipher` is the file's, nil for a
+    /// plain file), and the decompressed body must have exactly the recorded raw length.
+    package static func decode(_ stored: UnsafeRawBufferPointer, ref: PageRef, cipher: FileCipher? = nil) throws -> (PageKind, [UInt8]) {
         let offset = ref.offset
         guard stored.count >= headerSize, stored.count == Int(ref.length) else {
             throw StorageError.corrupted("page is \(stored.count) bytes, shorter than a page header", at: offset)
@@ -139,15 +183,40 @@ package enum PageCodec {
         let flags = stored[9]
         let rawCount = Int(UInt32(littleEndian: stored.loadUnaligned(fromByteOffset: 12, as: UInt32.self)))
         let bodyCount = Int(UInt32(littleEndian: stored.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
-        guard bodyCount == stored.count - headerSize, flags & ~compressedFlag == 0 else {
+        let isEncrypted = flags & encryptedFlag != 0
+        guard isEncrypted == (cipher != nil) else {
+            throw StorageError.corrupted(isEncrypted ? "page is encrypted in a file opened without a key" : "page is not encrypted in an encrypted file", at: offset)
+        }
+        let trailer = isEncrypted ? FileCipher.overhead : 0
+        guard bodyCount == stored.count - headerSize - trailer, flags & ~(compressedFlag | encryptedFlag) == 0 else {
             throw StorageError.corrupted("page header disagrees with the page's length", at: offset)
         }
-        let body = UnsafeRawBufferPointer(rebasing: stored[headerSize...])
-        if flags & compressedFlag == 0 {
+        let body = UnsafeRawBufferPointer(rebasing: stored[headerSize..<(headerSize + bodyCount)])
+        guard let cipher else {
+            return (kind, try decompress(body, rawCount: rawCount, isCompressed: flags & compressedFlag != 0, at: offset))
+        }
+        let plain = try [UInt8](unsafeUninitializedCapacity: bodyCount) { buffer, initialized in
+            let opened = withAuthenticatedContext(of: stored, at: offset) { context in
+                cipher.open(body, into: UnsafeMutableRawBufferPointer(buffer), context: context,
+                            trailer: UnsafeRawBufferPointer(rebasing: stored[(headerSize + bodyCount)...]))
+            }
+            guard opened else {
+                throw StorageError.corrupted("page failed its authentication: it was altered, or written under another key", at: offset)
+            }
+            initialized = bodyCount
+        }
+        if flags & compressedFlag == 0 && rawCount == bodyCount { return (kind, plain) }
+        return (kind, try plain.withUnsafeBytes { try decompress($0, rawCount: rawCount, isCompressed: flags & compressedFlag != 0, at: offset) })
+    }
+
+    /// The raw body of a page from its stored (decrypted) body.
+    private static func decompress(_ body: UnsafeRawBufferPointer, rawCount: Int, isCompressed: Bool, at offset: UInt64) throws -> [UInt8] {
+        let bodyCount = body.count
+        if !isCompressed {
             guard rawCount == bodyCount else {
                 throw StorageError.corrupted("uncompressed page declares raw length \(rawCount) but stores \(bodyCount)", at: offset)
             }
-            return (kind, Array(body))
+            return Array(body)
         }
         guard rawCount <= 1 << 30 else {
             throw StorageError.corrupted("page declares an implausible raw length \(rawCount)", at: offset)
@@ -155,13 +224,13 @@ package enum PageCodec {
         var raw = [UInt8](repeating: 0, count: rawCount)
         let produced = raw.withUnsafeMutableBytes { target in
             LZ4_decompress_safe(
-                body.baseAddress!.assumingMemoryBound(to: CChar.self),
+                body.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) },
                 target.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bodyCount), Int32(rawCount))
         }
         guard produced == Int32(rawCount) else {
             throw StorageError.corrupted("page did not decompress to its recorded \(rawCount) bytes", at: offset)
         }
-        return (kind, raw)
+        return raw
     }
 }
 

@@ -43,11 +43,12 @@ final class EarlyPageWrites: Sendable {
         var failed = false
     }
 
-    private let file: any FileIO
+    private let store: PageStore
+    private var file: any FileIO { store.file }
     private let state = Locked(State())
 
-    init(file: any FileIO) {
-        self.file = file
+    init(store: PageStore) {
+        self.store = store
     }
 
     /// Adds `extent` to the space pages are placed in: free space no version can see, which
@@ -67,7 +68,7 @@ final class EarlyPageWrites: Sendable {
     func place(_ page: [UInt8]) -> PageRef? {
         state.withLock { state in
             guard !state.isClosed, !state.failed else { return nil }
-            let size = FreeSpace.rounded(UInt64(page.count))
+            let size = FreeSpace.rounded(UInt64(page.count + store.pageOverhead - PageCodec.headerSize))
             while state.current < state.extents.count && state.extents[state.current].upperBound - state.next < size {
                 state.current += 1
                 if state.current < state.extents.count { state.next = state.extents[state.current].lowerBound }
@@ -81,7 +82,7 @@ final class EarlyPageWrites: Sendable {
                 state.run.reserveCapacity(EarlyPageWrites.runBytes + EarlyPageWrites.runSlack)
             }
             var sealed = page
-            let ref = PageCodec.seal(&sealed, at: offset)
+            let ref = store.seal(&sealed, at: offset)
             state.run.append(contentsOf: sealed)
             state.run.append(contentsOf: repeatElement(0, count: Int(size) - sealed.count))
             state.placed.append(ref)

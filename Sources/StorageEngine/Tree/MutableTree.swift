@@ -220,13 +220,13 @@ package final class MutableTree: TreeReading {
             // Written already (no space to set aside), or encoded already when the leaves
             // were many (see `ParallelLeafEncoding`).
             if writtenLeaves[index] != nil { return (0, 1) }
-            if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(stored.count)), 1) }
+            if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(space.sealedSize(stored))), 1) }
             let (stored, hint) = LeafCompression.page(for: leaves[index])
             leaves[index].incompressibleSize = hint
             encodedLeaves[index] = stored
-            return (FreeSpace.rounded(UInt64(stored.count)), 1)
+            return (FreeSpace.rounded(UInt64(space.sealedSize(stored))), 1)
         case .dirtyBranch(let index):
-            var total = (bytes: FreeSpace.rounded(UInt64(PageCodec.headerSize + NodeCodec.encodedSize(of: branches[index]))), pages: 1)
+            var total = (bytes: FreeSpace.rounded(UInt64(space.pageOverhead + NodeCodec.encodedSize(of: branches[index]))), pages: 1)
             for grandchild in branches[index].children {
                 let part = prepare(grandchild)
                 total = (total.bytes + part.bytes, total.pages + part.pages)

@@ -2,13 +2,24 @@
 package final class PageStore: Sendable {
     package let file: any FileIO
     package let cache: PageCache
+    /// What encrypts the file's pages; nil for a plain file.
+    package let cipher: FileCipher?
 
     /// The next synthetic reference's number (see `holdInMemory`).
     private let nextSynthetic = Locked<UInt64>(1)
 
-    package init(file: any FileIO, cache: PageCache) {
+    package init(file: any FileIO, cache: PageCache, cipher: FileCipher? = nil) {
         self.file = file
         self.cache = cache
+        self.cipher = cipher
+    }
+
+    /// What a stored page adds to its encoded body (see `PageCodec.overhead(cipher:)`).
+    package var pageOverhead: Int { PageCodec.overhead(cipher: cipher) }
+
+    /// Encrypts (in an encrypted file) and checksums a page about to be stored at `offset`.
+    func seal(_ stored: inout [UInt8], at offset: UInt64) -> PageRef {
+        PageCodec.seal(&stored, at: offset, cipher: cipher)
     }
 
     /// Where synthetic references start (see `PageRef.syntheticBase`).
@@ -110,7 +121,7 @@ package final class PageStore: Sendable {
         }
         let stored = try file.read(count: Int(ref.length), at: ref.offset)
         return try stored.withUnsafeBytes { (buffer) in
-            try PageCodec.decode(buffer, ref: ref)
+            try PageCodec.decode(buffer, ref: ref, cipher: cipher)
         }
     }
 }

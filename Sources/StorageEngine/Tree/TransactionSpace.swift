@@ -53,7 +53,7 @@ package final class TransactionSpace {
 
     /// Places, seals and writes (buffered until `flush()`) an encoded page.
     func writeStored(_ stored: inout [UInt8]) throws -> PageRef {
-        let ref = try writePage(&stored, at: allocate(stored.count))
+        let ref = try writePage(&stored, at: allocate(sealedSize(stored)))
         record(ref)
         return ref
     }
@@ -61,7 +61,7 @@ package final class TransactionSpace {
     /// Places, seals and writes (buffered until `flushWrites()`) the page of a leaf spilled
     /// before the commit (see MutableTree+Spill), outside the commit's reservation.
     func writeSpilled(_ stored: inout [UInt8]) throws -> PageRef {
-        let ref = try writePage(&stored, at: freeSpace.allocate(stored.count))
+        let ref = try writePage(&stored, at: freeSpace.allocate(sealedSize(stored)))
         record(ref)
         return ref
     }
@@ -75,8 +75,8 @@ package final class TransactionSpace {
     func writeOverflow(_ value: UnsafeRawBufferPointer) throws -> PageRef {
         try writer.flush()
         var stored = PageCodec.encode(kind: .overflow, raw: value)
-        let offset = freeSpace.allocate(stored.count)
-        let ref = PageCodec.seal(&stored, at: offset)
+        let offset = freeSpace.allocate(sealedSize(stored))
+        let ref = store.seal(&stored, at: offset)
         try store.file.write(stored, at: offset)
         record(ref)
         return ref
@@ -120,9 +120,9 @@ package final class TransactionSpace {
     /// Where a full leaf's page of at most `bytes` can be written ahead of the commit, with
     /// space granted for it (in extents of `EarlyPageWrites.extentBytes`, from the free space).
     func earlyPageWrites(forPageOfAtMost bytes: Int) -> EarlyPageWrites {
-        let writes = earlyWrites ?? EarlyPageWrites(file: store.file)
+        let writes = earlyWrites ?? EarlyPageWrites(store: store)
         earlyWrites = writes
-        earlyPromised += FreeSpace.rounded(UInt64(bytes))
+        earlyPromised += FreeSpace.rounded(UInt64(bytes + store.pageOverhead - PageCodec.headerSize))
         if earlyPromised > earlyGranted {
             let size = max(EarlyPageWrites.extentBytes, (earlyPromised - earlyGranted + 4095) / 4096 * 4096)
             let offset = freeSpace.allocate(Int(size), alignment: 4096)
@@ -170,11 +170,19 @@ package final class TransactionSpace {
     /// Writes a page at an offset the caller allocated (pages whose size must be known before
     /// their contents are: the free list and the commit record).
     func writePage(_ stored: inout [UInt8], at offset: UInt64) throws -> PageRef {
-        let ref = PageCodec.seal(&stored, at: offset)
+        let ref = store.seal(&stored, at: offset)
         // Padded to the allocation unit so that neighbouring pages merge into one write.
         try writer.write(stored, at: offset, paddedTo: Int(FreeSpace.rounded(UInt64(stored.count))))
         return ref
     }
+
+    /// The size of `encoded` (a page `PageCodec` made) once sealed: larger in an encrypted file.
+    func sealedSize(_ encoded: [UInt8]) -> Int {
+        encoded.count + store.pageOverhead - PageCodec.headerSize
+    }
+
+    /// What a stored page adds to its body (see `PageStore.pageOverhead`).
+    var pageOverhead: Int { store.pageOverhead }
 
     /// Hands out everything left of the reservation, if at least `minimum` bytes are left.
     func takeRestOfReservation(minimum: Int) -> (offset: UInt64, length: Int)? {

@@ -39,13 +39,16 @@ package final class Database: Sendable {
         try? Database.checkpointLog(of: shared)
     }
 
-    /// Opens the database at `path`, creating an empty one if `create` and it does not exist.
+    /// Opens the database at `path`, creating an empty one if `create` and it does not exist;
+    /// encrypted with `encryptionKey` when one is given (see `Docs/Encryption.md`).
     ///
     /// - Throws: `fileNotFound`, `permissionDenied`, `fileCorrupted` (not an AsyncRealm file,
-    ///   or damaged), or an I/O error.
+    ///   or damaged), `invalidEncryptionKey` (the key is not the file's, or the file is open in
+    ///   this process under another key), or an I/O error.
     package static func open(
         path: String, create: Bool = true, readOnly: Bool = false,
-        cacheBytes: Int = PageCache.defaultCapacityBytes, openTimeout: Duration = ReaderTable.defaultOpenTimeout
+        cacheBytes: Int = PageCache.defaultCapacityBytes, openTimeout: Duration = ReaderTable.defaultOpenTimeout,
+        encryptionKey: EncryptionKey? = nil
     ) throws -> Database {
         let file = try PosixFile(path: path, create: create, readOnly: readOnly)
         let canonical = realPath(path)
@@ -63,7 +66,7 @@ package final class Database: Sendable {
             } else {
                 try writeLock.lock()
                 defer { writeLock.unlock() }
-                if try file.size() == 0 || isInterruptedCreation(file) { try initialize(file) }
+                if try file.size() == 0 || isInterruptedCreation(file) { try initialize(file, cipher: encryptionKey.map(FileCipher.init)) }
             }
         }
         let shared = try openFiles.withLock { files in
@@ -71,11 +74,15 @@ package final class Database: Sendable {
             // this process still held the old one (a handle let go of but not yet freed) is
             // another database, which the old state would show stale and write into the void.
             if let existing = files[canonical]?.file, let open = existing.file as? PosixFile, open.identity == file.identity {
+                guard existing.store.cipher?.key == encryptionKey else {
+                    throw StorageError(.invalidEncryptionKey, "'\(path)' is open in this process \(existing.store.cipher == nil ? "without an encryption key" : "with another encryption key"); open it with the same key")
+                }
                 return existing
             }
             let created = try SharedFile(
                 file: file, path: canonical, cacheBytes: cacheBytes,
-                readerTable: try ReaderTable(lockFilePath: lockPath, openTimeout: openTimeout))
+                readerTable: try ReaderTable(lockFilePath: lockPath, openTimeout: openTimeout),
+                cipher: encryptionKey.map(FileCipher.init))
             // Before any other thread of this process can read it.
             try recoverLog(of: created, readOnly: readOnly)
             files[canonical] = WeakSharedFile(file: created)
@@ -143,7 +150,7 @@ package final class Database: Sendable {
             if let existing = files[key]?.file { return existing }
             let file = InMemoryFile()
             try initialize(file)
-            let created = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil)
+            let created = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil, cipher: nil)
             files[key] = WeakSharedFile(file: created)
             return created
         }
@@ -152,20 +159,23 @@ package final class Database: Sendable {
 
     /// Opens a database on any `FileIO` (an in-memory file, or a fault-injecting one in tests).
     /// The handle is not shared with any other; it locks with a semaphore of its own.
-    package static func open(file: any FileIO, cacheBytes: Int = PageCache.defaultCapacityBytes) throws -> Database {
-        if try file.size() == 0 { try initialize(file) }
-        let shared = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil)
+    package static func open(
+        file: any FileIO, cacheBytes: Int = PageCache.defaultCapacityBytes, encryptionKey: EncryptionKey? = nil
+    ) throws -> Database {
+        let cipher = encryptionKey.map(FileCipher.init)
+        if try file.size() == 0 { try initialize(file, cipher: cipher) }
+        let shared = try SharedFile(file: file, path: nil, cacheBytes: cacheBytes, readerTable: nil, cipher: cipher)
         return Database(shared: shared, writeLock: WriteLock(sharing: shared.memoryLock), readOnly: false, isHandle: false)
     }
 
     /// Writes the two header slots of a new database. If that fails (the disk is full), the
     /// file is emptied again, so that the next open creates the database afresh instead of
     /// finding a file with no header.
-    private static func initialize(_ file: any FileIO) throws {
+    private static func initialize(_ file: any FileIO, cipher: FileCipher? = nil) throws {
         do {
             let header = FileHeader.newFile()
-            try header.write(to: file, slot: 0)
-            try header.write(to: file, slot: 1)
+            try header.write(to: file, slot: 0, cipher: cipher)
+            try header.write(to: file, slot: 1, cipher: cipher)
             try file.truncate(to: FileHeader.dataStart)
             try file.sync()
         } catch {

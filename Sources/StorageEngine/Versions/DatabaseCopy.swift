@@ -28,7 +28,8 @@ extension Database {
         }
     }
 
-    /// Writes `tables` as a new database at `path`, which must not exist.
+    /// Writes `tables` as a new database at `path`, which must not exist, encrypted with
+    /// `encryptionKey` if there is one (so changing a file's key is writing a copy).
     ///
     /// The copy is built in a file of its own beside `path` (`path.copying`), committed and
     /// closed, then linked to `path`, which fails rather than replace a file created there in
@@ -37,7 +38,7 @@ extension Database {
     ///
     /// - Throws: `fileExists` if `path` exists; an I/O error writing the copy (nothing is left
     ///   at `path` then).
-    package static func writeCopy(of tables: [CopiedTable], toPath path: String) throws {
+    package static func writeCopy(of tables: [CopiedTable], toPath path: String, encryptionKey: EncryptionKey? = nil) throws {
         guard access(path, F_OK) != 0 else {
             throw StorageError(.fileExists, "'\(path)' exists already; a copy is written only to a new file")
         }
@@ -45,7 +46,7 @@ extension Database {
         for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) }
         defer { for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) } }
         do {
-            let copy = try Database.open(path: building)
+            let copy = try Database.open(path: building, encryptionKey: encryptionKey)
             try copy.write { transaction in
                 for table in tables { try fill(transaction.createTable(table.name), from: table) }
             }

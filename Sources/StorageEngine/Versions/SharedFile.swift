@@ -71,9 +71,9 @@ package final class SharedFile: Sendable {
     /// How many commits' changesets are kept for observers, at least (see `Committed.remember`).
     static let keptCommits = 256
 
-    init(file: any FileIO, path: String?, cacheBytes: Int, readerTable: ReaderTable?) throws {
+    init(file: any FileIO, path: String?, cacheBytes: Int, readerTable: ReaderTable?, cipher: FileCipher?) throws {
         self.path = path
-        self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes))
+        self.store = PageStore(file: file, cache: PageCache(capacityBytes: cacheBytes), cipher: cipher)
         self.readerTable = readerTable
         logsCommits = path != nil && readerTable != nil && getenv("ASYNCREALM_REDO_LOG").map { String(cString: $0) } != "0"
         state = Locked(Committed(header: .empty, catalog: Catalog()))
@@ -108,7 +108,7 @@ package final class SharedFile: Sendable {
 
     /// The newest header on disk whose commit is complete, and its slot.
     func readHeader() throws -> (header: FileHeader, slot: Int) {
-        try FileHeader.read(from: file) { header in
+        try FileHeader.read(from: file, cipher: store.cipher) { header in
             if completeHeader.withLock({ $0 == header }) { return true }
             guard CommitRecord.isComplete(header, store: store) else { return false }
             markComplete(header)
@@ -136,7 +136,7 @@ package final class SharedFile: Sendable {
             if let readerTable { readerTable.unlockWriter() } else { memoryLock.signal() }
         }
         guard let (header, slot) = try? readHeader() else { return }
-        try? header.write(to: file, slot: FileHeader.slot(replacingTheOneBeside: slot))
+        try? header.write(to: file, slot: FileHeader.slot(replacingTheOneBeside: slot), cipher: store.cipher)
         if let size = try? file.size(), size > header.end { try? file.truncate(to: header.end) }
         try? file.sync()
     }
@@ -314,7 +314,7 @@ package final class SharedFile: Sendable {
     func commit(_ group: CommitGroup) throws {
         let slot = FileHeader.slot(replacingTheOneBeside: group.durableSlot)
         do {
-            try group.newest.write(to: file, slot: slot)
+            try group.newest.write(to: file, slot: slot, cipher: store.cipher)
             try file.sync()
         } catch {
             try? FileHeader.erase(slot: slot, of: file)
@@ -439,7 +439,7 @@ extension SharedFile {
             let log = try redoLog.withLock { log in
                 if let log { return log }
                 let file = try PosixFile(path: path + ".log", create: true, readOnly: false, direct: true)
-                let created = try RedoLog.create(in: file, baseVersion: base.version, baseFingerprint: 0)
+                let created = try RedoLog.create(in: file, baseVersion: base.version, baseFingerprint: 0, cipher: store.cipher)
                 log = created
                 return created
             }
@@ -483,7 +483,7 @@ extension SharedFile {
         } catch let error as StorageError where error.code == .fileNotFound {
             return nil
         }
-        guard let (log, records) = try RedoLog.open(file), !records.isEmpty else { return nil }
+        guard let (log, records) = try RedoLog.open(file, cipher: store.cipher), !records.isEmpty else { return nil }
         let (header, _) = try readHeader()
         guard log.baseVersion == header.version, log.baseFingerprint == LogEpoch.fingerprint(of: header) else {
             return nil

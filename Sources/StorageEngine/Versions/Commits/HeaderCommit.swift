@@ -21,7 +21,7 @@ struct HeaderCommit {
         let slot = FileHeader.slot(replacingTheOneBeside: transaction.durableSlot)
         let groupLock = transaction.joinedGroup ? shared.groupLock : nil
         do {
-            try written.header.write(to: file, slot: slot)
+            try written.header.write(to: file, slot: slot, cipher: shared.store.cipher)
             try file.sync()
         } catch {
             // The commit is reported as failed, so the file must not keep it: erase the slot

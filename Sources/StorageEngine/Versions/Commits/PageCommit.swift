@@ -32,9 +32,9 @@ struct PageCommit {
         // The catalog before the flush sets its tables' new roots, with 4 bytes per table of
         // room for counts that grow (a page past the reservation is placed on its own).
         var catalogPage = PageCodec.encodeUncompressed(kind: .catalog, capacity: 256) { transaction.catalog.encode(into: &$0) }
-        let catalogBound = catalogPage.count + 4 * transaction.catalog.tables.count
-        let recordBound = PageCodec.headerSize + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
-        let listBound = PageCodec.headerSize + space.freeSpace.encodedSize + 12 + 16 * (space.freed.count + 4)
+        let catalogBound = space.sealedSize(catalogPage) + 4 * transaction.catalog.tables.count
+        let recordBound = space.pageOverhead + CommitRecord.encodedSize(pageCount: space.written.count + prepared.pages + 2)
+        let listBound = space.pageOverhead + space.freeSpace.encodedSize + 12 + 16 * (space.freed.count + 4)
         space.reserve(Int(prepared.bytes) + [catalogBound, recordBound, listBound].reduce(0) { $0 + Int(FreeSpace.rounded(UInt64($1))) })
         for table in dirtyTables {
             transaction.catalog.tables[table.name] = try table.flush()
@@ -70,7 +70,7 @@ struct PageCommit {
         // A checkpoint ends its epoch at once, so it does not wait for a group.
         let joinsGroup = mayJoinGroup && !syncPagesFirst && !groupIsFull && epoch == nil
         let recordSize = CommitRecord.encodedSize(pageCount: pages.count + 1)
-        let recordOffset = syncPagesFirst ? 0 : space.allocate(PageCodec.headerSize + recordSize)
+        let recordOffset = syncPagesFirst ? 0 : space.allocate(space.pageOverhead + recordSize)
         let (listRef, freeSpace) = try writeFreeList()
         var recordRef = PageRef.null
         if !syncPagesFirst {
@@ -109,11 +109,11 @@ struct PageCommit {
         let listNeeds = space.freeSpace.encodedSize + 16
         let listOffset: UInt64
         let listSize: Int
-        if let rest = space.takeRestOfReservation(minimum: PageCodec.headerSize + listNeeds) {
-            (listOffset, listSize) = (rest.offset, rest.length - PageCodec.headerSize)
+        if let rest = space.takeRestOfReservation(minimum: space.pageOverhead + listNeeds) {
+            (listOffset, listSize) = (rest.offset, rest.length - space.pageOverhead)
         } else {
             space.releaseReservation()
-            (listOffset, listSize) = (space.allocate(PageCodec.headerSize + listNeeds), listNeeds)
+            (listOffset, listSize) = (space.allocate(space.pageOverhead + listNeeds), listNeeds)
         }
         let freeSpace = space.freeSpace
         var listPage = PageCodec.encodeUncompressed(kind: .freeList, capacity: listSize) { freeSpace.encode(paddedTo: listSize, into: &$0) }
