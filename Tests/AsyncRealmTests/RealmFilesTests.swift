@@ -83,7 +83,7 @@ struct RealmFilesTests {
         #expect(duplicate?.code == .duplicatePrimaryKey, "the copy's primary key index is unique")
     }
 
-    @Test("writeCopy refuses an existing destination and a key, and copies a write transaction's changes and an in-memory realm")
+    @Test("writeCopy refuses an existing destination, and copies a write transaction's changes and an in-memory realm")
     func writeCopyCases() throws {
         let directory = TemporaryDirectory()
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "copy-\(UUID())", objectTypes: [Dog.self]))
@@ -93,9 +93,6 @@ struct RealmFilesTests {
         let exists = #expect(throws: RealmError.self) { try realm.writeCopy(toFile: taken) }
         #expect(exists?.code == .fileExists)
         #expect(try Data(contentsOf: taken) == Data([1]))
-        let keyed = #expect(throws: RealmError.self) { try realm.writeCopy(toFile: directory.file("keyed.realm"), encryptionKey: Data(count: 64)) }
-        #expect(keyed?.code == .unsupportedConfiguration)
-        #expect(!FileManager.default.fileExists(atPath: directory.file("keyed.realm").path))
         realm.beginWrite()
         realm.add(Dog(value: ["name": "in the write"]))
         try realm.writeCopy(toFile: directory.file("during.realm"))

@@ -94,9 +94,6 @@ struct RealmTests {
     func unsupportedOptions() {
         let directory = TemporaryDirectory()
         var configurations: [(String, Realm.Configuration)] = []
-        var configuration = Realm.Configuration(fileURL: directory.file())
-        configuration.encryptionKey = Data(count: 64)
-        configurations.append(("encryptionKey", configuration))
         configurations.append(("shouldCompactOnLaunch", Realm.Configuration(fileURL: directory.file(), shouldCompactOnLaunch: { _, _ in true })))
         for (name, configuration) in configurations {
             let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
