@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "AsyncRealm", targets: ["AsyncRealm"]),
         .executable(name: "realm-bench", targets: ["RealmBench"]),
+        .executable(name: "realm-bench-sqlcipher", targets: ["SQLCipherPeer"]),
     ],
     targets: [
         // C libraries from Debian packages, reached through module maps.
@@ -26,6 +27,9 @@ let package = Package(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
+            name: "CSQLCipher", path: "Benchmarks/SQLCipherPeer/CSQLCipher", pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"])]),
+        .systemLibrary(
             name: "CLMDB", path: "Benchmarks/RealmBench/CLMDB", pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]),
 
@@ -38,6 +42,11 @@ let package = Package(
             name: "RealmBench",
             dependencies: ["StorageEngine", "AsyncRealm", "CSQLite", "CLMDB"],
             path: "Benchmarks/RealmBench/Sources"),
+        // realm-bench's SQLCipher peer, a process of its own (its symbols are SQLite's, so
+        // realm-bench cannot link it, nor depend on it: it builds it when first needed).
+        .executableTarget(
+            name: "SQLCipherPeer", dependencies: ["CSQLCipher"], path: "Benchmarks/SQLCipherPeer/Sources",
+            swiftSettings: [.define("SQLCIPHER")]),
 
         // A child process for the crash tests: commits numbered transactions until killed.
         .executableTarget(

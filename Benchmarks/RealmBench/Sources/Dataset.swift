@@ -34,15 +34,3 @@ struct Dataset {
         return (0..<count).map { _ in generator.next() % UInt64(self.count) + 1 }
     }
 }
-
-/// xorshift64*: fast, seedable, the same sequence on every run.
-struct BenchGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed | 1 }
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 2_685_821_657_736_338_717
-    }
-}

@@ -153,6 +153,11 @@ let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: ob
 printSQLiteTable(ObjectWorkload.allCases.map { ($0.rawValue, objectSeconds[$0], $0.target) })
 
 print("")
+print("encrypted object workloads: \(objectCount) BenchObjects, against SQLCipher (and our own plain times above)")
+let encryptedSeconds = try runEncryptedWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
+printEncryptedTable(encryptedSeconds, plain: objectSeconds)
+
+print("")
 print("query workloads: \(objectCount) QueryBenchObjects (BenchObject with name indexed)")
 let querySeconds = try runQueryWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
 printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], $0.target) })

@@ -1,0 +1,1 @@
+../../RealmBench/Sources/SQLiteObjects.swift
