@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import StorageEngine
 @testable import AsyncRealm
 
 @Suite("Realm files: deleting and looking for them")
@@ -102,5 +103,43 @@ struct RealmFilesTests {
         #expect(realm.objects(Dog.self).count == 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("copying") }
         #expect(left.isEmpty, "files left: \(left)")
+    }
+
+    @Test("shouldCompactOnLaunch is asked on the first open in the process with (file size, bytes used); true compacts the file, keeping every object")
+    func compactOnLaunch() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Person.self, Dog.self]))
+            try realm.write {
+                for index in 0..<5000 { realm.create(Person.self, value: ["id": index, "name": String(repeating: "n", count: 100)]) }
+            }
+            try realm.write { realm.delete(realm.objects(Person.self).filter("id >= 50")) }
+        }
+        // The first realm's file closes as its last reference goes, which a task may hold a
+        // moment: until then it is open, and compaction is not asked.
+        let lockFile = try FileLocks.openLockFile(url.path + ".lock")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try !FileLocks.lock(lockFile, start: ReaderTable.openByte, length: 1, wait: false) && ContinuousClock.now < deadline { usleep(1000) }
+        close(lockFile)
+        let before = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+        let asked = Locked<[(Int, Int)]>([])
+        let configuration = Realm.Configuration(fileURL: url, shouldCompactOnLaunch: { total, used in
+            asked.withLock { $0.append((total, used)) }
+            return used < total / 2
+        }, objectTypes: [Person.self, Dog.self])
+        let realm = try Realm(configuration: configuration)
+        let second = try Realm(configuration: configuration)
+        let calls = asked.withLock { $0 }
+        #expect(calls.count == 1, "asked once, on the first open: \(calls.count)")
+        #expect(calls.first?.0 == before)
+        #expect((calls.first?.1 ?? .max) < before / 2)
+        let after = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+        #expect(after < before / 2, "\(after) bytes, \(before) before")
+        #expect(realm.objects(Person.self).count == 50)
+        #expect(second.object(ofType: Person.self, forPrimaryKey: 49)?.name.count == 100)
+        try realm.write { realm.create(Person.self, value: ["id": 10_000]) }
+        second.refresh()
+        #expect(second.objects(Person.self).count == 51)
     }
 }

@@ -90,19 +90,6 @@ struct RealmTests {
         #expect(addError?.code == .readOnly)
     }
 
-    @Test("options that are not supported yet are refused by name, never ignored")
-    func unsupportedOptions() {
-        let directory = TemporaryDirectory()
-        var configurations: [(String, Realm.Configuration)] = []
-        configurations.append(("shouldCompactOnLaunch", Realm.Configuration(fileURL: directory.file(), shouldCompactOnLaunch: { _, _ in true })))
-        for (name, configuration) in configurations {
-            let error = #expect(throws: RealmError.self) { try Realm(configuration: configuration) }
-            #expect(error?.code == .unsupportedConfiguration)
-            #expect(error?.message.contains(name) == true)
-        }
-        #expect(!FileManager.default.fileExists(atPath: directory.file().path), "a refused configuration creates nothing")
-    }
-
     @Test("configuration defaults and the fileURL / inMemoryIdentifier exclusion")
     func configurationFields() {
         let configuration = Realm.Configuration()

@@ -11,6 +11,9 @@
 //         Commits a small transaction every 10 ms, and appends its number to the side file,
 //         until it is killed: it keeps commits in its redo log, and so the file to itself, for
 //         as long as it runs (it never idles long enough to checkpoint).
+//     CrashWriter compact <database>
+//         Compacts the database in place (`Database.compactOnFirstOpen`), prints "compacted"
+//         and exits: the compaction tests kill it part way.
 //     CrashWriter rewrite <database> <rounds>
 //         Rewrites every row of table "t" `rounds` times, one commit per round, then exits.
 import Foundation
@@ -86,6 +89,12 @@ case "rewrite":
             }
         }
     }
+case "compact":
+    guard arguments.count == 3 else { fail("usage: CrashWriter compact <database>") }
+    guard try Database.compactOnFirstOpen(atPath: arguments[2], encryptionKey: key, shouldCompact: { _, _ in true }) else {
+        fail("the database was not compacted")
+    }
+    print("compacted")
 default:
     fail("unknown mode '\(arguments[1])'")
 }

@@ -57,6 +57,7 @@ extension Realm {
                     cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout, encryptionKey: key)
             }
         }
+        try compactIfAsked(configuration)
         guard configuration.deleteRealmIfMigrationNeeded, let path = configuration.fileURL?.path else { return try open() }
         let needsMigration = try {
             let snapshot = try RealmError.translating { try open().snapshot() }
@@ -69,6 +70,18 @@ extension Realm {
             _ = try RealmError.translating { try Database.deleteFiles(atPath: path) }
         }
         return try open()
+    }
+
+    /// Compacts the file in place if `shouldCompactOnLaunch` asks, on its first open in this
+    /// process while no other process has it open (see `Database.compactOnFirstOpen`).
+    private static func compactIfAsked(_ configuration: Configuration) throws {
+        guard let shouldCompact = configuration.shouldCompactOnLaunch, !configuration.readOnly, configuration.file == nil,
+              configuration.inMemoryIdentifier == nil, let path = configuration.fileURL?.path else { return }
+        _ = try RealmError.translating {
+            try Database.compactOnFirstOpen(
+                atPath: path, encryptionKey: configuration.storageEncryptionKey(), openTimeout: configuration.openTimeout
+            ) { total, used in shouldCompact(Int(total), Int(used)) }
+        }
     }
 
     /// Brings the file's schema to the models: checks the stored schema version, migrates an

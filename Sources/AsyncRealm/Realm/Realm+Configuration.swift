@@ -4,9 +4,7 @@ import Foundation
 extension Realm {
     /// What a realm opens: where it lives and how, with RealmSwift's fields.
     ///
-    /// Every field works but `encryptionKey` and `shouldCompactOnLaunch`: setting either makes
-    /// opening throw `RealmError.Code.unsupportedConfiguration` until the feature lands; none is
-    /// ignored.
+    /// Every field works; none is ignored.
     public struct Configuration: @unchecked Sendable {
         // @unchecked: every stored property is a value type or a @Sendable closure, except
         // `objectTypes`, whose metatypes carry no mutable state.
@@ -54,7 +52,13 @@ extension Realm {
         /// schema version or schema differs from this configuration's, instead of migrating it.
         /// Opening throws `alreadyOpen` while another handle has the file open.
         public var deleteRealmIfMigrationNeeded: Bool
-        /// Decides from (file size, used bytes) whether to compact when opening. Not supported yet.
+        /// Decides from (file size, bytes in use) whether to compact the file when it is opened.
+        ///
+        /// Asked on the first open of the file in this process, and only while no other process
+        /// has it open (it is not asked otherwise, nor for in-memory or read-only realms).
+        /// Returning true rewrites the file with only its live data, freshly packed: a
+        /// compacted copy is written beside it, synced and renamed over it, so a crash at any
+        /// moment leaves the old file or the compacted one, whole.
         public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
         /// The model classes of the realm. When nil, a class and those it links to are
         /// registered the first time they are used.
@@ -127,15 +131,9 @@ extension Realm {
             try RealmError.translating { try encryptionKey.map { try EncryptionKey(Array($0)) } }
         }
 
-        /// Throws for every option set that this version cannot honour yet, and for a key of
-        /// the wrong length.
+        /// Throws for options that cannot go together, and for a key of the wrong length.
         func checkSupported() throws {
             _ = try storageEncryptionKey()
-            var unsupported: [String] = []
-            if shouldCompactOnLaunch != nil { unsupported.append("shouldCompactOnLaunch") }
-            guard unsupported.isEmpty else {
-                throw RealmError(code: .unsupportedConfiguration, message: "not supported yet: \(unsupported.joined(separator: ", ")); leave \(unsupported.count == 1 ? "it" : "them") at the default for now")
-            }
             if readOnly && deleteRealmIfMigrationNeeded {
                 throw RealmError(code: .unsupportedConfiguration, message: "a read-only realm cannot be deleted when it needs a migration; set readOnly or deleteRealmIfMigrationNeeded, not both")
             }

@@ -364,7 +364,7 @@ package final class Database: Sendable {
         shared.writers.signal()
     }
 
-    private func loadFreeSpace(_ header: FileHeader) throws -> FreeSpace {
+    func loadFreeSpace(_ header: FileHeader) throws -> FreeSpace {
         guard !header.freeList.isNull else { return FreeSpace(end: header.end) }
         let raw = try shared.store.readPage(header.freeList, expecting: .freeList)
         let space = try FreeSpace.decode(raw, origin: header.freeList.offset)

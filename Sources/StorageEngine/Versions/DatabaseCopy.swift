@@ -43,20 +43,33 @@ extension Database {
             throw StorageError(.fileExists, "'\(path)' exists already; a copy is written only to a new file")
         }
         let building = path + ".copying"
-        for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) }
-        defer { for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) } }
-        do {
-            let copy = try Database.open(path: building, encryptionKey: encryptionKey)
-            try copy.write { transaction in
-                for table in tables { try fill(transaction.createTable(table.name), from: table) }
-            }
-        }
+        defer { removeBuilding(building) }
+        try buildCopy(of: tables, at: building, encryptionKey: encryptionKey)
         guard link(building, path) == 0 else {
             throw errno == EEXIST
                 ? StorageError(.fileExists, "'\(path)' was created while the copy was being written; a copy is written only to a new file")
                 : PosixFile.error(errno, "link the copy to '\(path)'")
         }
         try syncDirectory(of: path)
+    }
+
+    /// Writes `tables` as a new database at `building` (whatever was there is removed first),
+    /// committed, synced and closed, with no file beside it: a file complete on disk.
+    static func buildCopy(of tables: [CopiedTable], at building: String, encryptionKey: EncryptionKey?) throws {
+        removeBuilding(building)
+        do {
+            let copy = try Database.open(path: building, encryptionKey: encryptionKey)
+            try copy.write { transaction in
+                for table in tables { try fill(transaction.createTable(table.name), from: table) }
+            }
+        }
+        // The handle is gone: its commit is in the file (a logged one was checkpointed into it).
+        for file in companionSuffixes.map({ building + $0 }) { unlink(file) }
+    }
+
+    /// Removes a copy under construction and the files beside it.
+    static func removeBuilding(_ building: String) {
+        for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) }
     }
 
     private static func fill(_ writer: TableWriter, from table: CopiedTable) throws {
@@ -68,7 +81,7 @@ extension Database {
         for index in table.indexes { try writer.addIndex(on: index.column, unique: index.unique) }
     }
 
-    private static func syncDirectory(of path: String) throws {
+    static func syncDirectory(of path: String) throws {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let descriptor = Glibc.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
