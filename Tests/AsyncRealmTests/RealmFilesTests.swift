@@ -116,12 +116,6 @@ struct RealmFilesTests {
             }
             try realm.write { realm.delete(realm.objects(Person.self).filter("id >= 50")) }
         }
-        // The first realm's file closes as its last reference goes, which a task may hold a
-        // moment: until then it is open, and compaction is not asked.
-        let lockFile = try FileLocks.openLockFile(url.path + ".lock")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !FileLocks.lock(lockFile, start: ReaderTable.openByte, length: 1, wait: false) && ContinuousClock.now < deadline { usleep(1000) }
-        close(lockFile)
         let before = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
         let asked = Locked<[(Int, Int)]>([])
         let configuration = Realm.Configuration(fileURL: url, shouldCompactOnLaunch: { total, used in

@@ -172,6 +172,11 @@ if options.only?.contains("Migration1M") ?? true {
     printMigrationTable(try runMigrationWorkload(directory: directory, objectCount: count, peers: options.peers), objectCount: count)
 }
 
+if options.only?.contains("Compaction") ?? true {
+    let commits = options.quick ? 50 : 1000
+    printCompactionTable(try runCompactionWorkload(directory: directory, objectCount: objectCount, commits: commits, peers: options.peers), objectCount: objectCount, commits: commits)
+}
+
 if let path = options.jsonPath {
     var results: [[String: Any]] = []
     for workload in workloads {

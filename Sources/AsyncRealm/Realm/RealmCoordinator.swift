@@ -75,11 +75,13 @@ actor RealmCoordinator {
         guard poller == nil else { return }
         let versions = self.versions
         let database = self.database
-        poller = Task.detached(priority: .utility) { [weak self] in
+        // Both weakly: the file closes as its last handle goes, not when this task next runs
+        // (a reopen right after must find it closed, to compact it on launch).
+        poller = Task.detached(priority: .utility) { [weak self, weak database] in
             while !Task.isCancelled, self != nil {
                 await versions.waitForListener()
                 while !Task.isCancelled, versions.hasWaiters {
-                    if let newest = try? database.newestVersion() { versions.publish(newest) }
+                    if let newest = try? database?.newestVersion() { versions.publish(newest) }
                     try? await Task.sleep(for: RealmCoordinator.pollInterval)
                 }
             }
