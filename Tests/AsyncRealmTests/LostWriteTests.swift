@@ -93,9 +93,9 @@ struct NestedWriteTests {
     func nestedWrite() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let directory = TemporaryDirectory()
-            let configuration = Realm.Configuration(fileURL: directory.file())
-            let first = try Realm(configuration: configuration)
-            let second = try Realm(configuration: configuration)
+            // Two configurations, so two handles (one configuration would give the same one).
+            let first = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+            let second = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self, Person.self]))
             try first.write { try second.write { second.add(Dog()) } }
         }
         #expect(LostWriteTests.printed(result).contains("already in a write transaction on this thread"), "\(LostWriteTests.printed(result))")
@@ -104,9 +104,10 @@ struct NestedWriteTests {
     @Test("writes one after the other, through either handle, on one thread or two, go on working")
     func sequentialWrites() throws {
         let directory = TemporaryDirectory()
-        let configuration = Realm.Configuration(fileURL: directory.file())
-        let first = try Realm(configuration: configuration)
-        let second = try Realm(configuration: configuration)
+        // Three configurations, so three handles (one configuration would give the same one).
+        let first = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+        let second = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self, Person.self]))
+        #expect(first !== second)
         try first.write { first.add(Dog()) }
         try second.write { second.add(Dog()) }
         first.beginWrite()
@@ -114,7 +115,7 @@ struct NestedWriteTests {
         try second.write { second.add(Dog()) }
         // A handle freed inside its write ends its record too.
         do {
-            let third = try Realm(configuration: configuration)
+            let third = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Person.self, Dog.self]))
             third.beginWrite()
         }
         try first.write { first.add(Dog()) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import AsyncRealm
 import TestSupport
+import StorageEngine
 
 // The models and helpers the suites of this target share. (Models one suite uses alone are
 // declared beside it.)
@@ -78,4 +79,18 @@ enum RealmKind: String, CaseIterable, CustomTestStringConvertible {
         case .inMemory: return Realm.Configuration(inMemoryIdentifier: directory.url.lastPathComponent, objectTypes: objectTypes)
         }
     }
+}
+
+/// What `body` returns, run on a thread of its own (where no realm of this thread's cache is
+/// open), waited for.
+func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    let result = Locked<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        result.withLock { $0 = Result { try body() } }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    return try result.withLock { $0! }.get()
 }

@@ -7,8 +7,8 @@ import Testing
 @Suite("The engine's layers")
 struct LayeringTests {
     /// The layers from the bottom: the module's root files (errors, `Locked`, `RowValue`) and
-    /// `Encoding` and `IO`, then each folder above the last.
-    static let layers: [[String]] = [[".", "Encoding", "IO"], ["Pages"], ["Space"], ["Tree"], ["Tables"], ["Log"], ["Versions"]]
+    /// `Encoding` and `IO`, then `Crypto`, then each folder above the last.
+    static let layers: [[String]] = [[".", "Encoding", "IO"], ["Crypto"], ["Pages"], ["Space"], ["Tree"], ["Tables"], ["Log"], ["Versions"]]
 
     @Test("each folder of the engine uses only the folders below it")
     func foldersUseOnlyLowerLayers() throws {

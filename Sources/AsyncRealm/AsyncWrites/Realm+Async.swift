@@ -2,56 +2,6 @@ import StorageEngine
 
 /// Opening realms confined to actors, and writing without blocking a thread.
 extension Realm {
-    /// Opens the realm `configuration` describes, confined to `actor`: use it only from code
-    /// isolated to that actor (`@MainActor` included).
-    ///
-    ///     actor Store {
-    ///         var realm: Realm!
-    ///         func setUp() async throws { realm = try await Realm(configuration: config, actor: self) }
-    ///     }
-    ///
-    /// The work of opening (the file, its redo log, compaction, the schema check and a
-    /// migration) runs on another thread while the actor is free for other work; the handle
-    /// is made on the actor once it is done.
-    ///
-    /// - Parameters:
-    ///   - configuration: The realm to open.
-    ///   - actor: The actor the realm is confined to.
-    /// - Throws: `CancellationError` if the task is cancelled before opening starts or by the
-    ///   time it ends (a migration under way is finished, not cut short); what
-    ///   `init(configuration:)` throws otherwise.
-    public convenience init<A: Actor>(configuration: Configuration = .defaultConfiguration, actor: isolated A) async throws {
-        let prepared = try await PreparedFile.prepare(configuration)
-        try self.init(configuration: configuration, confinement: .actor(actor))
-        withExtendedLifetime(prepared) {}
-    }
-
-    /// Opens the realm `configuration` describes, confined to the caller's isolation: the
-    /// caller's actor, or, called from a task with no actor, that task.
-    ///
-    /// The work of opening (the file, its redo log, compaction, the schema check and a
-    /// migration) runs on another thread while the caller suspends, as RealmSwift's
-    /// `asyncOpen` does; the handle is made in the caller's isolation once it is done.
-    ///
-    /// - Parameters:
-    ///   - configuration: The realm to open.
-    ///   - isolation: Where the realm is confined: the caller's actor by default.
-    /// - Returns: The open realm.
-    /// - Throws: `CancellationError` if the task is cancelled before opening starts or by the
-    ///   time it ends (a migration under way is finished, not cut short); what
-    ///   `init(configuration:)` throws otherwise.
-    public static func open(
-        configuration: Configuration = .defaultConfiguration,
-        isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Realm {
-        let prepared = try await PreparedFile.prepare(configuration)
-        defer { withExtendedLifetime(prepared) {} }
-        if let isolation {
-            return try Realm(configuration: configuration, confinement: .actor(isolation))
-        }
-        return try Realm(configuration: configuration, confinement: .currentTaskOrThread)
-    }
-
     /// Runs `block` in a write transaction and commits it, returning the block's value.
     ///
     /// Waiting for the write lock suspends the task, never blocks a thread: writers of this

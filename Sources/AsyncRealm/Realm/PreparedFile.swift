@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import StorageEngine
 
@@ -21,12 +20,16 @@ struct PreparedFile: Sendable {
     static func prepare(_ configuration: Realm.Configuration) async throws -> PreparedFile {
         try Task.checkCancellation()
         let prepared = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PreparedFile, any Error>) in
-            DispatchQueue.global(qos: .userInitiated).async {
+            // A thread of its own, not a pool's: a migration may take long, and threads of a
+            // pool that the app keeps busy (or blocked) would hold the open up.
+            let thread = Thread {
                 continuation.resume(with: Result {
                     let realm = try Realm(configuration: configuration, confinement: .thread(pthread_self()))
                     return PreparedFile(database: realm.database, coordinator: realm.coordinator)
                 })
             }
+            thread.qualityOfService = .userInitiated
+            thread.start()
         }
         try Task.checkCancellation()
         return prepared

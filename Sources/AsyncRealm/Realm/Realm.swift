@@ -79,33 +79,6 @@ public final class Realm {
     /// What the adds of a write reuse from one call to the next (see `AddScratch`).
     @exclusivity(unchecked) var addScratch = AddScratch()
 
-    /// Opens the default realm (`Configuration.defaultConfiguration`).
-    public convenience init() throws {
-        try self.init(configuration: .defaultConfiguration)
-    }
-
-    /// Opens the realm stored in `fileURL`, creating it if needed.
-    public convenience init(fileURL: URL) throws {
-        try self.init(configuration: Configuration(fileURL: fileURL))
-    }
-
-    /// Opens the realm `configuration` describes, migrating a file of a lower `schemaVersion`
-    /// first (see `Docs/Migrations.md`).
-    ///
-    /// - Parameter configuration: The realm to open and how.
-    /// - Throws: `RealmError` with code `schemaMismatch` (listing every difference) when the
-    ///   file's schema differs from `objectTypes` in more than added classes and the schema
-    ///   version was not raised; `invalidSchemaVersion` for a file of a higher version, or one
-    ///   open in this process with another version; what the migration block throws, or what
-    ///   failed the migration (`duplicatePrimaryKey`...), in which cases the file is not
-    ///   changed; `alreadyOpen` when `deleteRealmIfMigrationNeeded` meets an open file;
-    ///   `timedOut` when another process holds the file too long; `fileNotFound` for a missing
-    ///   read-only file; `unsupportedConfiguration`; or an engine error (`invalidDatabase`,
-    ///   `filePermissionDenied`...).
-    public convenience init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, confinement: .thread(pthread_self()))
-    }
-
     init(configuration: Configuration, confinement: Confinement) throws {
         try configuration.checkSupported()
         self.configuration = configuration

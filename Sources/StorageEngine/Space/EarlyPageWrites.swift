@@ -43,12 +43,14 @@ final class EarlyPageWrites: Sendable {
         var failed = false
     }
 
-    private let store: PageStore
-    private var file: any FileIO { store.file }
+    private let file: any FileIO
+    /// What encrypts the pages, in an encrypted file.
+    private let cipher: FileCipher?
     private let state = Locked(State())
 
-    init(store: PageStore) {
-        self.store = store
+    init(file: any FileIO, cipher: FileCipher?) {
+        self.file = file
+        self.cipher = cipher
     }
 
     /// Adds `extent` to the space pages are placed in: free space no version can see, which
@@ -68,7 +70,7 @@ final class EarlyPageWrites: Sendable {
     func place(_ page: [UInt8]) -> PageRef? {
         state.withLock { state in
             guard !state.isClosed, !state.failed else { return nil }
-            let size = FreeSpace.rounded(UInt64(page.count + store.pageOverhead - PageCodec.headerSize))
+            let size = FreeSpace.rounded(UInt64(page.count + PageCodec.overhead(cipher: cipher) - PageCodec.headerSize))
             while state.current < state.extents.count && state.extents[state.current].upperBound - state.next < size {
                 state.current += 1
                 if state.current < state.extents.count { state.next = state.extents[state.current].lowerBound }
@@ -82,7 +84,7 @@ final class EarlyPageWrites: Sendable {
                 state.run.reserveCapacity(EarlyPageWrites.runBytes + EarlyPageWrites.runSlack)
             }
             var sealed = page
-            let ref = store.seal(&sealed, at: offset)
+            let ref = PageCodec.seal(&sealed, at: offset, cipher: cipher)
             state.run.append(contentsOf: sealed)
             state.run.append(contentsOf: repeatElement(0, count: Int(size) - sealed.count))
             state.placed.append(ref)

@@ -120,7 +120,7 @@ package final class TransactionSpace {
     /// Where a full leaf's page of at most `bytes` can be written ahead of the commit, with
     /// space granted for it (in extents of `EarlyPageWrites.extentBytes`, from the free space).
     func earlyPageWrites(forPageOfAtMost bytes: Int) -> EarlyPageWrites {
-        let writes = earlyWrites ?? EarlyPageWrites(store: store)
+        let writes = earlyWrites ?? EarlyPageWrites(file: store.file, cipher: store.cipher)
         earlyWrites = writes
         earlyPromised += FreeSpace.rounded(UInt64(bytes + store.pageOverhead - PageCodec.headerSize))
         if earlyPromised > earlyGranted {

@@ -39,4 +39,14 @@ extension Database {
         }
         return existed
     }
+
+    /// Whether the file at this handle's path is still the one it has open: false once it
+    /// was deleted, or deleted and created again (another database under the same path).
+    /// Always true for an in-memory database.
+    package var isStillAtPath: Bool {
+        guard let path, let open = shared.file as? PosixFile else { return true }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return open.identity == (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
 }
