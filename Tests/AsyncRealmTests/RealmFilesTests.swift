@@ -137,3 +137,28 @@ struct RealmFilesTests {
         #expect(second.objects(Person.self).count == 51)
     }
 }
+
+@Suite("A seed file on a read-only file system")
+struct ReadOnlyFileSystemTests {
+    @Test("a readOnly realm on a read-only file system opens and reads without creating a lock or log file; writing throws")
+    func seedFile() throws {
+        let directory = TemporaryDirectory()
+        let seed = directory.file("seed.realm")
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: seed, objectTypes: [Person.self, Dog.self]))
+            try realm.write { realm.create(Person.self, value: ["id": 1, "name": "Ada", "dogs": [["name": "Rex"]]]) }
+        }
+        let readOnly = try #require(ReadOnlyDirectory(copying: [seed]), "no read-only directory could be made here")
+        let url = readOnly.file("seed.realm")
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, readOnly: true, objectTypes: [Person.self, Dog.self]))
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.dogs.first?.name == "Rex")
+        #expect(realm.objects(Dog.self).filter("name == 'Rex'").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.url.path) == ["seed.realm"])
+        let error = #expect(throws: RealmError.self) { try realm.write { realm.create(Dog.self, value: ["name": "Fido"]) } }
+        #expect(error?.code == .readOnly)
+        let writable = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Person.self, Dog.self]))
+        }
+        #expect(writable?.code == .filePermissionDenied)
+    }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// A handle on a database file: snapshots for reading, one write transaction at a time.
@@ -53,7 +54,10 @@ package final class Database: Sendable {
         let file = try PosixFile(path: path, create: create, readOnly: readOnly)
         let canonical = realPath(path)
         let lockPath = canonical + ".lock"
-        let writeLock = try WriteLock(lockFilePath: lockPath)
+        // A read-only file where no lock file can be made (a read-only file system: a seed
+        // file shipped with the app) cannot change, so it needs no locks: it is read alone.
+        let lockless = readOnly && FileLocks.lockFileIsUnwritable(lockPath)
+        let writeLock = lockless ? WriteLock(sharing: DispatchSemaphore(value: 1)) : try WriteLock(lockFilePath: lockPath)
         // A file shorter than the header is new: empty, or being initialised by another process
         // right now, under the write lock (its slots are zeros until written). Wait for that
         // lock before reading it. So is one whose creation failed part way (see
@@ -81,10 +85,16 @@ package final class Database: Sendable {
             }
             let created = try SharedFile(
                 file: file, path: canonical, cacheBytes: cacheBytes,
-                readerTable: try ReaderTable(lockFilePath: lockPath, openTimeout: openTimeout),
+                readerTable: lockless ? nil : try ReaderTable(lockFilePath: lockPath, openTimeout: openTimeout),
                 cipher: encryptionKey.map(FileCipher.init))
             // Before any other thread of this process can read it.
-            try recoverLog(of: created, readOnly: readOnly)
+            if lockless {
+                guard try created.unappliedLogRecords() == nil else {
+                    throw StorageError(.readOnly, "'\(path)' has commits in its redo log ('\(path).log') that are not in the file, and it is on a read-only file system; open it for writing once where it can be written")
+                }
+            } else {
+                try recoverLog(of: created, readOnly: readOnly)
+            }
             files[canonical] = WeakSharedFile(file: created)
             return created
         }

@@ -46,6 +46,18 @@ enum FileLocks {
         return lock.l_type != Int16(F_UNLCK)
     }
 
+    /// Whether the lock file at `path` cannot be made or opened for writing because the file
+    /// system is read-only or this process may not write there. (It is created if it can be,
+    /// as opening does next; any other failure is left for that open to report.)
+    static func lockFileIsUnwritable(_ path: String) -> Bool {
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor < 0 else {
+            Glibc.close(descriptor)
+            return false
+        }
+        return [EROFS, EACCES, EPERM].contains(errno)
+    }
+
     static func openLockFile(_ path: String) throws -> Int32 {
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw PosixFile.error(errno, "open lock file '\(path)'") }
