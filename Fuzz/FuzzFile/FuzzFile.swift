@@ -4,7 +4,8 @@
 // crash, a hang, an endless loop or an address sanitizer report. Built with
 // `-sanitize=fuzzer,address -D FUZZING` by `scripts/fuzz.sh`; built plainly, it replays the
 // inputs named on its command line. `FuzzFile --seed PATH` writes a small valid realm file (Fuzz/corpus/file/seed-20-items)
-// to start a corpus from.
+// to start a corpus from, and `FuzzFile --encrypted-seed PATH` one encrypted with `fuzzKey`
+// (seed-20-items-encrypted): every input is read both without a key and with that one.
 import AsyncRealm
 import Foundation
 import FuzzSupport
@@ -20,17 +21,23 @@ final class FuzzItem: Object {
 /// Where each input is written to be opened: one file, rewritten for each input.
 let scratch = NSTemporaryDirectory() + "asyncrealm-fuzz-file-\(getpid()).realm"
 
-/// Runs one input: the bytes as a whole realm file.
+/// The key of the encrypted seed; inputs are also read with it.
+let fuzzKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ 3) })
+
+/// Runs one input: the bytes as a whole realm file, read as a plain file and as one
+/// encrypted with `fuzzKey`.
 func runOne(_ bytes: UnsafeRawBufferPointer) {
-    for suffix in ["", ".lock", ".log"] { unlink(scratch + suffix) }
-    guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { fatalError("cannot write \(scratch)") }
-    readEveryRow()
-    openAsRealm()
+    for key in [nil, fuzzKey] {
+        for suffix in ["", ".lock", ".log"] { unlink(scratch + suffix) }
+        guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { fatalError("cannot write \(scratch)") }
+        readEveryRow(key: key)
+        openAsRealm(key: key)
+    }
 }
 
 /// Every row of every table, every column decoded, through the engine.
-func readEveryRow() {
-    guard let database = try? Database.open(path: scratch, create: false),
+func readEveryRow(key: Data?) {
+    guard let database = try? Database.open(path: scratch, create: false, encryptionKey: key.map { try! EncryptionKey(Array($0)) }),
           let snapshot = try? database.snapshot() else { return }
     for name in snapshot.tableNames {
         guard let table = try? snapshot.table(name) else { continue }
@@ -42,8 +49,8 @@ func readEveryRow() {
 }
 
 /// The file through AsyncRealm: the schema stored in it is read and checked.
-func openAsRealm() {
-    guard let realm = try? Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: scratch))) else { return }
+func openAsRealm(key: Data?) {
+    guard let realm = try? Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: scratch), encryptionKey: key)) else { return }
     _ = realm.schema
 }
 
@@ -51,11 +58,11 @@ func openAsRealm() {
 /// after its last byte in use (a file grows in chunks of zeros, which a fuzzer would only
 /// spend its time in). Written with `asyncWrite`, which commits into the file itself rather
 /// than the redo log, so the file alone holds everything.
-func writeSeed(to path: String) async throws {
+func writeSeed(to path: String, key: Data? = nil) async throws {
     for suffix in ["", ".lock", ".log"] { unlink(path + suffix) }
     let url = URL(fileURLWithPath: path)
     do {
-        let realm = try await Realm.open(configuration: Realm.Configuration(fileURL: url, objectTypes: [FuzzItem.self]))
+        let realm = try await Realm.open(configuration: Realm.Configuration(fileURL: url, encryptionKey: key, objectTypes: [FuzzItem.self]))
         try await realm.asyncWrite {
             for id in 0..<20 {
                 let item = FuzzItem()
@@ -72,7 +79,7 @@ func writeSeed(to path: String) async throws {
     data.removeSubrange(Swift.min(used, data.count)...)
     try data.write(to: url)
     for suffix in [".lock", ".log"] { unlink(path + suffix) }
-    let kept = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [FuzzItem.self])).objects(FuzzItem.self).count
+    let kept = try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: key, objectTypes: [FuzzItem.self])).objects(FuzzItem.self).count
     guard kept == 20 else { fatalError("the cut seed holds \(kept) objects, not 20") }
     unlink(path + ".lock")
 }
@@ -94,6 +101,7 @@ enum Replay {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--seed", arguments.count == 2 { return try await writeSeed(to: arguments[1]) }
+        if arguments.first == "--encrypted-seed", arguments.count == 2 { return try await writeSeed(to: arguments[1], key: fuzzKey) }
         try replayInputs(arguments, runOne)
     }
 }
