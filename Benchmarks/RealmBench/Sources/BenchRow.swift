@@ -24,6 +24,22 @@ struct BenchRow {
     }
 }
 
+/// The data of the object workloads, made the same way wherever they run (realm-bench and
+/// its SQLCipher peer): the rows a bulk write adds, the rows the single writes add after them
+/// (a thousand per run), and the keys the lookups read.
+struct ObjectWorkloadData {
+    let rows: [BenchRow]
+    let extra: [BenchRow]
+    let lookupIDs: [Int]
+
+    init(objectCount: Int, runs: Int) {
+        rows = BenchRow.make(count: objectCount)
+        extra = BenchRow.make(count: 1000 * (runs + 1), firstID: objectCount + 1, seed: 10)
+        var generator = BenchGenerator(seed: 11)
+        lookupIDs = (0..<objectCount).map { _ in Int(generator.next() % UInt64(objectCount)) + 1 }
+    }
+}
+
 /// xorshift64*: fast, seedable, the same sequence on every run.
 struct BenchGenerator {
     private var state: UInt64

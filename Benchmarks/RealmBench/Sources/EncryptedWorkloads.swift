@@ -31,10 +31,8 @@ func runEncryptedWorkloads(directory: String, objectCount: Int, runs: Int, only:
     let workloads = EncryptedWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }
     let key = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
-    let rows = BenchRow.make(count: objectCount)
-    let extra = BenchRow.make(count: 1000 * (runs + 1), firstID: objectCount + 1, seed: 10)
-    var generator = BenchGenerator(seed: 11)
-    let lookupIDs = (0..<objectCount).map { _ in Int(generator.next() % UInt64(objectCount)) + 1 }
+    let data = ObjectWorkloadData(objectCount: objectCount, runs: runs)
+    let (rows, extra, lookupIDs) = (data.rows, data.extra, data.lookupIDs)
     let peer = peers ? SQLCipherClient(directory: directory, objectCount: objectCount, runs: runs, key: Array(key[..<32])) : nil
     let realmURL = URL(fileURLWithPath: directory + "/encrypted.realm")
     var samples: [String: [EncryptedWorkload: [Double]]] = [:]

@@ -48,10 +48,8 @@ enum ObjectWorkload: String, CaseIterable {
 
 /// Runs the object workloads and returns median seconds per workload and engine.
 func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Set<String>?, peers: Bool) throws -> [ObjectWorkload: [String: Double]] {
-    let rows = BenchRow.make(count: objectCount)
-    let extra = BenchRow.make(count: 1000 * (runs + 1), firstID: objectCount + 1, seed: 10)
-    var generator = BenchGenerator(seed: 11)
-    let lookupIDs = (0..<objectCount).map { _ in Int(generator.next() % UInt64(objectCount)) + 1 }
+    let data = ObjectWorkloadData(objectCount: objectCount, runs: runs)
+    let (rows, extra, lookupIDs) = (data.rows, data.extra, data.lookupIDs)
     var results: [ObjectWorkload: [String: Double]] = [:]
     let workloads = ObjectWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }

@@ -16,10 +16,8 @@ guard arguments.count == 5, let objectCount = Int(arguments[2]), let runs = Int(
 }
 let path = arguments[1] + "/objects.sqlcipher"
 let key = arguments[4]
-let rows = BenchRow.make(count: objectCount)
-let extra = BenchRow.make(count: 1000 * (runs + 1), firstID: objectCount + 1, seed: 10)
-var generator = BenchGenerator(seed: 11)
-let lookupIDs = (0..<objectCount).map { _ in Int(generator.next() % UInt64(objectCount)) + 1 }
+let data = ObjectWorkloadData(objectCount: objectCount, runs: runs)
+let (rows, extra, lookupIDs) = (data.rows, data.extra, data.lookupIDs)
 
 func seconds(_ body: () throws -> Int) rethrows -> String {
     let clock = ContinuousClock()
