@@ -14,11 +14,14 @@ struct DatabaseFilesTests {
             let database = try Database.open(path: path)
             try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }
         }
-        // A log left beside the file counts as one of its files too.
-        _ = FileManager.default.createFile(atPath: path + ".log", contents: Data([1, 2, 3]))
+        // A log left beside the file counts as one of its files too, and so does what a
+        // compaction killed part way leaves.
+        for suffix in [".log", ".compacting", ".compacting.lock", ".compacting.log"] {
+            _ = FileManager.default.createFile(atPath: path + suffix, contents: Data([1, 2, 3]))
+        }
         #expect(FileManager.default.fileExists(atPath: path + ".lock"))
         #expect(try Database.deleteFiles(atPath: path) == true)
-        for suffix in ["", ".lock", ".log"] {
+        for suffix in ["", ".lock", ".log", ".compacting", ".compacting.lock", ".compacting.log"] {
             #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(suffix) is left")
         }
         #expect(try Database.open(path: path).snapshot().tableIfPresent("t") == nil)

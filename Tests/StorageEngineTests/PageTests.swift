@@ -22,6 +22,20 @@ struct PageTests {
         }
     }
 
+    @Test("the most compressible page decodes; one declaring more than LZ4 can expand its bytes to is refused before any buffer is made")
+    func rawLengthBound() throws {
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        var page = PageCodec.encode(kind: .overflow, raw: zeros)
+        let ref = PageCodec.seal(&page, at: 65_536)
+        #expect(try page.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 } == zeros, "a megabyte of zeros, \(page.count) bytes stored")
+        // The same page declaring a raw length of 1 GiB, its checksums made to match.
+        var inflated = PageCodec.encode(kind: .overflow, raw: zeros)
+        inflated.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(1 << 30).littleEndian, toByteOffset: 12, as: UInt32.self) }
+        let inflatedRef = PageCodec.seal(&inflated, at: 65_536)
+        let error = #expect(throws: StorageError.self) { try inflated.withUnsafeBytes { try PageCodec.decode($0, ref: inflatedRef) } }
+        #expect(error?.message.contains("implausible raw length") == true, "\(String(describing: error))")
+    }
+
     @Test("compression states reused from page to page, on several threads at once, carry nothing of one page into the next")
     func reusedCompressionStates() async throws {
         // Pages that share long runs with the pages compressed before them: a match reaching

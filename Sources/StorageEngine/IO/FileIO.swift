@@ -48,11 +48,13 @@ extension FileIO {
     }
 
     package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        try bytes.withUnsafeMutableBytes { (buffer) in
-            try read(into: buffer, at: offset)
+        // Not zeroed first: the read fills every byte or throws. A damaged reference may ask
+        // for gigabytes past the end of a small file, which zeroing would spend seconds on
+        // before the read found the end.
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+            initialized = count
         }
-        return bytes
     }
 
     package func write(_ bytes: [UInt8], at offset: UInt64) throws {

@@ -218,8 +218,10 @@ package enum PageCodec {
             }
             return Array(body)
         }
-        guard rawCount <= 1 << 30 else {
-            throw StorageError.corrupted("page declares an implausible raw length \(rawCount)", at: offset)
+        // LZ4 expands a block at most 255-fold (a byte more of match length per 255 bytes), so a
+        // larger raw length is damage, found before a buffer of that size is zeroed for it.
+        guard rawCount <= 1 << 30, rawCount <= 255 * bodyCount + 64 else {
+            throw StorageError.corrupted("page declares an implausible raw length \(rawCount) for its \(bodyCount) stored bytes", at: offset)
         }
         var raw = [UInt8](repeating: 0, count: rawCount)
         let produced = raw.withUnsafeMutableBytes { target in

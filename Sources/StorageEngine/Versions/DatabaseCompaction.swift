@@ -36,7 +36,7 @@ extension Database {
             defer { readerTable.downgradeOpenLock() }
             let usage = try database.spaceUsage()
             guard try shouldCompact(usage.totalBytes, usage.usedBytes) else { return false }
-            let building = canonical + ".compacting"
+            let building = canonical + compactingSuffix
             try buildCopy(of: tablesToCopy(from: try database.snapshot()), at: building, encryptionKey: encryptionKey)
             // The log's records are in the copy; the log belongs to the old file.
             unlink(canonical + ".log")

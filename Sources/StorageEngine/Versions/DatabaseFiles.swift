@@ -3,10 +3,14 @@ import Glibc
 /// The files a database at `path` consists of, and removing them.
 ///
 /// A file database is `path` itself, `path.lock` (the write, open and reader locks: see
-/// `ReaderTable`) and `path.log` (the redo log: see `RedoLog`). Nothing else is written beside it.
+/// `ReaderTable`) and `path.log` (the redo log: see `RedoLog`). A compaction builds its copy
+/// in `path.compacting` (with its own `.lock` and `.log`), which a compaction killed part way
+/// leaves behind. Nothing else is written beside it.
 extension Database {
     /// The suffixes of the files beside a database that belong to it.
     package static let companionSuffixes = [".lock", ".log"]
+    /// The suffix of the copy a compaction builds beside the database (see `compactOnFirstOpen`).
+    static let compactingSuffix = ".compacting"
 
     /// Removes the database at `path` and the files beside it that belong to it.
     ///
@@ -34,7 +38,9 @@ extension Database {
         }
         let existed = access(canonical, F_OK) == 0
         // The lock file goes last: while it exists, an opener waits on the locks held here.
-        for file in [canonical, canonical + ".log", canonical + ".lock"] where unlink(file) != 0 && errno != ENOENT {
+        let compacting = [compactingSuffix] + companionSuffixes.map { compactingSuffix + $0 }
+        for file in [canonical, canonical + ".log"] + compacting.map({ canonical + $0 }) + [canonical + ".lock"]
+        where unlink(file) != 0 && errno != ENOENT {
             throw PosixFile.error(errno, "delete '\(file)'")
         }
         return existed
