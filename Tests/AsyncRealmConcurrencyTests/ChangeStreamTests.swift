@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AsyncRealm
+import StorageEngine
 import TestSupport
 
 /// The indices of an update, or nil for another element.
@@ -268,14 +269,19 @@ struct ChangeStreamTests {
         #expect(await second.next() == nil)
 
         // Cancelling the consuming task ends the stream it iterates.
+        // (Cancelled once it iterates: a task cancelled while it opens its realm throws.)
         let configuration = directory.configuration
+        let iterating = Locked(false)
         let consumer = Task {
             let realm = try await Realm.open(configuration: configuration)
             var count = 0
-            for await _ in realm.objects(Pet.self).changes { count += 1 }
+            for await _ in realm.objects(Pet.self).changes {
+                count += 1
+                iterating.withLock { $0 = true }
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(100))
+        while !iterating.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
         consumer.cancel()
         #expect(try await consumer.value == 1)
     }

@@ -13,7 +13,11 @@
 //         as long as it runs (it never idles long enough to checkpoint).
 //     CrashWriter compact <database>
 //         Compacts the database in place (`Database.compactOnFirstOpen`), prints "compacted"
-//         and exits: the compaction tests kill it part way.
+//         and exits.
+//     CrashWriter compact-loop <database>
+//         Until it is killed: frees space in table "t" (a large row inserted and deleted in one
+//         commit, so the rows stay as they are), then compacts the database in place. The
+//         compaction tests kill it at random moments.
 //     CrashWriter rewrite <database> <rounds>
 //         Rewrites every row of table "t" `rounds` times, one commit per round, then exits.
 import Foundation
@@ -95,6 +99,20 @@ case "compact":
         fail("the database was not compacted")
     }
     print("compacted")
+case "compact-loop":
+    guard arguments.count == 3 else { fail("usage: CrashWriter compact-loop <database>") }
+    while true {
+        do {
+            try Database.open(path: arguments[2], encryptionKey: key).write { transaction in
+                let table = try transaction.table("t")
+                try table.insert([.binary([UInt8](repeating: 1, count: 40_000)), .int(-1)], forKey: 900_000)
+                try table.delete(900_000)
+            }
+        }
+        guard try Database.compactOnFirstOpen(atPath: arguments[2], encryptionKey: key, shouldCompact: { _, _ in true }) else {
+            fail("the database was not compacted")
+        }
+    }
 default:
     fail("unknown mode '\(arguments[1])'")
 }
