@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StorageEngineTests", dependencies: ["StorageEngine", "CrashWriter", "TestSupport"]),
         .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine", "MigratingProcess", "TestSupport"]),
+        // The README's quick start, compiled and run as it is written there.
+        .testTarget(name: "QuickStartTests", dependencies: ["AsyncRealm", "TestSupport"]),
         // A child process for the migration tests: seeds, migrates (to be killed) and verifies.
         .executableTarget(
             name: "MigratingProcess", dependencies: ["AsyncRealm"], path: "Tests/MigratingProcess"),
