@@ -21,6 +21,7 @@ package final class FileCipher: Sendable {
     package let key: EncryptionKey
     private let contexts = Locked<[Contexts]>([])
     private let nonces: Locked<(prefix: UInt64, count: UInt32)>
+    private let lastKeyCheck = Locked<(fileID: UInt64, check: [UInt8])?>(nil)
 
     /// One AES context and one HMAC context, keyed, for one thread at a time.
     private struct Contexts: @unchecked Sendable {
@@ -93,8 +94,11 @@ package final class FileCipher: Sendable {
 
     /// What a file created under this key records to recognise it (16 bytes): a MAC over
     /// `fileID` and a digest of the encryption half, so that a key differing in either half
-    /// is told apart before any page is decrypted.
+    /// is told apart before any page is decrypted. Kept for the last file id asked about:
+    /// every header read (each write transaction's start) checks it, and a file's id never
+    /// changes.
     func keyCheck(fileID: UInt64) -> [UInt8] {
+        if let kept = lastKeyCheck.withLock({ $0 }), kept.fileID == fileID { return kept.check }
         var digest = [UInt8](repeating: 0, count: 32)
         let encryptionHalf = Array(key.encryptionHalf)
         encryptionHalf.withUnsafeBytes { half in
@@ -106,11 +110,13 @@ package final class FileCipher: Sendable {
         }
         let label = Array("AsyncRealm key check".utf8)
         var id = fileID.littleEndian
-        return label.withUnsafeBytes { label in
+        let check = label.withUnsafeBytes { label in
             digest.withUnsafeBytes { digest in
                 withUnsafeBytes(of: &id) { id in tag(of: [label, id, digest]) }
             }
         }
+        lastKeyCheck.withLock { $0 = (fileID, check) }
+        return check
     }
 
     // MARK: Primitives
