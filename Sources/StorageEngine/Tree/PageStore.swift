@@ -70,6 +70,13 @@ package final class PageStore: Sendable {
         return node
     }
 
+    /// The tree node at `ref` read from disk, its checksum (and MAC) checked, whether or not the
+    /// cache holds it; not cached. What a verification of the file reads.
+    func nodeFromDisk(_ ref: PageRef) throws -> Node {
+        let (kind, raw) = try readRaw(ref)
+        return try NodeCodec.decode(kind: kind, raw: raw, origin: ref.offset)
+    }
+
     /// Calls `body` with the value stored under `key` in the tree rooted at `root`, or returns
     /// nil if there is none: through the cache while the path is cached, reading each node that
     /// is not and going on from it. A value up to 256 bytes (rows and index buckets usually are) is
