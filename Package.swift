@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "AsyncRealm", targets: ["AsyncRealm"]),
         .executable(name: "realm-bench", targets: ["RealmBench"]),
         .executable(name: "realm-bench-sqlcipher", targets: ["SQLCipherPeer"]),
+        // The inspector: info, schema, query, export, verify and compact on a realm file.
+        .executable(name: "asyncrealm", targets: ["Inspector"]),
     ],
     targets: [
         // C libraries from Debian packages, reached through module maps.
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CCrypto", "CPrefetch", "CLinuxSyscalls"]),
         // The public library.
         .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
+        // `asyncrealm`, to a realm file what `sqlite3` is to a SQLite file.
+        .executableTarget(name: "Inspector", dependencies: ["AsyncRealm", "StorageEngine"]),
 
         .executableTarget(
             name: "RealmBench",
@@ -57,6 +61,8 @@ let package = Package(
         .testTarget(name: "AsyncRealmTests", dependencies: ["AsyncRealm", "StorageEngine", "MigratingProcess", "TestSupport"]),
         // The README's quick start, compiled and run as it is written there.
         .testTarget(name: "QuickStartTests", dependencies: ["AsyncRealm", "TestSupport"]),
+        // The `asyncrealm` inspector, run as a built executable on files the tests make.
+        .testTarget(name: "InspectorTests", dependencies: ["AsyncRealm", "Inspector", "TestSupport"]),
         // A child process for the migration tests: seeds, migrates (to be killed) and verifies.
         .executableTarget(
             name: "MigratingProcess", dependencies: ["AsyncRealm"], path: "Tests/MigratingProcess"),

@@ -51,7 +51,7 @@ actor DurabilityChecker {
                 try await realm.asyncWrite { realm.add(Entry(value: entry)) }
             }
             let version = try #require(realm.lastCommit?.version)
-            let onDisk = try FileHeader.read(from: file) { _ in true }.header.version
+            let onDisk = try FileHeader.read(from: file) { _ in nil }.header.version
             // A record of an older generation is no newer than the file's header.
             let log = try? PosixFile(path: configuration.fileURL!.path + ".log", create: false, readOnly: true)
             let logged = try log.flatMap { try RedoLog.open($0)?.0.lastVersion } ?? 0

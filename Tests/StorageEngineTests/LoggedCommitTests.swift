@@ -10,7 +10,7 @@ struct LoggedCommitTests {
     static func versionOnDisk(_ path: String) throws -> UInt64 {
         let file = try PosixFile(path: path, create: false, readOnly: true)
         let store = PageStore(file: file, cache: PageCache(capacityBytes: 1 << 20))
-        return try FileHeader.read(from: file) { CommitRecord.isComplete($0, store: store) }.header.version
+        return try FileHeader.read(from: file) { CommitRecord.missingPart(of: $0, store: store) }.header.version
     }
 
     /// Creates table "t" (a commit to the file) and inserts keys 1...count, one commit each.

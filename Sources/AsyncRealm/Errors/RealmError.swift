@@ -85,7 +85,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
     }
 
     /// The public form of an engine error; the engine's message is kept word for word.
-    init(_ error: StorageError) {
+    package init(_ error: StorageError) {
         let code: Code
         switch error.code {
         case .fileCorrupted: code = .invalidDatabase

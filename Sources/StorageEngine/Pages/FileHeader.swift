@@ -48,7 +48,7 @@ package struct FileHeader: Sendable, Equatable {
     static let encryptedSlotBytes = 192
     private static let encryptedFlag: UInt32 = 1
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
-    static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 1
 
     package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64, fileID: UInt64) {
         self.version = version
@@ -173,12 +173,12 @@ package struct FileHeader: Sendable, Equatable {
 
     /// Reads the newest header of `file` whose commit is complete.
     ///
-    /// - Parameter isComplete: decides whether every page of a header's commit reached the
-    ///   disk (`CommitRecord.isComplete`); asked for the newest valid slot first.
+    /// - Parameter missingPart: says what of a header's commit did not reach the disk
+    ///   (`CommitRecord.missingPart`), nil when all of it did; asked for the newest valid slot first.
     /// - Throws: `fileCorrupted` when the file is too short, is not an AsyncRealm file, or has no
     ///   slot that passes its checksum and completeness check.
     package static func read(
-        from file: any FileIO, cipher: FileCipher? = nil, isComplete: (FileHeader) throws -> Bool
+        from file: any FileIO, cipher: FileCipher? = nil, missingPart: (FileHeader) throws -> String?
     ) throws -> (header: FileHeader, slot: Int) {
         // Read first, look at the size only to explain a failed read: this runs at the start
         // of every write transaction, where a system call more is a noticeable part of a
@@ -214,8 +214,8 @@ package struct FileHeader: Sendable, Equatable {
             }
         }
         for candidate in candidates.sorted(by: { $0.header.version > $1.header.version }) {
-            if try isComplete(candidate.header) { return candidate }
-            problems.append("the commit of version \(candidate.header.version) is incomplete")
+            guard let missing = try missingPart(candidate.header) else { return candidate }
+            problems.append("the commit of version \(candidate.header.version) is incomplete: \(missing)")
         }
         if foreign == slotOffsets.count {
             throw StorageError.corrupted("not an AsyncRealm database file (no header slot carries the magic number)", at: 0)

@@ -19,7 +19,13 @@ package enum CommitRecord {
 
     /// Whether every page of `header`'s commit is on disk with the bytes it was written with.
     static func isComplete(_ header: FileHeader, store: PageStore) -> Bool {
-        guard !header.commitRecord.isNull else { return true }
+        missingPart(of: header, store: store) == nil
+    }
+
+    /// What of `header`'s commit is not on disk as it was written (its record, or the first of
+    /// its pages that is not), nil when all of it is.
+    static func missingPart(of header: FileHeader, store: PageStore) -> String? {
+        guard !header.commitRecord.isNull else { return nil }
         do {
             let raw = try store.readPage(header.commitRecord, expecting: .commitRecord)
             let pages = try raw.withUnsafeBytes { buffer in
@@ -30,14 +36,14 @@ package enum CommitRecord {
             }
             for page in pages {
                 guard page.offset >= FileHeader.dataStart, page.length >= UInt32(PageCodec.headerSize),
-                      page.offset + UInt64(page.length) <= header.end else { return false }
+                      page.offset + UInt64(page.length) <= header.end else { return "its record lists an impossible page \(page)" }
                 let stored = try store.file.read(count: Int(page.length), at: page.offset)
                 let checksum = stored.withUnsafeBytes { PageCodec.checksumOf($0, at: page.offset) }
-                guard checksum == page.checksum else { return false }
+                guard checksum == page.checksum else { return "its page at offset \(page.offset) fails its checksum" }
             }
-            return true
+            return nil
         } catch {
-            return false
+            return "its record at offset \(header.commitRecord.offset) cannot be read (\(error))"
         }
     }
 }

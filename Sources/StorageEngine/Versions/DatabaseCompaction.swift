@@ -21,10 +21,14 @@ extension Database {
     /// moment leaves the old file whole, or the compacted one whole (and perhaps a
     /// `.compacting` file, which the next compaction replaces).
     ///
+    /// - Parameters:
+    ///   - progress: called now and then with the rows copied so far and the rows in all.
+    ///   - shouldCompact: decides, from the file's size and the bytes its data uses.
     /// - Returns: Whether the file was compacted.
     /// - Throws: What opening throws; an I/O error building the copy (the file is unchanged).
     package static func compactOnFirstOpen(
         atPath path: String, encryptionKey: EncryptionKey? = nil, openTimeout: Duration = ReaderTable.defaultOpenTimeout,
+        progress: (_ copiedRows: UInt64, _ totalRows: UInt64) -> Void = { _, _ in },
         shouldCompact: (_ totalBytes: UInt64, _ usedBytes: UInt64) throws -> Bool
     ) throws -> Bool {
         let canonical = realPath(path)
@@ -37,7 +41,7 @@ extension Database {
             let usage = try database.spaceUsage()
             guard try shouldCompact(usage.totalBytes, usage.usedBytes) else { return false }
             let building = canonical + compactingSuffix
-            try buildCopy(of: tablesToCopy(from: try database.snapshot()), at: building, encryptionKey: encryptionKey)
+            try buildCopy(of: tablesToCopy(from: try database.snapshot()), at: building, encryptionKey: encryptionKey, progress: progress)
             // The log's records are in the copy; the log belongs to the old file.
             unlink(canonical + ".log")
             guard rename(building, canonical) == 0 else {

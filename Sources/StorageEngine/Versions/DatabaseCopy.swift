@@ -55,13 +55,26 @@ extension Database {
 
     /// Writes `tables` as a new database at `building` (whatever was there is removed first),
     /// committed, synced and closed, with no file beside it: a file complete on disk.
-    static func buildCopy(of tables: [CopiedTable], at building: String, encryptionKey: EncryptionKey?) throws {
+    ///
+    /// - Parameter progress: called now and then with the rows copied so far and the rows in all.
+    static func buildCopy(
+        of tables: [CopiedTable], at building: String, encryptionKey: EncryptionKey?,
+        progress: (_ copiedRows: UInt64, _ totalRows: UInt64) -> Void = { _, _ in }
+    ) throws {
         removeBuilding(building)
+        let total = tables.reduce(UInt64(0)) { $0 + UInt64($1.rows.count) }
+        var copied: UInt64 = 0
         do {
             let copy = try Database.open(path: building, encryptionKey: encryptionKey)
             try copy.write { transaction in
-                for table in tables { try fill(transaction.createTable(table.name), from: table) }
+                for table in tables {
+                    try fill(transaction.createTable(table.name), from: table) {
+                        copied += 1
+                        if copied % 4096 == 0 { progress(copied, total) }
+                    }
+                }
             }
+            progress(total, total)
         }
         // The handle is gone: its commit is in the file (a logged one was checkpointed into it).
         for file in companionSuffixes.map({ building + $0 }) { unlink(file) }
@@ -72,9 +85,10 @@ extension Database {
         for file in [building] + companionSuffixes.map({ building + $0 }) { unlink(file) }
     }
 
-    private static func fill(_ writer: TableWriter, from table: CopiedTable) throws {
+    private static func fill(_ writer: TableWriter, from table: CopiedTable, copiedRow: () -> Void) throws {
         try table.rows.scan(0...UInt64.max) { key, row in
             try writer.insert(try row.decoded(), forKey: key)
+            copiedRow()
             return true
         }
         writer.handOutKeys(from: table.nextKey)

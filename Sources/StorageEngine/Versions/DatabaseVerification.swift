@@ -97,8 +97,10 @@ private struct VerificationWalk {
         }
         _ = checkedPage(header.commitRecord, .commitRecord, Place(structure: "commit record")) { _, _ in () }
         for (name, roots) in (catalog ?? Catalog()).tables.sorted(by: { $0.key < $1.key }) {
+            let damageBefore = report.damage.count
             let rows = walkTree(roots.rows, Place(table: name, structure: "rows"), postingTrees: false)
-            if rows != roots.rowCount {
+            // Rows in unreadable pages were not counted: a count differing then says nothing more.
+            if rows != roots.rowCount, report.damage.count == damageBefore {
                 damage(roots.rows.offset, Place(table: name, structure: "rows"), "holds \(rows) rows; the catalog says \(roots.rowCount)")
             }
             for index in roots.indexes {
@@ -118,7 +120,7 @@ private struct VerificationWalk {
         do {
             return try decode(try store.readPage(ref, expecting: kind), ref)
         } catch {
-            damage(ref.offset, place, "\(error)")
+            damage(ref.offset, place, reason(error))
             return nil
         }
     }
@@ -138,7 +140,7 @@ private struct VerificationWalk {
         do {
             node = try store.nodeFromDisk(ref)
         } catch {
-            damage(ref.offset, place, "\(error)")
+            damage(ref.offset, place, reason(error))
             return 0
         }
         switch node {
@@ -232,6 +234,11 @@ private struct VerificationWalk {
         used.append((Extent(ref), "\(place.structure)\(place.table.map { " of '\($0)'" } ?? "")"))
         checkedBytes += UInt64(ref.length)
         if report.pagesChecked % 256 == 0 { progress(min(checkedBytes, totalBytes), totalBytes) }
+    }
+
+    /// What `error` says, without the code and offset the report gives already.
+    private func reason(_ error: any Error) -> String {
+        (error as? StorageError)?.message ?? "\(error)"
     }
 
     private mutating func damage(_ offset: UInt64, _ place: Place, _ reason: String) {

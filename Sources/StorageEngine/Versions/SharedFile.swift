@@ -109,10 +109,10 @@ package final class SharedFile: Sendable {
     /// The newest header on disk whose commit is complete, and its slot.
     func readHeader() throws -> (header: FileHeader, slot: Int) {
         try FileHeader.read(from: file, cipher: store.cipher) { header in
-            if completeHeader.withLock({ $0 == header }) { return true }
-            guard CommitRecord.isComplete(header, store: store) else { return false }
+            if completeHeader.withLock({ $0 == header }) { return nil }
+            if let missing = CommitRecord.missingPart(of: header, store: store) { return missing }
             markComplete(header)
-            return true
+            return nil
         }
     }
 
