@@ -29,7 +29,10 @@ enum Inspector {
         guard let command = commands.first(where: { $0.name == name }) else {
             return fail(.usage("unknown command '\(name)'; the commands are \(commands.map(\.name).joined(separator: ", "))"))
         }
-        let rest = Array(arguments.dropFirst())
+        var rest = Array(arguments.dropFirst())
+        let stats = rest.contains("--stats")
+        rest.removeAll { $0 == "--stats" }
+        defer { if stats { reportStats() } }
         if rest.contains("--help") || rest.contains("-h") {
             Output.standard.write(command.help)
             Output.standard.flush()
@@ -46,6 +49,18 @@ enum Inspector {
             Output.standard.flush()
             return fail(.file("\(error)"), command: command.name)
         }
+    }
+
+    /// Writes the process's peak memory and time to stderr (`--stats`).
+    private static func reportStats() {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        let kilobytes = peak.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        Output.error.write("stats: peak memory \(kilobytes * 1024) bytes, cpu time \(String(format: "%.3f", seconds)) s\n")
+        Output.error.flush()
     }
 
     private static func fail(_ failure: InspectorFailure, command: String? = nil) -> ExitStatus {
@@ -68,7 +83,8 @@ enum Inspector {
         COMMANDS:
         \(commands.map { "  " + $0.name.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
-        Every command takes --help, and --key-file PATH for an encrypted file (the 64-byte key,
+        Every command takes --help; --stats, to print its peak memory and CPU time on stderr as
+        it ends; and --key-file PATH for an encrypted file (the 64-byte key,
         raw or as 128 hex digits); the key may also come from the environment variable
         ASYNCREALM_ENCRYPTION_KEY (128 hex digits). Files are opened read-only, except by compact.
 

@@ -8,6 +8,10 @@ struct RealmFile {
     static let valuedOptions: Set<String> = ["--key-file"]
     static let keyEnvironmentVariable = "ASYNCREALM_ENCRYPTION_KEY"
 
+    /// The page cache's capacity: commands read a file once through, in key order, where a
+    /// cache larger than this saves nothing and an export of any size stays small.
+    static let pageCacheBytes = 8 << 20
+
     let path: String
     let key: Data?
 
@@ -52,7 +56,9 @@ struct RealmFile {
         do {
             let url = URL(fileURLWithPath: path)
             let version = try schemaVersionAtURL(url, encryptionKey: key)
-            return try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: key, readOnly: true, schemaVersion: version))
+            var configuration = Realm.Configuration(fileURL: url, encryptionKey: key, readOnly: true, schemaVersion: version)
+            configuration.pageCacheBytes = Self.pageCacheBytes
+            return try Realm(configuration: configuration)
         } catch let error as RealmError {
             throw failure(error)
         }
@@ -62,7 +68,7 @@ struct RealmFile {
     func openDatabase() throws -> Database {
         try checkExists()
         do {
-            return try Database.open(path: path, create: false, readOnly: true, encryptionKey: key.map { try EncryptionKey(Array($0)) })
+            return try Database.open(path: path, create: false, readOnly: true, cacheBytes: Self.pageCacheBytes, encryptionKey: key.map { try EncryptionKey(Array($0)) })
         } catch let error as StorageError {
             throw failure(RealmError(error))
         }

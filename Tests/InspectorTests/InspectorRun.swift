@@ -10,10 +10,12 @@ struct InspectorRun {
     /// The child's peak resident memory, in bytes.
     let peakResidentBytes: Int
 
-    /// Runs `asyncrealm arguments...` with stdout and stderr going to files in `directory`
+    /// Runs `asyncrealm arguments...` (or another `executable`) with stdout and stderr going to files in `directory`
     /// (not terminals, not pipes that could fill), and waits for it.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> InspectorRun {
-        let executable = try childExecutablePath("asyncrealm")
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: String? = nil
+    ) throws -> InspectorRun {
+        let executable = try executable ?? childExecutablePath("asyncrealm")
         let outputPath = directory.appendingPathComponent("stdout-\(UUID())").path
         let errorPath = directory.appendingPathComponent("stderr-\(UUID())").path
         defer { unlink(outputPath); unlink(errorPath) }

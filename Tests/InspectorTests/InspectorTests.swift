@@ -254,6 +254,16 @@ struct InspectorTests {
         #expect(try self.run("verify", path).status == 0)
     }
 
+    @Test("a progress bar on stderr when it is a terminal (run under script(1)), erased at the end")
+    func progressOnTerminal() throws {
+        try makeFile()
+        let executable = try childExecutablePath("asyncrealm")
+        let run = try InspectorRun.run(["-q", "-e", "-c", "'\(executable)' verify '\(path)'", "/dev/null"], in: directory.url, executable: "/usr/bin/script")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("\rverify [##############################] 100%"), "\(run.output.debugDescription)")
+        #expect(run.output.contains("\r\u{1B}[Kok: version "), "\(run.output.debugDescription)")
+    }
+
     @Test("--help for the tool and for each command; usage errors name the command's help")
     func help() throws {
         let overview = try run("--help")
@@ -273,5 +283,45 @@ struct InspectorTests {
         let missing = try run("info")
         #expect(missing.status == 2)
         #expect(missing.errors.hasPrefix("asyncrealm: missing the realm file\n"))
+    }
+}
+
+@Suite("The asyncrealm inspector on a large file")
+struct InspectorLargeFileTests {
+    /// The peak memory `--stats` reports on stderr.
+    static func peakMemory(of run: InspectorRun) throws -> Int {
+        let line = try #require(run.errors.split(separator: "\n").first { $0.hasPrefix("stats: peak memory ") })
+        return try #require(Int(line.dropFirst("stats: peak memory ".count).prefix { $0.isNumber }))
+    }
+
+    @Test("export streams: its peak memory grows far less than what it writes")
+    func exportStreams() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("large.realm").path
+        let count = 100_000
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Owner.self, Pet.self]))
+            var generator = SeededGenerator(seed: 11)
+            // Names cut from random letters (which LZ4 cannot shrink), 600 bytes each.
+            let letters = String((0..<8192).map { _ in "abcdefghijklmnopqrstuvwxyz".randomElement(using: &generator)! }).utf8
+            try realm.write {
+                for index in 0..<count {
+                    let start = letters.index(letters.startIndex, offsetBy: Int.random(in: 0..<(8192 - 600), using: &generator))
+                    let name = String(letters[start..<letters.index(start, offsetBy: 600)])!
+                    realm.create(Owner.self, value: ["id": index, "name": name, "score": Double(index)])
+                }
+            }
+        }
+        let small = try InspectorRun.run(["query", path, "Owner", "--limit", "1", "--stats"], in: directory.url)
+        #expect(small.status == 0, "\(small.errors)")
+        let export = try InspectorRun.run(["export", path, "Owner", "--json", "--stats"], in: directory.url)
+        #expect(export.status == 0, "\(export.errors)")
+        #expect(!export.errors.contains("export ["), "a progress bar was drawn on a stderr that is not a terminal")
+        let written = export.output.utf8.count
+        #expect(written > 60_000_000)
+        #expect(export.output.hasSuffix("}\n]\n"))
+        let growth = try Self.peakMemory(of: export) - Self.peakMemory(of: small)
+        print("export of \(count) objects: wrote \(written) bytes; peak memory \(growth) bytes more than a one-object query's")
+        #expect(growth < written / 4)
     }
 }

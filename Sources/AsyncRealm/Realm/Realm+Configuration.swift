@@ -75,9 +75,10 @@ extension Realm {
         /// process decides.)
         public var openTimeout: Duration = .seconds(10)
 
-        /// The capacity of the file's page cache (set by tests that measure memory; the first
-        /// handle on a file in the process decides).
-        var pageCacheBytes = PageCache.defaultCapacityBytes
+        /// The capacity of the file's page cache (set by tests that measure memory, and by the
+        /// inspector, which reads files once through; the first handle on a file in the
+        /// process decides).
+        package var pageCacheBytes = PageCache.defaultCapacityBytes
 
         /// The file to open instead of `fileURL` or the in-memory database (set by tests that
         /// inject faults into the file's writes). Set `inMemoryIdentifier` too: it names the

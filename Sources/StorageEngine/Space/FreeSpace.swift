@@ -34,6 +34,12 @@ package struct FreeSpace: Sendable, Equatable {
 
     package private(set) var free: [Extent] = []
     package private(set) var pending: [PendingRelease] = []
+
+    /// The bytes of `free` and `pending` together: the file's data that no page of the
+    /// newest version uses.
+    package var unusedBytes: UInt64 {
+        free.reduce(0) { $0 + $1.length } + pending.reduce(0) { $0 + $1.extents.reduce(0) { $0 + $1.length } }
+    }
     /// Where the file's used space ends; allocation past every free extent starts here.
     package private(set) var end: UInt64
 

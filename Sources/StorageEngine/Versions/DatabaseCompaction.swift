@@ -7,7 +7,7 @@ extension Database {
     package func spaceUsage() throws -> (totalBytes: UInt64, usedBytes: UInt64) {
         let header = try shared.readHeader().header
         let freeSpace = try loadFreeSpace(header)
-        let free = freeSpace.free.reduce(0) { $0 + $1.length } + freeSpace.pending.reduce(0) { $0 + $1.extents.reduce(0) { $0 + $1.length } }
+        let free = freeSpace.unusedBytes
         return (try shared.file.size(), header.end - FileHeader.dataStart - min(free, header.end - FileHeader.dataStart))
     }
 

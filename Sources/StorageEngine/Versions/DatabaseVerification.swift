@@ -49,7 +49,7 @@ extension Database {
         return withoutActuallyEscaping(progress) { progress in
             var walker = VerificationWalk(store: shared.store, header: header, progress: progress)
             walker.walkFile()
-            progress(walker.checkedBytes, walker.totalBytes)
+            progress(walker.totalBytes, walker.totalBytes)
             return walker.report
         }
     }
@@ -64,7 +64,9 @@ private struct VerificationWalk {
     /// Every extent a page of the version occupies, with what it is (for the space check).
     var used: [(extent: Extent, what: String)] = []
     var checkedBytes: UInt64 = 0
-    let totalBytes: UInt64
+    /// The bytes the version's pages take: the file's data less its free space, once the
+    /// free list is read.
+    var totalBytes: UInt64
 
     init(store: PageStore, header: FileHeader, progress: @escaping (UInt64, UInt64) -> Void) {
         self.store = store
@@ -94,6 +96,9 @@ private struct VerificationWalk {
                 throw StorageError.corrupted("free list ends at \(space.end), the header at \(header.end)", at: ref.offset)
             }
             return space
+        }
+        if let free {
+            totalBytes -= min(free.unusedBytes, totalBytes)
         }
         _ = checkedPage(header.commitRecord, .commitRecord, Place(structure: "commit record")) { _, _ in () }
         for (name, roots) in (catalog ?? Catalog()).tables.sorted(by: { $0.key < $1.key }) {
@@ -232,7 +237,7 @@ private struct VerificationWalk {
     private mutating func count(_ ref: PageRef, _ place: Place) {
         report.pagesChecked += 1
         used.append((Extent(ref), "\(place.structure)\(place.table.map { " of '\($0)'" } ?? "")"))
-        checkedBytes += UInt64(ref.length)
+        checkedBytes += Extent(ref).length
         if report.pagesChecked % 256 == 0 { progress(min(checkedBytes, totalBytes), totalBytes) }
     }
 
