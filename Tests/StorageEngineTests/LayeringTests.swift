@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The engine's folders are layers (`Docs/StorageEngine.md`, "Layers"): a folder uses only the
+/// The engine's folders are layers (`Docs/Internals/StorageEngine.md`, "Layers"): a folder uses only the
 /// folders below it. This reads the sources, finds where each type is declared, and fails on
 /// every use of a type from a higher layer, naming the file, the type and both folders.
 @Suite("The engine's layers")

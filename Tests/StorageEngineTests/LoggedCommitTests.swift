@@ -3,7 +3,7 @@ import Testing
 @testable import StorageEngine
 import TestSupport
 
-/// Small commits made durable by the redo log (see `LogEpoch` and `Docs/RedoLog.md`).
+/// Small commits made durable by the redo log (see `LogEpoch` and `Docs/Internals/RedoLog.md`).
 @Suite("Commits through the redo log")
 struct LoggedCommitTests {
     /// The newest complete version the file itself holds, read as another process would.

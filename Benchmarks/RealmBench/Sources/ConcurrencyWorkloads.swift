@@ -44,7 +44,7 @@ func arithmetic(seed: UInt64) -> UInt64 {
 /// The same amount of work as four independent chains, which keep a core's arithmetic units
 /// busy (bound by throughput). The compiler turns the four chains into vector code, which a
 /// second hyperthread on the same core would not slow either: a loop bound by the multiplier
-/// showed this machine's two CPUs to be two cores (see `Docs/Concurrency.md`).
+/// showed this machine's two CPUs to be two cores (see `Docs/Internals/Concurrency.md`).
 func arithmeticLanes(seed: UInt64) -> UInt64 {
     var (a, b, c, d) = (seed | 1, seed | 3, seed | 5, seed | 7)
     for _ in 0..<5_000_000 {
@@ -58,7 +58,7 @@ func arithmeticLanes(seed: UInt64) -> UInt64 {
 /// Passes over 8 MiB that every task reads, about as long as one frozen read: work bound by
 /// memory, as reading rows is in part, that shares nothing but the bytes read. On this machine
 /// a single pass of memory-bound work runs up to twice as fast in some phases, which two at once
-/// do not get; this ratio shows how much of that a run met (see `Docs/Concurrency.md`).
+/// do not get; this ratio shows how much of that a run met (see `Docs/Internals/Concurrency.md`).
 struct SharedWords: @unchecked Sendable {
     let words: UnsafeMutableBufferPointer<UInt64>
 

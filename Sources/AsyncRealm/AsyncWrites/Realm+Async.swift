@@ -11,7 +11,7 @@ extension Realm {
     ///
     /// When other `asyncWrite`s of this process wait behind it, the commit joins a *commit
     /// group*: the next writer starts from it at once, and the last writer of the group
-    /// writes one header and syncs once for all of them (see `Docs/Concurrency.md`). Each
+    /// writes one header and syncs once for all of them (see `Docs/Internals/Concurrency.md`). Each
     /// `asyncWrite` still returns only once its commit is durable, and no other realm sees it
     /// before.
     ///

@@ -25,7 +25,7 @@ public final class Realm {
     /// of its change streams computes an element, and when it resolves a `ThreadSafeReference`.
     /// Off, it advances only on `refresh()` and at the start of a write, and its streams report
     /// changes then. Writes always start at the newest version. (A realm never advances in the
-    /// middle of the synchronous code that reads it: see `Docs/Concurrency.md`.)
+    /// middle of the synchronous code that reads it: see `Docs/Internals/Concurrency.md`.)
     public var autorefresh = true
 
     /// The streams observing this realm, by token, to skip commits made without notifying

@@ -23,7 +23,7 @@ extension Realm {
 
     /// A frozen realm reading this realm's current version. It never changes, keeps its
     /// version readable while it (or anything read from it) lives, and is not confined: pass
-    /// what it reads to other tasks with `Frozen` (see `Docs/Concurrency.md`).
+    /// what it reads to other tasks with `Frozen` (see `Docs/Internals/Concurrency.md`).
     ///
     /// - Important: Freeze outside a write transaction.
     public func freeze() -> Realm {

@@ -1,7 +1,7 @@
 import CXXHash
 
 /// A run of small commits made durable in the redo log rather than the file, from one
-/// checkpoint to the next (see `Docs/RedoLog.md`).
+/// checkpoint to the next (see `Docs/Internals/RedoLog.md`).
 ///
 /// A process keeps an epoch only while it holds the file's open lock exclusively (see
 /// `ReaderTable`): no other process has the file open, so none can read or write a version the

@@ -1,6 +1,6 @@
 import CXXHash
 
-/// The log a small commit is made durable in (see `Docs/RedoLog.md`): a header naming a
+/// The log a small commit is made durable in (see `Docs/Internals/RedoLog.md`): a header naming a
 /// generation, then records appended one after another, each checksummed and chained to the
 /// one before, so that reading stops at the first record a crash tore or a former generation
 /// left behind.

@@ -1,4 +1,4 @@
-/// The row changes of one transaction, as the redo log stores them (see `Docs/RedoLog.md`):
+/// The row changes of one transaction, as the redo log stores them (see `Docs/Internals/RedoLog.md`):
 /// enough to make the same changes again on the version the transaction started from.
 ///
 /// Only row operations are recorded; replaying them through `TableWriter` redoes the index

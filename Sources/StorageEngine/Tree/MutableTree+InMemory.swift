@@ -1,5 +1,5 @@
 /// Flushing a tree into memory instead of the file, and back: the tree side of commits made
-/// durable by the redo log (see `Docs/RedoLog.md`).
+/// durable by the redo log (see `Docs/Internals/RedoLog.md`).
 extension MutableTree {
     /// Keeps every dirty node in memory under a synthetic reference (`PageStore.holdInMemory`)
     /// and returns the new root: no encoding, compression, checksum or write. Readers reach the

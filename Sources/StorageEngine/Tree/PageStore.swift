@@ -38,7 +38,7 @@ package final class PageStore: Sendable {
 
     /// Keeps each node in memory under its synthetic reference (from `reserveSyntheticRefs`),
     /// until `releaseFromMemory`: how a commit made durable by the redo log "writes" its nodes
-    /// (see `Docs/RedoLog.md`). Every reader path reaches them through the cache as it would
+    /// (see `Docs/Internals/RedoLog.md`). Every reader path reaches them through the cache as it would
     /// stored ones.
     func holdInMemory(_ nodes: [(ref: PageRef, node: Node)]) {
         cache.hold(nodes.map { ($0.ref, $0.node, PageStore.heldCost(of: $0.node)) })

@@ -426,7 +426,7 @@ extension SharedFile {
 }
 
 /// Epochs of logged commits, seen from the process's shared state of a file (see `LogEpoch`
-/// and `Docs/RedoLog.md`).
+/// and `Docs/Internals/RedoLog.md`).
 extension SharedFile {
     /// Opens an epoch whose logged commits follow `base`, the file's newest durable header, if
     /// this process may log: it can take the open lock exclusively (no other process has the
