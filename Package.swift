@@ -63,6 +63,8 @@ let package = Package(
         .testTarget(name: "QuickStartTests", dependencies: ["AsyncRealm", "TestSupport"]),
         // The `asyncrealm` inspector, run as a built executable on files the tests make.
         .testTarget(name: "InspectorTests", dependencies: ["AsyncRealm", "Inspector", "TestSupport"]),
+        // The guides' examples (Docs/*.md), compiled and run.
+        .testTarget(name: "GuideTests", dependencies: ["AsyncRealm", "StorageEngine", "TestSupport"]),
         // A child process for the migration tests: seeds, migrates (to be killed) and verifies.
         .executableTarget(
             name: "MigratingProcess", dependencies: ["AsyncRealm"], path: "Tests/MigratingProcess"),

@@ -70,7 +70,8 @@ struct MigrationGuideTests {
         let url = directory.file()
         let config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Person.self, Dog.self])
         let realm = try Realm(configuration: config)
-        #expect(try schemaVersionAtURL(url) == 1)
+        let version = try schemaVersionAtURL(url)   // 1
+        #expect(version == 1)
         #expect(realm.isEmpty)
     }
 
@@ -80,11 +81,34 @@ struct MigrationGuideTests {
         let directory = TemporaryDirectory()
         let url = directory.file()
         try Self.versionOne(url)
+        // Version 1 had `Person.age: Int?`; version 2 declares `@Persisted var age: Int = 18`
+        // and a new `@Persisted var email = "unknown"`.
         let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [Person.self]))
         let people = realm.objects(Person.self).sorted(byKeyPath: "name")
         #expect(people.map(\.age) == [18, 40])
         #expect(people.map(\.email) == ["unknown", "unknown"])
         #expect(people[0].dogs.map(\.name) == ["Rex"])
+    }
+
+    /// The guide's migration to version 3.
+    static func migrateToVersionThree(_ url: URL) throws -> Realm {
+        typealias Person = GuideV3.Person
+        typealias Dog = GuideV1.Dog
+        var config = Realm.Configuration(fileURL: url, schemaVersion: 3, objectTypes: [Person.self, Dog.self])
+        config.migrationBlock = { migration, oldSchemaVersion in
+            if oldSchemaVersion < 2 {
+                // `dogs` became `pets`: the lists keep their elements.
+                migration.renameProperty(onType: "Person", from: "dogs", to: "pets")
+            }
+            if oldSchemaVersion < 3 {
+                // `born` changed from String to Int: convert each value.
+                migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
+                    newObject!["born"] = Int(oldObject!["born"] as! String) ?? 1900
+                }
+            }
+        }
+        let realm = try Realm(configuration: config)
+        return realm
     }
 
     @Test("the migration block, from version 1 and from version 2")
@@ -98,21 +122,12 @@ struct MigrationGuideTests {
             if start == 2 {
                 _ = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [GuideV2.Person.self, GuideV1.Ticket.self]))
             }
-            var config = Realm.Configuration(fileURL: url, schemaVersion: 3, objectTypes: [Person.self, Dog.self])
-            config.migrationBlock = { migration, oldSchemaVersion in
-                if oldSchemaVersion < 2 {
-                    // `dogs` became `pets`: the lists keep their elements.
-                    migration.renameProperty(onType: "Person", from: "dogs", to: "pets")
-                }
-                if oldSchemaVersion < 3 {
-                    // `born` changed from String to Int: convert each value.
-                    migration.enumerateObjects(ofType: "Person") { oldObject, newObject in
-                        newObject!["born"] = Int(oldObject!["born"] as! String) ?? 1900
-                    }
-                }
-            }
-            if start == 2 {
+            var realm: Realm
+            if start == 1 {
+                realm = try Self.migrateToVersionThree(url)
+            } else {
                 // From version 2, `dogs` is renamed too: version 2 still had it.
+                var config = Realm.Configuration(fileURL: url, schemaVersion: 3, objectTypes: [Person.self, Dog.self])
                 config.migrationBlock = { migration, oldSchemaVersion in
                     #expect(oldSchemaVersion == 2)
                     migration.renameProperty(onType: "Person", from: "dogs", to: "pets")
@@ -120,8 +135,8 @@ struct MigrationGuideTests {
                         newObject!["born"] = Int(oldObject!["born"] as! String) ?? 1900
                     }
                 }
+                realm = try Realm(configuration: config)
             }
-            let realm = try Realm(configuration: config)
             let ana = try #require(realm.objects(Person.self).filter("name == 'Ana'").first)
             #expect(ana.born == 1990)
             #expect(ana.pets.map(\.name) == ["Rex"])

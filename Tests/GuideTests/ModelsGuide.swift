@@ -1,0 +1,88 @@
+import AsyncRealm
+import Foundation
+import Testing
+import TestSupport
+
+// The examples of Docs/Models.md.
+
+final class Contact: Object {
+    @Persisted(primaryKey: true) var id: ObjectId      // unique; a fresh ObjectId by default
+    @Persisted(indexed: true) var name: String           // indexed: fast == and IN queries
+    @Persisted var nickname: String?                     // optional: may hold nil
+    @Persisted var age = 0                               // a default value (the type is inferred)
+    @Persisted var birthday: Date?
+    @Persisted var photo: Data?
+    @Persisted var balance: Decimal                      // exact decimal, as Realm's Decimal128
+    @Persisted var deviceID: UUID
+    @Persisted var rating: Double
+    @Persisted var favorite: Bool
+    @Persisted var status: Status = .active              // an enum with a raw value
+    @Persisted var tags: List<String>                    // a list of values
+    @Persisted var address: Address?                     // a link to one object
+    @Persisted var friends: List<Contact>                // links to many objects
+    @Persisted(originProperty: "friends") var friendOf: LinkingObjects<Contact>  // who lists this one
+    var isSelected = false                               // not @Persisted: not stored
+}
+
+enum Status: String, PersistableEnum {
+    case active, archived
+}
+
+final class Address: Object {
+    @Persisted var street: String
+    @Persisted var city: String
+}
+
+@Suite("Docs/Models.md")
+struct ModelsGuide {
+    @Test("the model's schema: types, options, links, the inverse, the ignored property")
+    func schema() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-schema", objectTypes: [Contact.self, Address.self]))
+        let schema = try #require(realm.schema["Contact"])
+        #expect(schema.primaryKeyProperty?.name == "id")
+        #expect(schema["name"]?.isIndexed == true)
+        #expect(schema["nickname"]?.isOptional == true)
+        #expect(schema["balance"]?.type == .decimal128)
+        #expect(schema["status"]?.type == .string)
+        #expect(schema["tags"]?.isArray == true)
+        #expect(schema["friendOf"]?.type == .linkingObjects)
+        #expect(schema["isSelected"] == nil)
+    }
+
+    @Test("defaults, primary keys, links, lists and the inverse")
+    func objects() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-objects", objectTypes: [Contact.self, Address.self]))
+        let contact = Contact()
+        print(contact.age, contact.status, contact.nickname ?? "nil", contact.tags.count)   // 0 active nil 0
+        #expect(contact.age == 0 && contact.status == .active && contact.nickname == nil)
+        #expect(contact.id != Contact().id)
+        try realm.write { realm.add(contact) }
+
+        let found = realm.object(ofType: Contact.self, forPrimaryKey: contact.id)
+        #expect(found == contact)
+
+        try realm.write {
+            let ana = realm.create(Contact.self, value: ["name": "Ana", "address": ["street": "Main St 1", "city": "Porto"]])
+            let bo = realm.create(Contact.self, value: ["name": "Bo"])
+            ana.friends.append(bo)
+            ana.tags.append(objectsIn: ["family", "work"])
+        }
+        let bo = realm.objects(Contact.self).where { $0.name == "Bo" }.first!
+        print(bo.friendOf.map(\.name))          // ["Ana"]
+        #expect(bo.friendOf.map(\.name) == ["Ana"])
+        #expect(realm.objects(Address.self).first?.city == "Porto")
+        #expect(realm.objects(Contact.self).filter("status == 'active'").count == 3)
+        #expect(realm.objects(Contact.self).where { $0.status == .archived }.isEmpty)
+    }
+
+    @Test("a value that does not fit the property's integer type is refused")
+    func narrowIntegers() throws {
+        final class Small: Object {
+            @Persisted var value: Int8
+        }
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-int8", objectTypes: [Small.self]))
+        #expect(Small(value: ["value": 100]).value == 100)
+        try realm.write { realm.add(Small(value: ["value": Int8.max])) }
+        #expect(realm.objects(Small.self).first?.value == .max)
+    }
+}
