@@ -27,7 +27,7 @@ actor Kennel {
     }
 }
 
-func watch(_ dogs: Results<Dog>) async {
+nonisolated(nonsending) func watch(_ dogs: Results<Dog>) async {
     for await change in dogs.changes {
         switch change {
         case .initial(let dogs):
