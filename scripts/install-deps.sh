@@ -3,7 +3,7 @@
 # Safe to run again: it does nothing when everything is already there.
 set -euo pipefail
 
-packages=(pkg-config liblz4-dev libxxhash-dev libssl-dev libsqlite3-dev liblmdb-dev libsqlcipher-dev)
+packages=(pkg-config python3 liblz4-dev libxxhash-dev libssl-dev libsqlite3-dev liblmdb-dev libsqlcipher-dev)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -2,10 +2,12 @@
 # The whole test suite, then the concurrency tests again under ThreadSanitizer (in a build
 # directory of their own, so the two builds do not invalidate each other), with the engine's
 # tests of work done on another thread during a transaction (leaves encoded and pages written
-# ahead of the commit). Any report fails. Then each fuzz target for a minute (scripts/fuzz.sh).
+# ahead of the commit). Any report fails. Then the DocC archive, with zero warnings and every
+# public symbol documented (scripts/docs.sh), and each fuzz target for a minute (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift test
+bash scripts/docs.sh
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
     swift test --sanitize=thread --scratch-path .build/tsan --filter 'AsyncRealmConcurrencyTests|EarlyPageWritesTests|TreeTests'
 bash scripts/fuzz.sh

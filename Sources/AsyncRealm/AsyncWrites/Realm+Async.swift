@@ -19,6 +19,12 @@ extension Realm {
     ///   commit, or what `commitWrite()` throws; in each case nothing of the write is stored.
     /// - Important: Use it on a realm confined to an actor or a task (`try await Realm.open()`):
     ///   a thread-confined realm cannot know on which thread the task resumes.
+    ///
+    /// - Parameters:
+    ///   - tokens: Streams (by their tokens) that do not report this write.
+    ///   - block: The transaction's work, run on the realm's actor.
+    ///   - isolation: The caller's actor; leave it to its default.
+    /// - Returns: What `block` returns.
     @discardableResult
     public func asyncWrite<Result>(
         withoutNotifying tokens: [NotificationToken] = [],
@@ -97,6 +103,9 @@ extension Realm {
 
     /// Moves this handle to the newest version, as `refresh()` does, including versions
     /// other processes committed. Returns whether the version changed.
+    ///
+    /// - Parameter isolation: The caller's actor; leave it to its default.
+    /// - Returns: Whether the version changed.
     @discardableResult
     public func asyncRefresh(isolation: isolated (any Actor)? = #isolation) async -> Bool {
         refresh()

@@ -32,14 +32,21 @@ public struct ChangeStream<Element>: AsyncSequence {
         Iterator(core: core)
     }
 
+    /// Computes the stream's elements as `for await` asks for them.
     public struct Iterator: AsyncIteratorProtocol {
         let core: StreamCore<Element>
 
+        /// The next element, computed on `actor`.
+        ///
+        /// - Parameter actor: The actor the consumer runs on.
+        /// - Returns: The next element; nil once the stream has ended.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await core.next(isolation: actor)
         }
 
         /// The next element, computed on the caller's actor (as `for await` does).
+        ///
+        /// - Returns: The next element; nil once the stream has ended.
         nonisolated(nonsending) public mutating func next() async -> Element? {
             await core.next(isolation: #isolation)
         }

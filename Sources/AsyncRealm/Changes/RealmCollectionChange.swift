@@ -6,14 +6,19 @@
 /// as the previous element showed it, `insertions` indices in the collection now; each sorted
 /// ascending. An object that moved is a deletion at its old index and an insertion at its new one.
 public enum RealmCollectionChange<Collection> {
+    /// The collection as it is when the consumer first asks: the first element.
     case initial(Collection)
+    /// The collection now, with what changed since the previous element: indices of deletions
+    /// and modifications in the previous collection, of insertions in this one.
     case update(Collection, deletions: [Int], insertions: [Int], modifications: [Int])
 }
 
 /// An element of an object's change stream: the properties that changed since the previous
 /// element (with their values then and now), or `.deleted`, after which the stream ends.
 public enum ObjectChange<T: Object> {
+    /// The object, and the properties that changed.
     case change(T, [PropertyChange])
+    /// The object was deleted; the stream ends.
     case deleted
 }
 

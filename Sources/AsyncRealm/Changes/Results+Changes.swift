@@ -11,6 +11,9 @@ extension Results {
     /// A stream of the results' changes in which only changes to `keyPaths` (dotted property
     /// names, such as `"name"` or `"owner.name"`) count as modifications. Insertions and
     /// deletions are reported whatever the key paths.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the objects.
+    /// - Returns: A stream whose first element is `.initial`.
     public func changes(keyPaths: [String]) -> ChangeStream<RealmCollectionChange<Results<Element>>> {
         stream(paths: ObservedPaths.paths(keyPaths, of: info.schema, schemas: handle.objectSchemas))
     }
@@ -81,6 +84,9 @@ extension List {
 
     /// A stream of the list's changes in which only changes to `keyPaths` of its objects count
     /// as modifications.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the list's objects.
+    /// - Returns: A stream whose first element is `.initial`.
     public func changes(keyPaths: [String]) -> ChangeStream<RealmCollectionChange<List<Element>>> {
         stream(keyPaths: keyPaths)
     }
@@ -110,6 +116,11 @@ extension LinkingObjects {
         liveResults.changes
     }
 
+    /// A stream of the linking objects' changes in which only changes to `keyPaths` count as
+    /// modifications.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the linking objects.
+    /// - Returns: A stream whose first element is `.initial`.
     public func changes(keyPaths: [String]) -> ChangeStream<RealmCollectionChange<Results<Element>>> {
         liveResults.changes(keyPaths: keyPaths)
     }
@@ -130,6 +141,9 @@ extension ObjectChangeObservable where Self: Object {
     }
 
     /// A stream of the object's changes to `keyPaths` (dotted property names) only.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the object.
+    /// - Returns: A stream of `.change` elements, then `.deleted` if the object is deleted.
     public func changes(keyPaths: [String]) -> ChangeStream<ObjectChange<Self>> {
         stream(keyPaths: keyPaths)
     }

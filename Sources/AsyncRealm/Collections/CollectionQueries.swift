@@ -85,6 +85,10 @@ extension LinkingObjects: ObjectCollectionQuerying {
 // extension; declared on the types themselves, these win.
 extension List where Element: Object {
     /// The objects for which Foundation's `predicate` holds, as `Results`.
+    ///
+    /// - Parameter predicate: A `#Predicate` over the element class.
+    /// - Returns: Live results, in the list's order.
+    /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
         try queryResults.filter(predicate)
     }
@@ -92,6 +96,10 @@ extension List where Element: Object {
 
 extension LinkingObjects {
     /// The objects for which Foundation's `predicate` holds, as `Results`.
+    ///
+    /// - Parameter predicate: A `#Predicate` over the linking class.
+    /// - Returns: Live results.
+    /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
         try queryResults.filter(predicate)
     }

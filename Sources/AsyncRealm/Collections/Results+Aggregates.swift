@@ -2,11 +2,17 @@ import Foundation
 
 extension Results {
     /// The smallest value of `property` among the objects, nil if there is none.
+    ///
+    /// - Parameter property: A numeric or date property's name.
+    /// - Returns: The smallest value, or nil when there are none.
     public func min<T: _Persistable>(ofProperty property: String) -> T? {
         extreme(of: property) { $0 < 0 }
     }
 
     /// The largest value of `property` among the objects, nil if there is none.
+    ///
+    /// - Parameter property: A numeric or date property's name.
+    /// - Returns: The largest value, or nil when there are none.
     public func max<T: _Persistable>(ofProperty property: String) -> T? {
         extreme(of: property) { $0 > 0 }
     }
@@ -19,11 +25,17 @@ extension Results {
     /// - Important: A sum that `T` cannot hold (two `Int64.max` summed as `Int`) stops with a
     ///   message naming the property and the sum, never a wrapped number: ask for a `Decimal`
     ///   or `Double` sum where the values can be that large.
+    ///
+    /// - Parameter property: A numeric property's name.
+    /// - Returns: The sum; zero for no values.
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
         Aggregates.sum(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
     }
 
     /// The mean of `property` over the objects (nil values left out), nil if there are none.
+    ///
+    /// - Parameter property: A numeric property's name.
+    /// - Returns: The mean, or nil when there are no values.
     public func average<T: _Persistable>(ofProperty property: String) -> T? {
         Aggregates.average(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
     }

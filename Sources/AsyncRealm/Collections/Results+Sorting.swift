@@ -2,9 +2,16 @@ import Foundation
 
 /// How to sort results: a key path (through to-one links) and a direction.
 public struct SortDescriptor: Sendable, Hashable {
+    /// The property to sort by, or a key path through to-one links (`"owner.name"`).
     public var keyPath: String
+    /// Whether the smallest value comes first (nil sorts before every value).
     public var ascending: Bool
 
+    /// A sort on `keyPath`.
+    ///
+    /// - Parameters:
+    ///   - keyPath: A property, or a key path through to-one links.
+    ///   - ascending: Whether the smallest value comes first.
     public init(keyPath: String, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
@@ -18,6 +25,8 @@ public struct SortDescriptor: Sendable, Hashable {
 
 extension SortDescriptor: ExpressibleByStringLiteral {
     /// An ascending sort on the key path `value`: `sorted(by: ["name", "age"])`.
+    ///
+    /// - Parameter value: A property, or a key path through to-one links.
     public init(stringLiteral value: String) {
         self.init(keyPath: value)
     }
@@ -29,11 +38,19 @@ extension Results {
     ///
     /// - Important: A key path the class does not have, or one through a list, stops with a
     ///   message saying so.
+    ///
+    /// - Parameters:
+    ///   - keyPath: A property, or a key path through to-one links.
+    ///   - ascending: Whether the smallest value comes first.
+    /// - Returns: Live results in that order.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
     /// The objects sorted by each descriptor in turn.
+    ///
+    /// - Parameter descriptors: The key paths and directions, most significant first.
+    /// - Returns: Live results in that order.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         sorting(Array(descriptors))
     }
@@ -44,6 +61,9 @@ extension Results {
     }
 
     /// The objects with distinct values at `keyPaths`, keeping the first of each.
+    ///
+    /// - Parameter keyPaths: Properties, or key paths through to-one links.
+    /// - Returns: Live results.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         distinguishing(Array(keyPaths))
     }

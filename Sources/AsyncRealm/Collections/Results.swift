@@ -117,6 +117,11 @@ public final class Results<Element: Object>: RandomAccessCollection {
     ///
     /// - Important: Invalid text, an unknown property or a type mismatch stops with the message
     ///   `filter(_ predicate: RealmPredicate)` would throw; use that form to handle them.
+    ///
+    /// - Parameters:
+    ///   - predicateFormat: The predicate, with `%@` or `$0`, `$1`... for arguments.
+    ///   - arguments: The values that replace the placeholders, in order.
+    /// - Returns: Live results.
     public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
         do {
             return try filter(predicateFormat, values: try RealmPredicate.values(of: arguments))
@@ -140,6 +145,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
     ///
     /// - Throws: `RealmError` with code `invalidQuery` when the predicate names a property the
     ///   class does not have or compares values that do not compare, with the position.
+    ///
+    /// - Parameter predicate: A parsed predicate.
+    /// - Returns: Live results.
     public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
         handle.checkThread()
         let binder = QueryBinder(schemas: handle.objectSchemas)
@@ -181,6 +189,10 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The transformed objects, in order, read through the iterator. `Collection.map` counts and
     /// then subscripts each position, and an object made by index looks its row up when first
     /// read; the iterator reads rows in batches, or from the rows evaluating kept.
+    ///
+    /// - Parameter transform: Called with each object in turn.
+    /// - Returns: The transformed values, in order.
+    /// - Throws: What `transform` throws.
     public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
         var mapped: [T] = []
         for element in self { mapped.append(try transform(element)) }
@@ -189,6 +201,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// Iterates in key order, reading rows a batch at a time in one pass over the table instead
     /// of looking each object up: every accessor starts with its row already decoded.
+    ///
+    /// - Returns: An iterator over the objects the results hold when it is made.
     public func makeIterator() -> Iterator {
         handle.checkThread()
         return Iterator(results: self)

@@ -65,7 +65,9 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         case invalidEncryptionKey
     }
 
+    /// What went wrong: stable across releases, for code to switch on.
     public let code: Code
+    /// What went wrong and what to do, for people (the same as `localizedDescription`).
     public let message: String
     /// The file offset at which corruption was detected, when there is one.
     public let offset: UInt64?

@@ -17,6 +17,9 @@ extension Realm {
     /// Every object of the class named `className`, read without its Swift model.
     ///
     /// - Important: The class must be in the realm's schema.
+    ///
+    /// - Parameter className: The name of a class in the realm's schema.
+    /// - Returns: Live results of `DynamicObject`s, whose properties are read by name.
     public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
         checkThread()
         return Results(realm: self, info: dynamicClassInfo(className))

@@ -49,6 +49,8 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     public var endIndex: Int { results?.count ?? 0 }
 
     /// The linking object at `position`, in the order of the backlink index.
+    ///
+    /// - Parameter position: A position below `endIndex`.
     public subscript(position: Int) -> Element {
         guard let results else { stop("index \(position) is out of bounds: the linking objects of an unmanaged object are empty") }
         return results[position]

@@ -45,6 +45,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
 
         /// The next element, or nil after the last.
+        ///
+        /// - Returns: The next element, or nil after the last.
         public mutating func next() -> Element? {
             let count = snapshot?.count ?? list.endIndex
             guard position < count else { return nil }
@@ -55,6 +57,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     /// An iterator over the elements (an unmanaged list's as they are now; see `Iterator`).
+    ///
+    /// - Returns: An iterator starting at the first element.
     public func makeIterator() -> Iterator { Iterator(self) }
 
     public var startIndex: Int { 0 }
@@ -72,6 +76,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     /// Appends `element`: one row written, however long the list.
+    ///
+    /// - Parameter element: A value, or an object (added to the realm if it is unmanaged).
     public func append(_ element: Element) {
         guard let location else { return unmanaged.append(element) }
         let stored = location.stored(element)
@@ -81,6 +87,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
     }
 
+    /// Appends the elements of a sequence, in order; call inside a write transaction for a
+    /// managed list.
+    ///
+    /// - Parameter elements: Values, or objects (unmanaged ones are added to the realm).
     public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
         guard let location else { return unmanaged.append(contentsOf: elements) }
         let stored = elements.map { location.stored($0) }
@@ -100,6 +110,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
     }
 
+    /// Removes the element at a position, shifting the ones after it.
+    ///
+    /// - Parameter index: A position below `count`.
     public func remove(at index: Int) {
         guard let location else {
             unmanaged.remove(at: index)
@@ -113,6 +126,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
     }
 
+    /// Removes every element (the objects themselves stay in the realm).
     public func removeAll() {
         guard let location else { return unmanaged.removeAll() }
         location.checkWritable()
@@ -123,6 +137,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     /// Moves the element at `from` to `to`, shifting the ones between.
+    ///
+    /// - Parameters:
+    ///   - from: The position of the element to move.
+    ///   - to: Its position afterwards.
     public func move(from: Int, to: Int) {
         guard let location else {
             unmanaged.insert(unmanaged.remove(at: from), at: to)
@@ -154,6 +172,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
 
     /// Replaces the element at `index`.
+    ///
+    /// - Parameters:
+    ///   - index: A position below `count`.
+    ///   - object: The new element.
     public func replace(index: Int, object: Element) {
         guard let location else {
             unmanaged[index] = object
@@ -194,21 +216,31 @@ extension List: RangeReplaceableCollection {
     // (every `@Persisted` list read) can use them.
 
     /// Inserts `newElements` at `index`.
+    ///
+    /// - Parameters:
+    ///   - newElements: The elements to insert, in order.
+    ///   - index: The position of the first of them; at most `count`.
     public func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
         replaceSubrange(index..<index, with: newElements)
     }
 
     /// Appends `newElements`.
+    ///
+    /// - Parameter newElements: The elements to append, in order.
     public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
         append(objectsIn: newElements)
     }
 
     /// Removes the elements in `bounds`.
+    ///
+    /// - Parameter bounds: Positions within the list.
     public func removeSubrange(_ bounds: Range<Int>) {
         replaceSubrange(bounds, with: EmptyCollection())
     }
 
     /// Removes and returns the first element; the list must not be empty.
+    ///
+    /// - Returns: The element that was first.
     @discardableResult
     public func removeFirst() -> Element {
         let first = self[0]
@@ -217,11 +249,15 @@ extension List: RangeReplaceableCollection {
     }
 
     /// Removes the first `count` elements.
+    ///
+    /// - Parameter count: How many elements to remove; at most `count`.
     public func removeFirst(_ count: Int) {
         removeSubrange(0..<count)
     }
 
     /// Removes and returns the last element; the list must not be empty.
+    ///
+    /// - Returns: The element that was last.
     @discardableResult
     public func removeLast() -> Element {
         let last = self[count - 1]
@@ -230,6 +266,8 @@ extension List: RangeReplaceableCollection {
     }
 
     /// Removes the last `count` elements.
+    ///
+    /// - Parameter count: How many elements to remove; at most `count`.
     public func removeLast(_ count: Int) {
         removeSubrange((self.count - count)..<self.count)
     }

@@ -5,6 +5,9 @@ extension Object {
     ///
     /// - Important: A value of the wrong type or an unknown property name stops with a message
     ///   naming the class and property (`Realm.create` reports the same as a failed write).
+    ///
+    /// - Parameter value: A dictionary by property name, an array in declaration order, or
+    ///   another object; nested dictionaries and arrays make linked objects.
     public convenience init(value: Any) {
         self.init()
         if let problem = assign(value) { stop(problem) }
@@ -72,6 +75,9 @@ extension Object {
     /// the object itself, as in key-value coding.
     ///
     /// - Important: An unknown key stops with a message naming the class and key.
+    ///
+    /// - Parameter key: A property name, or `self`.
+    /// - Returns: The property's value (nil for nil); linked objects and lists as objects and lists.
     public func value(forKey key: String) -> Any? {
         if key == "self" { return self }
         return unboxed(anyValue(forKey: key))
@@ -106,6 +112,10 @@ extension Object {
     ///
     /// - Important: An unknown key or a value of the wrong type stops with a message naming the
     ///   class and key.
+    ///
+    /// - Parameters:
+    ///   - value: The new value, of the property's type (nil for an optional property).
+    ///   - key: The property's name.
     public func setValue(_ value: Any?, forKey key: String) {
         if let managed {
             if self is DynamicObject {
@@ -121,6 +131,8 @@ extension Object {
     }
 
     /// The value of property `key`, as `value(forKey:)` and `setValue(_:forKey:)`.
+    ///
+    /// - Parameter key: The property's name.
     public subscript(key: String) -> Any? {
         get { value(forKey: key) }
         set { setValue(newValue, forKey: key) }

@@ -58,9 +58,12 @@ open class Object {
         __managedRealm == nil ? nil : ManagedObjectState(self)
     }
 
+    /// An unmanaged object with every property at its default value.
     public required init() {}
 
     /// The class name the schema uses for this type.
+    ///
+    /// - Returns: The type's name without its module (`Dog` for `MyApp.Dog`).
     public class func className() -> String { String(describing: self) }
 
     /// The name of the primary key property, for a model that names it here rather than with
@@ -106,6 +109,9 @@ open class Object {
 
     /// Whether `object` is this same stored object (same realm file, same row), even through
     /// a different accessor instance. Unmanaged objects are only the same as themselves.
+    ///
+    /// - Parameter object: Another object, or nil.
+    /// - Returns: Whether both are the same stored object (or the same unmanaged instance).
     public func isSameObject(as object: Object?) -> Bool {
         guard let object else { return false }
         guard let mine = managed, let theirs = object.managed else { return self === object }

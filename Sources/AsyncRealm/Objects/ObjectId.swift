@@ -15,6 +15,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// An id from 24 hexadecimal digits.
     ///
     /// - Throws: `RealmError` with code `invalidValue` if `string` is not 24 hex digits.
+    ///
+    /// - Parameter string: 24 hexadecimal digits, either case.
     public init(string: String) throws {
         let digits = Array(string.utf8)
         guard digits.count == 24 else {
@@ -49,6 +51,8 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
     private static let counter = Atomic<UInt32>(UInt32.random(in: 0..<(1 << 24)))
 
     /// A new id, unique within this process and very likely across processes.
+    ///
+    /// - Returns: A fresh id: a timestamp, a random per-process value and a counter, as MongoDB's.
     public static func generate() -> ObjectId {
         let seconds = UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970))
         let count = counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
@@ -87,6 +91,8 @@ extension ObjectId: ExpressibleByStringLiteral {
     ///
     /// - Important: A literal that is not 24 hexadecimal digits stops with a message; use
     ///   `ObjectId(string:)`, which throws, for text that is not a literal.
+    ///
+    /// - Parameter value: 24 hexadecimal digits.
     public init(stringLiteral value: String) {
         do {
             try self.init(string: value)

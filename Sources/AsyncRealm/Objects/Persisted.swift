@@ -28,39 +28,59 @@ public struct Persisted<Value: _Persistable> {
     /// object (see `PropertySlots`); zero in an unmanaged one.
     @usableFromInline var managedSlot: UInt16 = 0
 
+    /// A stored property starting at its type's default (zero, empty, nil, a fresh id).
     @inlinable
     public init() {
         self.init(value: Value._persistedDefault(), options: PersistedOptions())
     }
 
+    /// A stored property whose new objects start at `wrappedValue`.
+    ///
+    /// - Parameter wrappedValue: The initial value, as in `@Persisted var age = 1`.
     @inlinable
     public init(wrappedValue: Value) {
         self.init(value: wrappedValue, options: PersistedOptions(hasInitialValue: true))
     }
 
     /// A primary key: `Int`, `String`, `UUID` or `ObjectId`, optional or not.
+    ///
+    /// - Parameter primaryKey: Whether the property is the class's primary key.
     @inlinable
     public init(primaryKey: Bool) {
         self.init(value: Value._persistedDefault(), options: PersistedOptions(isPrimaryKey: primaryKey))
     }
 
+    /// A primary key with an initial value.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial value.
+    ///   - primaryKey: Whether the property is the class's primary key.
     @inlinable
     public init(wrappedValue: Value, primaryKey: Bool) {
         self.init(value: wrappedValue, options: PersistedOptions(isPrimaryKey: primaryKey, hasInitialValue: true))
     }
 
     /// An indexed property: `Bool`, the integer types, `String`, `Date`, `UUID` or `ObjectId`.
+    ///
+    /// - Parameter indexed: Whether to keep an index on the property.
     @inlinable
     public init(indexed: Bool) {
         self.init(value: Value._persistedDefault(), options: PersistedOptions(isIndexed: indexed))
     }
 
+    /// An indexed property with an initial value.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial value.
+    ///   - indexed: Whether to keep an index on the property.
     @inlinable
     public init(wrappedValue: Value, indexed: Bool) {
         self.init(value: wrappedValue, options: PersistedOptions(isIndexed: indexed, hasInitialValue: true))
     }
 
     /// The objects linking to this one through `originProperty` of `Element`.
+    ///
+    /// - Parameter originProperty: The name of `Element`'s link or list property that points here.
     @inlinable
     public init<Element: Object>(originProperty: String) where Value == LinkingObjects<Element> {
         self.init(value: LinkingObjects(originProperty: originProperty), options: PersistedOptions())

@@ -172,6 +172,9 @@ extension Results {
     ///
     /// - Throws: `RealmError` with code `invalidQuery` naming an expression that has no query
     ///   form (see `PredicateTranslator`).
+    ///
+    /// - Parameter predicate: A `#Predicate` over the results' class.
+    /// - Returns: Live results.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
         handle.checkThread()
         let node = try PredicateTranslator(realm: handle).node(predicate.expression)

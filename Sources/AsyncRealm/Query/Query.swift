@@ -46,6 +46,9 @@ public struct Query<T> {
 // MARK: Member access
 
 extension Query where T: Object {
+    /// A property of the queried object: `$0.age`, `$0.owner`, `$0.dogs`.
+    ///
+    /// - Parameter keyPath: The `@Persisted` property.
     public subscript<V>(dynamicMember keyPath: KeyPath<T, V>) -> Query<V> {
         let name = realm.propertyName(of: keyPath, in: T.self)
         return Query<V>(realm: realm, path: path + [name])
@@ -54,18 +57,24 @@ extension Query where T: Object {
 
 extension Query {
     /// Members of the object an optional link reaches: `$0.owner.name`.
+    ///
+    /// - Parameter keyPath: A `@Persisted` property of the linked class.
     public subscript<V, Wrapped: Object>(dynamicMember keyPath: KeyPath<Wrapped, V>) -> Query<V> where T == Wrapped? {
         let name = realm.propertyName(of: keyPath, in: Wrapped.self)
         return Query<V>(realm: realm, path: path + [name])
     }
 
     /// Members of the objects of a list: `$0.dogs.age > 5` holds when any dog's age does.
+    ///
+    /// - Parameter keyPath: A `@Persisted` property of the list's element class.
     public subscript<V, Element: Object>(dynamicMember keyPath: KeyPath<Element, V>) -> Query<V> where T == List<Element> {
         let name = realm.propertyName(of: keyPath, in: Element.self)
         return Query<V>(realm: realm, path: path + [name])
     }
 
     /// Members of linking objects: `$0.owners.name == "Ana"`.
+    ///
+    /// - Parameter keyPath: A `@Persisted` property of the linking class.
     public subscript<V, Element: Object>(dynamicMember keyPath: KeyPath<Element, V>) -> Query<V> where T == LinkingObjects<Element> {
         let name = realm.propertyName(of: keyPath, in: Element.self)
         return Query<V>(realm: realm, path: path + [name])
@@ -87,6 +96,7 @@ extension Query where T: OptionalPersistableEnum {
 
 /// Optional enums, whose queries reach the raw value with `rawValue`.
 public protocol OptionalPersistableEnum {
+    /// The enum.
     associatedtype Wrapped: PersistableEnum
 }
 
@@ -95,36 +105,53 @@ extension Optional: OptionalPersistableEnum where Wrapped: PersistableEnum {}
 // MARK: Comparisons
 
 extension Query where T: _Persistable {
+    /// Whether the value equals `rhs` (`==` in a predicate string).
     public static func == (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.equal, rhs) }
+    /// Whether the value differs from `rhs`.
     public static func != (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.notEqual, rhs) }
 
-    /// Whether the value is one of `values`.
+    /// Whether the value is one of some values (`IN` in a predicate string).
+    ///
+    /// - Parameter values: The values to look for.
+    /// - Returns: The comparison, to use or to combine with `&&`, `||` and `!`.
     public func `in`<S: Sequence>(_ values: S) -> Query<Bool> where S.Element == T {
         predicate(.in, Array(values))
     }
 }
 
 extension Query where T: _Persistable & Comparable {
+    /// Whether the value is greater than `rhs`.
     public static func > (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.greater, rhs) }
+    /// Whether the value is greater than or equal to `rhs`.
     public static func >= (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.greaterOrEqual, rhs) }
+    /// Whether the value is less than `rhs`.
     public static func < (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.less, rhs) }
+    /// Whether the value is less than or equal to `rhs`.
     public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.lessOrEqual, rhs) }
 
-    /// Whether the value lies in `range` (BETWEEN).
+    /// Whether the value lies in a range (`BETWEEN` in a predicate string).
+    ///
+    /// - Parameter range: The lowest and highest values, both included.
+    /// - Returns: The comparison.
     public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
         predicate(.between, [range.lowerBound, range.upperBound])
     }
 }
 
 extension Query where T: OptionalQueryComparable {
+    /// Whether the value is greater than `rhs` (never for nil).
     public static func > (lhs: Query, rhs: T.Wrapped) -> Query<Bool> { lhs.predicate(.greater, rhs) }
+    /// Whether the value is greater than or equal to `rhs` (never for nil).
     public static func >= (lhs: Query, rhs: T.Wrapped) -> Query<Bool> { lhs.predicate(.greaterOrEqual, rhs) }
+    /// Whether the value is less than `rhs` (never for nil).
     public static func < (lhs: Query, rhs: T.Wrapped) -> Query<Bool> { lhs.predicate(.less, rhs) }
+    /// Whether the value is less than or equal to `rhs` (never for nil).
     public static func <= (lhs: Query, rhs: T.Wrapped) -> Query<Bool> { lhs.predicate(.lessOrEqual, rhs) }
 }
 
 /// Optionals of comparable values, whose queries take ordering comparisons with a value.
 public protocol OptionalQueryComparable {
+    /// The comparable value.
     associatedtype Wrapped: Comparable
 }
 
@@ -132,20 +159,61 @@ extension Optional: OptionalQueryComparable where Wrapped: Comparable & _Persist
 
 /// String options of RealmSwift's type-safe queries.
 public struct StringOptions: OptionSet, Sendable {
+    /// The options' bits.
     public let rawValue: Int
+    /// The options whose bits are `rawValue`.
+    ///
+    /// - Parameter rawValue: The options' bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Letters compare without regard to case (`[c]` in a predicate string).
     public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// Letters compare without regard to diacritics (`[d]` in a predicate string).
     public static let diacriticInsensitive = StringOptions(rawValue: 2)
 }
 
 extension Query where T == String {
+    /// Whether the string contains `value` (`CONTAINS`).
+    ///
+    /// - Parameters:
+    ///   - value: The substring to look for.
+    ///   - options: Case and diacritic insensitivity.
+    /// - Returns: The comparison.
     public func contains(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.contains, value, options) }
+    /// Whether the string starts with `value` (`BEGINSWITH`).
+    ///
+    /// - Parameters:
+    ///   - value: The prefix.
+    ///   - options: Case and diacritic insensitivity.
+    /// - Returns: The comparison.
     public func starts(with value: String, options: StringOptions = []) -> Query<Bool> { string(.beginsWith, value, options) }
+    /// Whether the string ends with `value` (`ENDSWITH`).
+    ///
+    /// - Parameters:
+    ///   - value: The suffix.
+    ///   - options: Case and diacritic insensitivity.
+    /// - Returns: The comparison.
     public func ends(with value: String, options: StringOptions = []) -> Query<Bool> { string(.endsWith, value, options) }
+    /// Whether the string equals `value` under `options` (`==[c]`, `==[d]`).
+    ///
+    /// - Parameters:
+    ///   - value: The string to compare with.
+    ///   - options: Case and diacritic insensitivity.
+    /// - Returns: The comparison.
     public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.equal, value, options) }
+    /// Whether the string differs from `value` under `options` (`!=[c]`, `!=[d]`).
+    ///
+    /// - Parameters:
+    ///   - value: The string to compare with.
+    ///   - options: Case and diacritic insensitivity.
+    /// - Returns: The comparison.
     public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.notEqual, value, options) }
 
     /// `LIKE`: `*` matches any run of characters, `?` one character.
+    ///
+    /// - Parameters:
+    ///   - value: The pattern, matched against the whole string.
+    ///   - caseInsensitive: Whether letters match without regard to case.
+    /// - Returns: The comparison.
     public func like(_ value: String, caseInsensitive: Bool = false) -> Query<Bool> {
         string(.like, value, caseInsensitive ? .caseInsensitive : [])
     }
@@ -163,45 +231,60 @@ extension Query where T: QueryCollection {
         Query<Int>(realm: realm, path: path, aggregate: "count")
     }
 
-    /// Whether the list holds `value`.
+    /// Whether the list holds a value.
+    ///
+    /// - Parameter value: An element: an object of the list's class, or a value of its type.
+    /// - Returns: The comparison.
     public func contains(_ value: T.QueryElement) -> Query<Bool> { predicate(.equal, value, quantifier: .any) }
 
-    /// Whether the list holds any of `values`.
+    /// Whether the list holds any of some values.
+    ///
+    /// - Parameter values: The elements to look for.
+    /// - Returns: The comparison.
     public func containsAny<S: Sequence>(in values: S) -> Query<Bool> where S.Element == T.QueryElement {
         predicate(.in, Array(values), quantifier: .any)
     }
 
-    /// The smallest, largest, total and mean of a list of numbers.
+    /// The smallest element of a list of numbers (`@min`).
     public var min: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "min") }
+    /// The largest element of a list of numbers (`@max`).
     public var max: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "max") }
+    /// The total of a list of numbers (`@sum`).
     public var sum: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "sum") }
+    /// The mean of a list of numbers (`@avg`).
     public var avg: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "avg") }
 }
 
 /// `List` and `LinkingObjects`, for the queries on collections.
 public protocol QueryCollection {
+    /// The type of the collection's elements, as queries compare them.
     associatedtype QueryElement
 }
 
 extension List: QueryCollection {
+    /// The list's element type.
     public typealias QueryElement = Element
 }
 
 extension LinkingObjects: QueryCollection {
+    /// The linking class.
     public typealias QueryElement = Element
 }
 
 // MARK: Combining
 
 extension Query where T == Bool {
+    /// Both queries hold (`AND`).
     public static func && (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
         Query(realm: lhs.realm, path: [], node: .both(lhs.booleanNode, rhs.booleanNode))
     }
 
+    /// Either query holds (`OR`).
     public static func || (lhs: Query<Bool>, rhs: Query<Bool>) -> Query<Bool> {
         Query(realm: lhs.realm, path: [], node: .either(lhs.booleanNode, rhs.booleanNode))
     }
 
+    /// The query does not hold (`NOT`).
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
         Query(realm: query.realm, path: [], node: .not(query.booleanNode))
     }
@@ -218,6 +301,9 @@ extension Results {
     /// The objects for which the type-safe query `block` holds:
     ///
     ///     dogs.where { $0.age > 1 && $0.owner.name == "Ana" }
+    ///
+    /// - Parameter block: Builds the predicate from the objects' properties.
+    /// - Returns: Live results, in this collection's order.
     public func `where`(_ block: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         handle.checkThread()
         let root = Query<Element>(realm: handle, path: [])

@@ -16,11 +16,22 @@ public struct RealmPredicate: Sendable, CustomStringConvertible {
     /// Parses `format` with `arguments` for its `%@`, `%d`, `%f`, `%K` and `$0`-style
     /// placeholders. Arguments can be values of any property type, arrays of them (for `IN`),
     /// managed objects (for links) and key path strings (for `%K`).
+    ///
+    /// - Parameters:
+    ///   - format: The predicate text (see `Docs/Queries.md`).
+    ///   - arguments: The values for its placeholders, in order.
+    /// - Throws: `invalidQuery` when the text does not parse or the arguments do not fit, with the
+    ///   character position.
     public init(_ format: String, _ arguments: Any...) throws {
         try self.init(format, arguments: arguments)
     }
 
     /// Parses `format` with an array of arguments.
+    ///
+    /// - Parameters:
+    ///   - format: The predicate text.
+    ///   - arguments: The values for its placeholders, in order.
+    /// - Throws: `invalidQuery` when the text does not parse or the arguments do not fit.
     public init(_ format: String, arguments: [Any]) throws {
         try self.init(format, values: try Self.values(of: arguments).array)
     }

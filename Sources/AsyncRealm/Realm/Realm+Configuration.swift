@@ -88,6 +88,21 @@ extension Realm {
         private var storedFileURL: URL?
         private var storedInMemoryIdentifier: String?
 
+        /// A configuration; each parameter sets the property of the same name.
+        ///
+        /// - Parameters:
+        ///   - fileURL: The realm's file; `default.realm` in the current directory by default.
+        ///   - inMemoryIdentifier: Names an in-memory realm instead of a file (it lives while a
+        ///     handle on it does).
+        ///   - encryptionKey: 64 bytes that encrypt the file, or nil.
+        ///   - readOnly: Opens the file for reading only.
+        ///   - schemaVersion: The version of the models; raise it when they change.
+        ///   - migrationBlock: Migrates objects from an older schema version.
+        ///   - deleteRealmIfMigrationNeeded: Deletes the file instead of migrating it.
+        ///   - shouldCompactOnLaunch: Asked on the first open with the file's size and the bytes
+        ///     in use; returning true compacts the file.
+        ///   - objectTypes: The model classes the realm holds; nil for classes registered on first use.
+        ///   - maximumNumberOfActiveVersions: The most versions kept readable at once, or nil.
         public init(
             fileURL: URL? = Configuration.defaultFileURL,
             inMemoryIdentifier: String? = nil,

@@ -2,12 +2,20 @@ import StorageEngine
 
 extension Realm {
     /// Every object of `type`, in insertion order.
+    ///
+    /// - Parameter type: The model class.
+    /// - Returns: Live results of every object of the class.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         checkThread()
         return Results(realm: self, info: classInfoOrStop(for: type))
     }
 
     /// The object of `type` whose primary key is `key`, or nil if there is none.
+    ///
+    /// - Parameters:
+    ///   - type: The model class, which must have a primary key.
+    ///   - key: A value of the primary key's type.
+    /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         guard let key = key as? _Persistable else {
             let info = classInfoOrStop(for: type)
@@ -18,6 +26,11 @@ extension Realm {
 
     /// The object of `type` whose primary key is `key`: the overload for keys whose type is
     /// known to be storable, with no dynamic cast.
+    ///
+    /// - Parameters:
+    ///   - type: The model class, which must have a primary key.
+    ///   - key: A value of the primary key's type.
+    /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
     }

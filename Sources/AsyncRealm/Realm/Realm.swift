@@ -226,6 +226,8 @@ public final class Realm {
     }
 
     /// Moves this handle to the newest version. Returns whether the version changed.
+    ///
+    /// - Returns: Whether the version changed.
     @discardableResult
     public func refresh() -> Bool {
         checkThread()
@@ -331,6 +333,8 @@ public final class Realm {
     ///
     /// - Throws: the error that failed the transaction, or an I/O error; the file is then as
     ///   it was before `beginWrite()`, and the transaction is over.
+    ///
+    /// - Parameter tokens: Streams (by their tokens) that do not report this transaction.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         try commitWrite(withoutNotifying: tokens, whenDurable: nil)
     }
@@ -412,6 +416,13 @@ public final class Realm {
     ///
     /// The change streams of `tokens` (which must observe this realm) do not report this
     /// write's changes.
+    ///
+    /// - Parameters:
+    ///   - tokens: Streams (by their tokens) that do not report this write.
+    ///   - block: The transaction's work.
+    /// - Returns: What `block` returns.
+    /// - Throws: What `block` throws (nothing is stored then), or the error that failed the commit
+    ///   (`duplicatePrimaryKey`, `diskFull`, ...); the file is then as it was.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try startWrite()

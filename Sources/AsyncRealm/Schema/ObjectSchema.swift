@@ -2,6 +2,7 @@
 public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     /// The class name: the Swift type's name, without its module.
     public let className: String
+    /// The persisted properties, in declaration order (linking objects included).
     public let properties: [Property]
     /// The properties that are stored as columns (all but linking objects), in column order.
     let storedProperties: [Property]
@@ -16,6 +17,8 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     public var primaryKeyProperty: Property? { properties.first { $0.isPrimary } }
 
     /// The property named `name`, if there is one.
+    ///
+    /// - Parameter name: A property name.
     public subscript(name: String) -> Property? { properties.first { $0.name == name } }
 
 
@@ -34,6 +37,8 @@ public struct Schema: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The schema of the class named `className`, if the realm has it.
+    ///
+    /// - Parameter className: A class name.
     public subscript(className: String) -> ObjectSchema? {
         objectSchema.first { $0.className == className }
     }

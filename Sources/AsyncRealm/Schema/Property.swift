@@ -2,12 +2,15 @@
 public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// The property's name in the Swift class (without the wrapper's leading underscore).
     public let name: String
+    /// The stored type (for a list, its elements' type).
     public let type: PropertyType
     /// Whether the property can hold nil (an `Optional` in the model).
     public let isOptional: Bool
     /// Whether the property is a `List` of values of `type`.
     public let isArray: Bool
+    /// Whether the property is the class's primary key.
     public let isPrimary: Bool
+    /// Whether the property has an index (primary keys always do).
     public let isIndexed: Bool
     /// For links, lists of links and linking objects: the class name of the objects linked.
     public let objectClassName: String?

@@ -2,16 +2,23 @@
 public enum PropertyType: String, Sendable, Hashable, CaseIterable {
     /// `Int`, `Int8`, `Int16`, `Int32`, `Int64`, and enums with an `Int` raw value.
     case int
+    /// `Bool`.
     case bool
+    /// `Float`.
     case float
+    /// `Double`.
     case double
     /// `String`, and enums with a `String` raw value.
     case string
+    /// `Data`.
     case data
+    /// `Date`, to the nanosecond.
     case date
+    /// `ObjectId`.
     case objectId
     /// `Decimal`, stored as Realm's 128-bit decimal is: exactly, not as a `Double`.
     case decimal128
+    /// `UUID`.
     case uuid = "UUID"
     /// A link to another object (always optional), or a `List` of them.
     case object

@@ -17,6 +17,8 @@ public struct Frozen<Value: ThreadConfined>: Sendable {
     /// Freezes `value` (a frozen value is taken as it is).
     ///
     /// - Important: `value` must be managed, and not deleted.
+    ///
+    /// - Parameter value: A managed object or collection, live or frozen.
     public init(_ value: Value) {
         let frozen = value.freeze()
         guard let realm = frozen.realm else { stop("only managed objects and collections can be frozen") }
@@ -37,6 +39,9 @@ public struct Frozen<Value: ThreadConfined>: Sendable {
 
     /// The live equivalent in a realm confined to the caller's isolation, at the newest
     /// version; nil if it was deleted since.
+    ///
+    /// - Parameter isolation: The caller's actor; leave it to its default.
+    /// - Returns: The live value, or nil if the object was deleted.
     public func thaw(isolation: isolated (any Actor)? = #isolation) -> Value? {
         Value._resolve(description, in: Realm.live(configuration: state.configuration, isolation: isolation))
     }

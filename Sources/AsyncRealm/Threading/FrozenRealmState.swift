@@ -26,6 +26,8 @@ extension Realm {
     /// what it reads to other tasks with `Frozen` (see `Docs/Internals/Concurrency.md`).
     ///
     /// - Important: Freeze outside a write transaction.
+    ///
+    /// - Returns: A frozen realm reading this realm's current version.
     public func freeze() -> Realm {
         checkThread()
         if isFrozen { return self }
@@ -44,6 +46,9 @@ extension Realm {
 
     /// A live realm on the same file, confined to the caller's isolation (actor, task, or
     /// thread); for a live realm, itself.
+    ///
+    /// - Parameter isolation: The caller's actor; leave it to its default.
+    /// - Returns: A live realm on the same file.
     public func thaw(isolation: isolated (any Actor)? = #isolation) -> Realm {
         guard isFrozen else { return self }
         return Realm.live(configuration: configuration, isolation: isolation)

@@ -31,6 +31,8 @@ extension ThreadConfined {
     /// read from any task through `Frozen`.
     ///
     /// - Important: Only managed values can be frozen.
+    ///
+    /// - Returns: The value, frozen at its realm's current version.
     public func freeze() -> Self {
         guard let realm else { stop("only managed objects and collections can be frozen; add the object to a realm first") }
         if realm.isFrozen { return self }
@@ -44,6 +46,9 @@ extension ThreadConfined {
     /// at the newest version; nil if it was deleted since. A live value is returned as it is.
     ///
     /// - Important: An unmanaged value has nothing to thaw: thawing one stops, as in RealmSwift.
+    ///
+    /// - Parameter isolation: The caller's actor; leave it to its default.
+    /// - Returns: The live value, or nil if the object was deleted.
     public func thaw(isolation: isolated (any Actor)? = #isolation) -> Self? {
         guard let realm else { stop("an unmanaged \(Self.self) is not frozen and cannot be thawed; thaw only what freeze() or a frozen realm gave") }
         guard realm.isFrozen else { return self }

@@ -17,6 +17,8 @@ public final class ThreadSafe<Value: ThreadConfined>: @unchecked Sendable {
     private let held = Locked<(description: _ConfinedDescription, configuration: Realm.Configuration)?>(nil)
 
     /// Holds `wrappedValue`, which must be managed by a live realm (or nil).
+    ///
+    /// - Parameter wrappedValue: A managed object or collection of a live realm, or nil.
     public init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }

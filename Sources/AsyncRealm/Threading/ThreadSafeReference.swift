@@ -18,6 +18,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     private let state: Locked<(resolved: Bool, made: Snapshot?)>
 
     /// A reference to `threadConfined`, which must be managed by a live realm.
+    ///
+    /// - Parameter threadConfined: A managed object or collection of a live realm.
     public init(to threadConfined: Confined) {
         guard let realm = threadConfined.realm else {
             stop("an unmanaged object is not confined to a realm; pass it as it is (or add it to a realm first)")
@@ -57,6 +59,9 @@ extension Realm {
     ///
     /// - Important: Resolve each reference once, outside a write transaction, in a realm of
     ///   the same file.
+    ///
+    /// - Parameter reference: A reference made on a realm of the same file.
+    /// - Returns: The value read by this realm; nil if the object was deleted.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         checkThread()
         require(!isWriting, "a ThreadSafeReference cannot be resolved inside a write transaction; resolve it before beginWrite()")

@@ -8,6 +8,10 @@ extension Realm {
     ///
     /// - Important: Call inside a write transaction. An object managed by another realm cannot
     ///   be added.
+    ///
+    /// - Parameters:
+    ///   - object: An unmanaged object, or one already managed by this realm.
+    ///   - update: What to do when an object with its primary key is already stored.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
         require(isWriting, "add objects inside a write transaction: realm.write { realm.add(object) }")
@@ -24,6 +28,10 @@ extension Realm {
     }
 
     /// Adds every object of `objects`.
+    ///
+    /// - Parameters:
+    ///   - objects: The objects to add, in order.
+    ///   - update: What to do when an object with one's primary key is already stored.
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
         for object in objects { add(object, update: update) }
     }
@@ -106,6 +114,12 @@ extension Realm {
     ///
     /// Errors (an unknown property, a value of the wrong type, a duplicate primary key) fail the
     /// write transaction: `commitWrite()` or `write` throws them and stores nothing.
+    ///
+    /// - Parameters:
+    ///   - type: The model class.
+    ///   - value: A dictionary by property name, an array in declaration order, or an object.
+    ///   - update: What to do when an object with the given primary key is already stored.
+    /// - Returns: The managed object, new or updated.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         checkThread()

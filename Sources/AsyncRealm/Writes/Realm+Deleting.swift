@@ -33,6 +33,8 @@ extension Realm {
     /// - Important: Call inside a write transaction, with an object managed by this realm
     ///   that is not deleted already (`isInvalidated` tells); deleting it twice stops with a
     ///   message, as in Realm.
+    ///
+    /// - Parameter object: An object managed by this realm.
     public func delete(_ object: Object) {
         delete(object, unlessDeleted: false)
     }
@@ -64,6 +66,8 @@ extension Realm {
     }
 
     /// Deletes every object of `objects`.
+    ///
+    /// - Parameter objects: Objects managed by this realm.
     public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
         if let results = objects as? Results<S.Element> {
             delete(results)
@@ -75,6 +79,8 @@ extension Realm {
 
     /// Deletes every object of `results`, unlinking them. All objects of a class go at once;
     /// filtered, sorted or list-based results one object at a time.
+    ///
+    /// - Parameter results: Results of this realm.
     public func delete<Element: Object>(_ results: Results<Element>) {
         checkThread()
         guard let transaction = transactionForChange("delete objects inside a write transaction: realm.write { realm.delete(objects) }") else { return }
