@@ -25,5 +25,7 @@ func contents(of name: String, in snapshot: Snapshot) throws -> [UInt64: [RowVal
 /// release. A byte in none of them is leaked for good; a byte in two is a page that a later
 /// commit may overwrite while a version still reads it.
 func spaceAccountingProblem(in file: any FileIO, key: EncryptionKey? = nil) throws -> String? {
-    try Database.open(file: file, encryptionKey: key).verify().damage.first?.description
+    // Tests that change a table's row tree directly leave the catalog's row count behind: only
+    // pages and space are checked here.
+    try Database.open(file: file, encryptionKey: key).verify(checkingRowCounts: false).damage.first?.description
 }
