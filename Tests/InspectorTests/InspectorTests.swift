@@ -298,7 +298,8 @@ struct InspectorLargeFileTests {
     func exportStreams() throws {
         let directory = TemporaryDirectory()
         let path = directory.url.appendingPathComponent("large.realm").path
-        let count = 100_000
+        // ASYNCREALM_INSPECTOR_OBJECTS=1000000 measures a million objects (a few minutes here).
+        let count = ProcessInfo.processInfo.environment["ASYNCREALM_INSPECTOR_OBJECTS"].flatMap(Int.init) ?? 100_000
         do {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Owner.self, Pet.self]))
             var generator = SeededGenerator(seed: 11)
@@ -318,10 +319,10 @@ struct InspectorLargeFileTests {
         #expect(export.status == 0, "\(export.errors)")
         #expect(!export.errors.contains("export ["), "a progress bar was drawn on a stderr that is not a terminal")
         let written = export.output.utf8.count
-        #expect(written > 60_000_000)
+        #expect(written > count * 600)
         #expect(export.output.hasSuffix("}\n]\n"))
         let growth = try Self.peakMemory(of: export) - Self.peakMemory(of: small)
-        print("export of \(count) objects: wrote \(written) bytes; peak memory \(growth) bytes more than a one-object query's")
+        print("export of \(count) objects: wrote \(written) bytes; peak memory \(try Self.peakMemory(of: export)) bytes, \(growth) more than a one-object query's")
         #expect(growth < written / 4)
     }
 }
