@@ -78,8 +78,11 @@ struct ErrorsGuide {
     @Test("the guide has a section for every code")
     func everyCode() throws {
         let guide = try String(contentsOf: GuideExamplesTests.root.appendingPathComponent("Docs/Errors.md"), encoding: .utf8)
+        let sections = guide.components(separatedBy: "\n### `").dropFirst()
         for code in RealmError.Code.allCases {
-            #expect(guide.contains("### `\(code.rawValue)`"), "Docs/Errors.md has no section for \(code)")
+            let section = sections.first { $0.hasPrefix(code.rawValue + "`") }
+            #expect(section != nil, "Docs/Errors.md has no section for \(code)")
+            #expect(section?.contains("What to do:") == true, "Docs/Errors.md does not say what to do about \(code)")
         }
     }
 
