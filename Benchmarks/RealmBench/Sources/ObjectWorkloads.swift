@@ -79,9 +79,9 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
             var seconds: [String: Double] = [:]
             for engine in turn % 2 == 0 ? ["asyncrealm", "sqlite"] : ["sqlite", "asyncrealm"] {
                 if engine == "asyncrealm" {
-                    seconds[engine] = try measure(body)
+                    seconds[engine] = try measure(engine: engine, body)
                 } else if let db {
-                    seconds[engine] = try measure { try peer(db) }
+                    seconds[engine] = try measure(engine: engine) { try peer(db) }
                 }
             }
             return seconds

@@ -63,7 +63,7 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
     var samples: [String: [QueryWorkload: [Double]]] = [:]
     func asyncRealmRun(_ workload: QueryWorkload, _ run: Int) {
         var checksum = 0
-        let elapsed = measure {
+        let elapsed = measure(engine: "asyncrealm") {
             switch workload {
             case .simpleQuery:
                 for name in probes {
@@ -93,7 +93,7 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
     try db.insert(rows, oneTransaction: true)
     func sqliteRun(_ workload: QueryWorkload, _ run: Int) throws {
         var checksum = 0
-        let elapsed = try measure {
+        let elapsed = try measure(engine: "sqlite") {
             switch workload {
             case .simpleQuery:
                 let select = try db.prepare("SELECT id, name, age, score, active, created FROM objects WHERE name = ? AND age > 30")

@@ -13,6 +13,7 @@ struct Options {
     var jsonPath: String?
     var only: Set<String>?
     var peers = true
+    var scale: Int?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -24,8 +25,9 @@ struct Options {
             case "--json": options.jsonPath = iterator.next()
             case "--only": options.only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--no-peers": options.peers = false
+            case "--scale": options.scale = Int(iterator.next() ?? "").map { max(1, $0) }
             case "--help", "-h":
-                print("usage: realm-bench [--quick] [--runs N] [--json PATH] [--only Workload,...] [--no-peers]")
+                print("usage: realm-bench [--quick] [--runs N] [--json PATH] [--only Workload,...] [--no-peers] [--scale OBJECTS]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("realm-bench: unknown argument '\(argument)'\n".utf8))
@@ -130,6 +132,37 @@ if let ours = fileBytes["asyncrealm"], let sqlite = fileBytes["sqlite"], let lmd
     print("| file bytes after EngineBulkInsert | \(ours) | \(sqlite) | \(lmdb) | \(String(format: "%.2f", ratio)) | \(String(format: "%.2f", Double(ours) / Double(lmdb))) | <= 0.7 \(ratio <= 0.7 ? "met" : "MISSED") |")
 }
 
+/// Prints how each workload's time grew from `from` to `to` objects, on each engine.
+func printGrowthTable(_ rows: [(name: String, base: [String: Double]?, scaled: [String: Double]?)], from: Int, to: Int) {
+    let ideal = Double(to) / Double(from)
+    print("")
+    print("growth from \(from) to \(to) objects (linear: \(String(format: "%.1f", ideal))x; SimpleWrite adds the same 1,000 objects at either size)")
+    print("")
+    print("| workload | asyncrealm s | asyncrealm s | growth | sqlite s | sqlite s | growth | asyncrealm/sqlite at \(to) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows {
+        guard let base = row.base, let scaled = row.scaled, let ours = base["asyncrealm"], let oursScaled = scaled["asyncrealm"] else { continue }
+        let theirs = base["sqlite"], theirsScaled = scaled["sqlite"]
+        let growth = { (a: Double?, b: Double?) in a.flatMap { a in b.map { String(format: "%.1fx", $0 / a) } } ?? "" }
+        let ratio = theirsScaled.map { String(format: "%.2f", oursScaled / $0) } ?? ""
+        print("| \(row.name) | \(format(ours)) | \(format(oursScaled)) | \(growth(ours, oursScaled)) | \(theirs.map(format) ?? "") | \(theirsScaled.map(format) ?? "") | \(growth(theirs, theirsScaled)) | \(ratio) |")
+    }
+}
+
+/// Prints each engine's peak resident memory during its measured runs, at both sizes.
+func printMemoryTable(base: [String: ResidentMemory.Peak], scaled: [String: ResidentMemory.Peak], from: Int, to: Int) {
+    let mebibytes = { (bytes: Int) in String(format: "%.0f MiB", Double(bytes) / 1_048_576) }
+    print("")
+    print("peak resident memory of the process while each engine's measured work ran (both engines live in one process, so a peak holds the other's resident data too; growth is what the work added above the memory resident when it began)")
+    print("")
+    print("| engine | peak at \(from) | growth at \(from) | peak at \(to) | growth at \(to) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for engine in Set(base.keys).union(scaled.keys).sorted() {
+        let small = base[engine], large = scaled[engine]
+        print("| \(engine) | \(small.map { mebibytes($0.peakBytes) } ?? "") | \(small.map { mebibytes($0.growthBytes) } ?? "") | \(large.map { mebibytes($0.peakBytes) } ?? "") | \(large.map { mebibytes($0.growthBytes) } ?? "") |")
+    }
+}
+
 /// Prints a table of workloads run on AsyncRealm and SQLite: seconds, ratio, target.
 func printSQLiteTable(_ rows: [(name: String, seconds: [String: Double]?, target: Double)]) {
     guard rows.contains(where: { $0.seconds != nil }) else { return }
@@ -147,20 +180,58 @@ func printSQLiteTable(_ rows: [(name: String, seconds: [String: Double]?, target
     }
 }
 
-print("")
-print("object workloads: \(objectCount) BenchObjects (id primary key, name, age, score, active, created)")
-let objectSeconds = try runObjectWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-printSQLiteTable(ObjectWorkload.allCases.map { ($0.rawValue, objectSeconds[$0], $0.target) })
+/// Runs the object workloads at `count` objects and prints their table.
+func objectWorkloadTable(count: Int) throws -> [ObjectWorkload: [String: Double]] {
+    print("")
+    print("object workloads: \(count) BenchObjects (id primary key, name, age, score, active, created)")
+    let seconds = try runObjectWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    printSQLiteTable(ObjectWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
+    return seconds
+}
+
+/// Runs the query workloads at `count` objects and prints their table.
+func queryWorkloadTable(count: Int) throws -> [QueryWorkload: [String: Double]] {
+    print("")
+    print("query workloads: \(count) QueryBenchObjects (BenchObject with name indexed)")
+    let seconds = try runQueryWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
+    return seconds
+}
+
+/// Runs the filter workloads at `count` objects and prints their table.
+func filterWorkloadTable(count: Int) throws -> [FilterWorkload: [String: Double]] {
+    print("")
+    print("filter workloads: \(count) BenchObjects, no index on the filtered properties on either side")
+    let seconds = try runFilterWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    printSQLiteTable(FilterWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
+    return seconds
+}
+
+_ = ResidentMemory.takePeaks()
+let objectSeconds = try objectWorkloadTable(count: objectCount)
 
 print("")
 print("encrypted object workloads: \(objectCount) BenchObjects, against SQLCipher (and our own plain times above)")
 let encryptedSeconds = try runEncryptedWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
 printEncryptedTable(encryptedSeconds, plain: objectSeconds)
 
-print("")
-print("query workloads: \(objectCount) QueryBenchObjects (BenchObject with name indexed)")
-let querySeconds = try runQueryWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], $0.target) })
+let querySeconds = try queryWorkloadTable(count: objectCount)
+let filterSeconds = try filterWorkloadTable(count: objectCount)
+let baseMemory = ResidentMemory.takePeaks()
+
+if let scale = options.scale {
+    print("")
+    print("scaled: the object, query and filter workloads again at \(scale) objects")
+    var scaled: [(name: String, base: [String: Double]?, scaled: [String: Double]?)] = []
+    let scaledObjects = try objectWorkloadTable(count: scale)
+    scaled += ObjectWorkload.allCases.map { ($0.rawValue, objectSeconds[$0], scaledObjects[$0]) }
+    let scaledQueries = try queryWorkloadTable(count: scale)
+    scaled += QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], scaledQueries[$0]) }
+    let scaledFilters = try filterWorkloadTable(count: scale)
+    scaled += FilterWorkload.allCases.map { ($0.rawValue, filterSeconds[$0], scaledFilters[$0]) }
+    printGrowthTable(scaled, from: objectCount, to: scale)
+    printMemoryTable(base: baseMemory, scaled: ResidentMemory.takePeaks(), from: objectCount, to: scale)
+}
 
 print("")
 print("concurrency workloads: \(objectCount) BenchObjects")
@@ -190,6 +261,11 @@ if let path = options.jsonPath {
         }
     }
     for (workload, engines) in querySeconds {
+        for (engine, value) in engines {
+            results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
+        }
+    }
+    for (workload, engines) in filterSeconds {
         for (engine, value) in engines {
             results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
         }
