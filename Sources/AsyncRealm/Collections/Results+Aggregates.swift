@@ -1,4 +1,5 @@
 import Foundation
+import StorageEngine
 
 extension Results {
     /// The smallest value of `property` among the objects, nil if there is none.
@@ -46,11 +47,13 @@ extension Results {
     private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
         handle.checkThread()
         let path = boundPath(property, for: use)
-        if query == nil, steps.isEmpty, base == nil, path.hops.count == 1, case .value(let column) = path.hops[0] {
-            // Every object, one column: one pass over the table, decoding that column alone.
+        if path.hops.count == 1, case .value(let column) = path.hops[0], let table = readableTable, let scan = rowScan(of: table) {
+            // Every object, or those a test of their stored rows picks, one column: one pass
+            // over the table, decoding that column alone.
             var values: [QueryScalar] = []
             readOrStop {
-                try readableTable?.scan { _, row in
+                try table.scan { _, row in
+                    guard try scan.matches?(row) ?? true else { return true }
                     let value = QueryScalar(stored: try row.column(column), type: path.property.type)
                     if value != .null { values.append(value) }
                     return true
@@ -63,13 +66,32 @@ extension Results {
         return (values, path.property.type)
     }
 
-    /// The sum and count of an integer or double column over every object of the class, in
-    /// one pass over the stored rows with nothing collected; nil when that does not apply.
-    private func wholeClassTotal(of property: String) -> (Any, Int)? {
-        guard isWholeClass, let column = info.columns[property], let type = info.schema[property]?.type,
-              type == .int || type == .double, let table = readableTable else { return nil }
-        let (integers, reals, count) = readOrStop { try table.total(ofColumn: column) }
-        return type == .int ? (integers, count) : (reals, count)
+    /// The sum and count of an integer or double column over the objects, in one pass over the
+    /// stored rows with nothing collected; nil when that does not apply (see `rowScan(of:)`).
+    private func scannedTotal(of name: String) -> (Any, Int)? {
+        guard let column = info.columns[name], let property = info.schema[name], !property.isArray,
+              property.type == .int || property.type == .double, let table = readableTable, let scan = rowScan(of: table) else { return nil }
+        let (integers, reals, count) = readOrStop { try table.total(ofColumn: column, where: scan.matches) }
+        return property.type == .int ? (integers, count) : (reals, count)
+    }
+
+    /// A pass over every stored row of the class, testing each with `matches` (every row is
+    /// one of the objects when it is nil).
+    private struct RowScan {
+        let matches: ((RowView) throws -> Bool)?
+    }
+
+    /// How a single pass over the class's stored rows finds these results' objects: every row
+    /// (`matches` nil) for the whole class, or the rows a compiled test of the stored values
+    /// picks for a filter of it. Nil for results that are sorted, distinct, limited, made from
+    /// a list or linking objects, or filtered by a predicate the rows cannot decide alone or
+    /// that an index answers faster: those read the objects their keys name.
+    private func rowScan(of table: any TableReading) -> RowScan? {
+        guard steps.isEmpty, base == nil else { return nil }
+        guard let query else { return RowScan(matches: nil) }
+        guard QueryPlanner(realm: handle, info: info).indexLookup(for: query, in: table) == nil,
+              let matches = QueryEvaluator.compileOnRows(query) else { return nil }
+        return RowScan(matches: matches)
     }
 
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
@@ -79,7 +101,7 @@ extension Results {
 
     /// The sum (`Int128`, `Double` or `Decimal`, as the property's type) and the count.
     private func total(of property: String) -> (Any, Int) {
-        if let total = wholeClassTotal(of: property) { return total }
+        if let total = scannedTotal(of: property) { return total }
         let (values, type) = values(of: property, for: "sum")
         return Aggregates.total(values, type: type, of: "'\(info.schema.className).\(property)'")
     }

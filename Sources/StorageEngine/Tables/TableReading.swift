@@ -57,7 +57,7 @@ package protocol TableReading {
     func row(_ key: UInt64) throws -> [RowValue]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
-    func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int)
+    func total(ofColumn column: Int, where matches: ((RowView) throws -> Bool)?) throws -> (integers: Int128, reals: Double, count: Int)
     func value(_ key: UInt64, column: Int) throws -> RowValue?
     func scan(_ range: ClosedRange<UInt64>, _ body: (UInt64, RowView) throws -> Bool) throws
     func keys() throws -> [UInt64]
@@ -90,10 +90,13 @@ extension TableReading {
         try rowTree.withValues(forSortedKeys: keys) { try body($0, RowView(bytes: $1)) }
     }
 
-    /// The sum of the integers and of the doubles in `column` over every row, and how many
-    /// rows hold a number there: what `sum` and `average` of a whole class read, in one pass
-    /// that builds no value for a plain number.
-    package func total(ofColumn column: Int) throws -> (integers: Int128, reals: Double, count: Int) {
+    /// The sum of the integers and of the doubles in `column` over every row, or over the rows
+    /// `matches` holds for, and how many of those rows hold a number there: what `sum` and
+    /// `average` of a class, or of a filter of it, read in one pass that builds no value for a
+    /// plain number.
+    package func total(
+        ofColumn column: Int, where matches: ((RowView) throws -> Bool)? = nil
+    ) throws -> (integers: Int128, reals: Double, count: Int) {
         var total = ColumnTotal()
         // A leaf at a time, its rows in one loop here, rather than a call per row through the
         // tree's scan. (The total is copied in
@@ -107,9 +110,12 @@ extension TableReading {
                 let end = leaf.valueEnd(index)
                 require(start <= end, "leaf value ends out of order")
                 if leaf.isOverflow(index) {
-                    _ = try rowTree.withValue(forKey: leaf.keys[index]) { try leafTotal.add(column, of: $0) }
+                    _ = try rowTree.withValue(forKey: leaf.keys[index]) { row in
+                        if try matches?(RowView(bytes: row)) ?? true { try leafTotal.add(column, of: row) }
+                    }
                 } else {
-                    try leafTotal.add(column, of: UnsafeRawBufferPointer(start: base + start, count: end - start))
+                    let row = UnsafeRawBufferPointer(start: base + start, count: end - start)
+                    if try matches?(RowView(bytes: row)) ?? true { try leafTotal.add(column, of: row) }
                 }
                 start = end
             }

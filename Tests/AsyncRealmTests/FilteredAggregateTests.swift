@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AsyncRealm
+
+final class Measured: Object {
+    @Persisted(indexed: true) var group: Int
+    @Persisted var name: String
+    @Persisted var value: Int
+    @Persisted var level: Double
+    @Persisted var maybe: Int?
+    @Persisted var ratio: Double?
+    @Persisted var tags: List<Int>
+}
+
+/// Aggregates of filtered results: a filter the stored rows decide is summed in the same pass
+/// over the rows that tests them; one an index answers, or one that needs the objects, reads
+/// the objects. Every path must give what Swift computes from the objects themselves.
+@Suite("Aggregates over filtered results")
+struct FilteredAggregateTests {
+    static let predicates = [
+        "value BETWEEN {10, 50}",            // an integer test on the rows
+        "name BEGINSWITH 'a'",               // an ASCII string test on the rows
+        "value > 20 AND name CONTAINS 'b'",
+        "NOT (value < 30) OR maybe == nil",
+        "maybe > 10",
+        "group == 3",                        // the index answers
+        "ANY tags > 5",                      // needs the objects' lists
+        "value > 1000",                      // matches nothing
+    ]
+
+    @Test("sum, average, min and max of filtered results equal Swift's over the same objects", arguments: predicates)
+    func aggregates(predicate: String) throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "filtered-aggregates-\(predicate)", objectTypes: [Measured.self]))
+        let letters = Array("abcde")
+        try realm.write {
+            for index in 0..<3000 {
+                let reading = Measured()
+                reading.group = Int.random(in: 0..<8, using: &random)
+                reading.name = String((0..<Int.random(in: 1...6, using: &random)).map { _ in letters.randomElement(using: &random)! })
+                // Some values near Int64's limits: sums must be exact, not wrapped.
+                reading.value = index % 997 == 0 ? Int.max / 4 : Int.random(in: -100...100, using: &random)
+                reading.level = Double.random(in: -1000...1000, using: &random)
+                reading.maybe = Bool.random(using: &random) ? Int.random(in: 0...40, using: &random) : nil
+                reading.ratio = Bool.random(using: &random) ? Double.random(in: 0...1, using: &random) : nil
+                reading.tags.append(objectsIn: (0..<Int.random(in: 0...3, using: &random)).map { _ in Int.random(in: 0...9, using: &random) })
+                realm.add(reading)
+            }
+        }
+        let results = realm.objects(Measured.self).filter(predicate)
+        let objects = Array(results)
+        func close(_ a: Double?, _ b: Double?) -> Bool {
+            guard let a, let b else { return a == nil && b == nil }
+            return abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))
+        }
+        let values = objects.map(\.value)
+        #expect(results.sum(ofProperty: "value") as Decimal == values.reduce(Decimal(0)) { $0 + Decimal($1) }, "seed \(seed)")
+        #expect(results.min(ofProperty: "value") as Int? == values.min(), "seed \(seed)")
+        #expect(results.max(ofProperty: "value") as Int? == values.max(), "seed \(seed)")
+        let levels = objects.map(\.level)
+        #expect(close(results.sum(ofProperty: "level") as Double, levels.reduce(0, +)), "seed \(seed)")
+        #expect(close(results.average(ofProperty: "level") as Double?, levels.isEmpty ? nil : levels.reduce(0, +) / Double(levels.count)), "seed \(seed)")
+        let maybes = objects.compactMap(\.maybe)
+        #expect(results.sum(ofProperty: "maybe") as Int == maybes.reduce(0, +), "seed \(seed)")
+        #expect(results.average(ofProperty: "maybe") as Double? == (maybes.isEmpty ? nil : Double(maybes.reduce(0, +)) / Double(maybes.count)), "seed \(seed)")
+        #expect(results.min(ofProperty: "maybe") as Int? == maybes.min(), "seed \(seed)")
+        let ratios = objects.compactMap(\.ratio)
+        #expect(close(results.sum(ofProperty: "ratio") as Double, ratios.reduce(0, +)), "seed \(seed)")
+        #expect(close(results.max(ofProperty: "ratio") as Double?, ratios.max()), "seed \(seed)")
+    }
+
+    @Test("a sorted, limited or list-based filter still sums only its own objects")
+    func otherResults() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "filtered-aggregates-steps", objectTypes: [Measured.self]))
+        try realm.write {
+            for value in 1...100 { realm.create(Measured.self, value: ["value": value, "name": value % 2 == 0 ? "even" : "odd"]) }
+        }
+        let evens = realm.objects(Measured.self).filter("name == 'even'")
+        #expect(evens.sum(ofProperty: "value") as Int == 2550)
+        #expect(evens.filter("TRUEPREDICATE SORT(value DESC) LIMIT(2)").sum(ofProperty: "value") as Int == 198)
+        #expect(evens.sorted(byKeyPath: "value").filter("value < 10").sum(ofProperty: "value") as Int == 20)
+    }
+}
