@@ -180,31 +180,49 @@ func printSQLiteTable(_ rows: [(name: String, seconds: [String: Double]?, target
     }
 }
 
-/// Runs the object workloads at `count` objects and prints their table.
+/// A kind of workload measured on AsyncRealm and on SQLite, with a target ratio.
+protocol SQLiteComparedWorkload: CaseIterable, Hashable, RawRepresentable where RawValue == String {
+    var target: Double { get }
+}
+
+extension ObjectWorkload: SQLiteComparedWorkload {}
+extension QueryWorkload: SQLiteComparedWorkload {}
+extension FilterWorkload: SQLiteComparedWorkload {}
+
+/// Prints `heading`, runs `body` (workloads at some count of objects) and prints their table.
+func comparedTable<Workload: SQLiteComparedWorkload>(
+    _ heading: String, _ body: () throws -> [Workload: [String: Double]]
+) rethrows -> [Workload: [String: Double]] {
+    print("")
+    print(heading)
+    let seconds = try body()
+    printSQLiteTable(Workload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
+    return seconds
+}
+
 func objectWorkloadTable(count: Int) throws -> [ObjectWorkload: [String: Double]] {
-    print("")
-    print("object workloads: \(count) BenchObjects (id primary key, name, age, score, active, created)")
-    let seconds = try runObjectWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
-    printSQLiteTable(ObjectWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
-    return seconds
+    try comparedTable("object workloads: \(count) BenchObjects (id primary key, name, age, score, active, created)") {
+        try runObjectWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    }
 }
 
-/// Runs the query workloads at `count` objects and prints their table.
 func queryWorkloadTable(count: Int) throws -> [QueryWorkload: [String: Double]] {
-    print("")
-    print("query workloads: \(count) QueryBenchObjects (BenchObject with name indexed)")
-    let seconds = try runQueryWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
-    printSQLiteTable(QueryWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
-    return seconds
+    try comparedTable("query workloads: \(count) QueryBenchObjects (BenchObject with name indexed)") {
+        try runQueryWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    }
 }
 
-/// Runs the filter workloads at `count` objects and prints their table.
 func filterWorkloadTable(count: Int) throws -> [FilterWorkload: [String: Double]] {
-    print("")
-    print("filter workloads: \(count) BenchObjects, no index on the filtered properties on either side")
-    let seconds = try runFilterWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
-    printSQLiteTable(FilterWorkload.allCases.map { ($0.rawValue, seconds[$0], $0.target) })
-    return seconds
+    try comparedTable("filter workloads: \(count) BenchObjects, no index on the filtered properties on either side") {
+        try runFilterWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    }
+}
+
+/// Each workload's seconds at the base count and at the scaled one, for the growth table.
+func growthRows<Workload: SQLiteComparedWorkload>(
+    _ base: [Workload: [String: Double]], _ scaled: [Workload: [String: Double]]
+) -> [(name: String, base: [String: Double]?, scaled: [String: Double]?)] {
+    Workload.allCases.map { ($0.rawValue, base[$0], scaled[$0]) }
 }
 
 _ = ResidentMemory.takePeaks()
@@ -222,13 +240,9 @@ let baseMemory = ResidentMemory.takePeaks()
 if let scale = options.scale {
     print("")
     print("scaled: the object, query and filter workloads again at \(scale) objects")
-    var scaled: [(name: String, base: [String: Double]?, scaled: [String: Double]?)] = []
-    let scaledObjects = try objectWorkloadTable(count: scale)
-    scaled += ObjectWorkload.allCases.map { ($0.rawValue, objectSeconds[$0], scaledObjects[$0]) }
-    let scaledQueries = try queryWorkloadTable(count: scale)
-    scaled += QueryWorkload.allCases.map { ($0.rawValue, querySeconds[$0], scaledQueries[$0]) }
-    let scaledFilters = try filterWorkloadTable(count: scale)
-    scaled += FilterWorkload.allCases.map { ($0.rawValue, filterSeconds[$0], scaledFilters[$0]) }
+    let scaled = growthRows(objectSeconds, try objectWorkloadTable(count: scale))
+        + growthRows(querySeconds, try queryWorkloadTable(count: scale))
+        + growthRows(filterSeconds, try filterWorkloadTable(count: scale))
     printGrowthTable(scaled, from: objectCount, to: scale)
     printMemoryTable(base: baseMemory, scaled: ResidentMemory.takePeaks(), from: objectCount, to: scale)
 }
