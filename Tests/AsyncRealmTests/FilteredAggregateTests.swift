@@ -13,10 +13,11 @@ final class Measured: Object {
     @Persisted var tags: List<Int>
 }
 
-/// Aggregates of filtered results: a filter the stored rows decide is summed in the same pass
-/// over the rows that tests them; one an index answers, or one that needs the objects, reads
-/// the objects. Every path must give what Swift computes from the objects themselves.
-@Suite("Aggregates over filtered results")
+/// Counts and aggregates of filtered results: a filter the stored rows decide is counted or
+/// summed in the same pass over the rows that tests them; one an index answers, or one that
+/// needs the objects, reads the objects. Every path must give what Swift computes from the
+/// objects themselves.
+@Suite("Counts and aggregates over filtered results")
 struct FilteredAggregateTests {
     static let predicates = [
         "value BETWEEN {10, 50}",            // an integer test on the rows
@@ -49,8 +50,12 @@ struct FilteredAggregateTests {
                 realm.add(reading)
             }
         }
+        // Counted before any key is read (one pass over the rows, where they decide it), then
+        // compared with the objects the keys give.
+        let counted = realm.objects(Measured.self).filter(predicate).count
         let results = realm.objects(Measured.self).filter(predicate)
         let objects = Array(results)
+        #expect(counted == objects.count, "seed \(seed)")
         func close(_ a: Double?, _ b: Double?) -> Bool {
             guard let a, let b else { return a == nil && b == nil }
             return abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))

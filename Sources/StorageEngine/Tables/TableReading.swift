@@ -97,32 +97,37 @@ extension TableReading {
     package func total(
         ofColumn column: Int, where matches: ((RowView) throws -> Bool)? = nil
     ) throws -> (integers: Int128, reals: Double, count: Int) {
-        var total = ColumnTotal()
-        // A leaf at a time, its rows in one loop here, rather than a call per row through the
-        // tree's scan. (The total is copied in
-        // and out per leaf: a variable the closure captures is checked for exclusive access on
-        // every use.)
+        let total = try foldRows(ColumnTotal()) { total, row in
+            if try matches?(RowView(bytes: row)) ?? true { try total.add(column, of: row) }
+        }
+        return (total.integers, total.reals, total.count)
+    }
+
+    /// `body` applied to `initial` and every stored row in key order, a leaf at a time, its rows
+    /// in one loop here rather than a call per row through the tree's scan. (The state is
+    /// copied in and out per leaf: a variable the leaf's closure captures is checked for
+    /// exclusive access on every use.)
+    @inline(__always)
+    private func foldRows<State>(_ initial: State, _ body: (inout State, UnsafeRawBufferPointer) throws -> Void) throws -> State {
+        var state = initial
         try scanRowLeaves(from: 0) { leaf in
             guard let base = leaf.bytes.baseAddress else { return true }
-            var leafTotal = total
+            var leafState = state
             var start = leaf.valueStart(leaf.start)
             for index in leaf.start..<leaf.keys.count {
                 let end = leaf.valueEnd(index)
                 require(start <= end, "leaf value ends out of order")
                 if leaf.isOverflow(index) {
-                    _ = try rowTree.withValue(forKey: leaf.keys[index]) { row in
-                        if try matches?(RowView(bytes: row)) ?? true { try leafTotal.add(column, of: row) }
-                    }
+                    _ = try rowTree.withValue(forKey: leaf.keys[index]) { try body(&leafState, $0) }
                 } else {
-                    let row = UnsafeRawBufferPointer(start: base + start, count: end - start)
-                    if try matches?(RowView(bytes: row)) ?? true { try leafTotal.add(column, of: row) }
+                    try body(&leafState, UnsafeRawBufferPointer(start: base + start, count: end - start))
                 }
                 start = end
             }
-            total = leafTotal
+            state = leafState
             return true
         }
-        return (total.integers, total.reals, total.count)
+        return state
     }
 
     /// The keys of the rows whose `column` holds an integer within `bounds`, or null (or
