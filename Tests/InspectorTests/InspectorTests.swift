@@ -181,6 +181,27 @@ struct InspectorTests {
         #expect(damaged.output.contains("1 problem found"))
     }
 
+    @Test("query and export of a file with a damaged page fail with status 3 and say so, never a crash")
+    func damagedObjects() throws {
+        try makeFile()
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), schemaVersion: 3, objectTypes: [Owner.self, Pet.self]))
+            try realm.write { realm.object(ofType: Owner.self, forPrimaryKey: 2)!.score = 1 }
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let found = try #require(bytes.range(of: Data("loud".utf8)))
+        bytes[found.lowerBound] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: path))
+        for arguments in [["query", path, "Pet"], ["export", path, "Pet", "--csv"], ["export", path, "--json"]] {
+            let run = try InspectorRun.run(arguments, in: directory.url)
+            #expect(run.status == 3, "\(arguments): \(run.errors)")
+            #expect(run.errors.hasPrefix("asyncrealm: the realm file could not be read"), "\(arguments): \(run.errors)")
+            #expect(run.errors.contains("Run 'asyncrealm verify FILE' to list the damaged pages."))
+        }
+        // What the damage does not reach is read as ever.
+        #expect(try run("query", path, "Owner").status == 0)
+    }
+
     @Test("verify: a damaged page of the newest commit makes it incomplete, and is named")
     func verifyNewestCommit() throws {
         try makeFile()

@@ -17,10 +17,28 @@ func readOrStop<T>(_ read: () throws -> T) -> T {
     }
 }
 
-/// Stops the program for `error`, met reading the file (see the top of this file).
+/// What a tool does instead of stopping when a read meets damage, given the message: the
+/// inspector reports it as a failure of the file and exits with its own status. Set once, at
+/// start-up, before any realm is opened; nil in an application, which stops.
+package nonisolated(unsafe) var damagedFileHandler: (@Sendable (String) -> Never)?
+
+/// Stops the program for `error`, met reading the file (see the top of this file), or hands
+/// the message to `damagedFileHandler`.
 @usableFromInline
 func stopOnDamage(_ error: any Error, table: String? = nil) -> Never {
-    let described = (error as? StorageError).map { "\(RealmError($0))" } ?? "\(error)"
-    let place = table.map { " (a row of '\($0)')" } ?? ""
-    stop("the realm file could not be read\(place): \(described); the file is damaged or the disk failed, so restore it from a copy")
+    let place = table.map { " (an object of class '\($0)')" } ?? ""
+    stopOnDamage(place + ": " + damageDescription(error))
+}
+
+/// Stops the program (or hands the message to `damagedFileHandler`) for damage met reading
+/// the file, described by `what` (where, then what: " (an object of class 'Dog'): ...").
+func stopOnDamage(_ what: String) -> Never {
+    let message = "the realm file could not be read\(what); the file is damaged or the disk failed, so restore it from a copy"
+    if let damagedFileHandler { damagedFileHandler(message) }
+    stop(message)
+}
+
+/// `error` in the words of a `Realm.Error` when the engine threw it.
+func damageDescription(_ error: any Error) -> String {
+    (error as? StorageError).map { "\(RealmError($0))" } ?? "\(error)"
 }

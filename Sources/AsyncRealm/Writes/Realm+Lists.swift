@@ -15,7 +15,7 @@ extension Realm {
         do {
             return try ListStore.element(in: table, owner: managed.key, position: position)
         } catch {
-            stopCorrupted(managed, column)
+            stopCorrupted(managed, column, error)
         }
     }
 
@@ -23,9 +23,14 @@ extension Realm {
     func listElements(of managed: ManagedObjectState, column: Int) -> [RowValue] {
         let count = listCount(of: managed, column: column)
         guard count > 0 else { return [] }
-        guard let table = readTable(named: managed.info.listTables[column]!),
-              let elements = try? ListStore.elements(in: table, owner: managed.key, count: count),
-              elements.count == count else { stopCorrupted(managed, column) }
+        guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
+        let elements: [RowValue]
+        do {
+            elements = try ListStore.elements(in: table, owner: managed.key, count: count)
+        } catch {
+            stopCorrupted(managed, column, error)
+        }
+        guard elements.count == count else { stopCorrupted(managed, column) }
         return elements
     }
 
@@ -77,7 +82,10 @@ extension Realm {
         }
     }
 
-    private func stopCorrupted(_ managed: ManagedObjectState, _ column: Int) -> Never {
-        stop("the elements of '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)' do not match its length; the file is damaged")
+    /// Stops for damage to the elements of list column `column` (see `stopOnDamage`): `error`
+    /// reading them, or without one, elements that do not match the list's length.
+    private func stopCorrupted(_ managed: ManagedObjectState, _ column: Int, _ error: (any Swift.Error)? = nil) -> Never {
+        let list = "list '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)'"
+        stopOnDamage(" (the elements of \(list)): " + (error.map(damageDescription) ?? "they do not match the list's length"))
     }
 }
