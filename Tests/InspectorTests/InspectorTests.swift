@@ -41,6 +41,21 @@ struct InspectorTests {
         }
     }
 
+    /// Flips a byte of the page of list `Pet.tags` (found by its stored text, "loud"). With
+    /// `behindAnotherCommit`, a commit that changes only an Owner comes first, so the page is
+    /// older than the newest commit: a page of the newest commit that fails its checksum makes
+    /// that commit incomplete (a torn write), and the file opens at the version before.
+    func damageTagsPage(behindAnotherCommit: Bool) throws {
+        if behindAnotherCommit {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), schemaVersion: 3, objectTypes: [Owner.self, Pet.self]))
+            try realm.write { realm.object(ofType: Owner.self, forPrimaryKey: 2)!.score = 1 }
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let found = try #require(bytes.range(of: Data("loud".utf8)), "the text is stored uncompressed in a page this small")
+        bytes[found.lowerBound] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
     func run(_ arguments: String..., environment: [String: String] = [:]) throws -> InspectorRun {
         try InspectorRun.run(arguments, in: directory.url, environment: environment)
     }
@@ -161,19 +176,7 @@ struct InspectorTests {
         #expect(sound.output.hasPrefix("ok: version "))
         #expect(sound.errors.isEmpty)
 
-        // A last commit that changes only an Owner: the page damaged below is older than it.
-        // (A page of the newest commit that fails its checksum makes that commit incomplete,
-        // a torn write; the message then names the page, as the next test shows.)
-        do {
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), schemaVersion: 3, objectTypes: [Owner.self, Pet.self]))
-            try realm.write { realm.object(ofType: Owner.self, forPrimaryKey: 2)!.score = 1 }
-        }
-        // Damage the page of list Pet.tags: find it by its stored text.
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let needle = Data("loud".utf8)
-        let found = try #require(bytes.range(of: needle), "the text is stored uncompressed in a page this small")
-        bytes[found.lowerBound] ^= 0x20
-        try bytes.write(to: URL(fileURLWithPath: path))
+        try damageTagsPage(behindAnotherCommit: true)
         let damaged = try run("verify", path)
         #expect(damaged.status == 1)
         #expect(damaged.output.contains("damaged: page at offset "), "\(damaged.output)")
@@ -184,14 +187,7 @@ struct InspectorTests {
     @Test("query and export of a file with a damaged page fail with status 3 and say so, never a crash")
     func damagedObjects() throws {
         try makeFile()
-        do {
-            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), schemaVersion: 3, objectTypes: [Owner.self, Pet.self]))
-            try realm.write { realm.object(ofType: Owner.self, forPrimaryKey: 2)!.score = 1 }
-        }
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let found = try #require(bytes.range(of: Data("loud".utf8)))
-        bytes[found.lowerBound] ^= 0x20
-        try bytes.write(to: URL(fileURLWithPath: path))
+        try damageTagsPage(behindAnotherCommit: true)
         for arguments in [["query", path, "Pet"], ["export", path, "Pet", "--csv"], ["export", path, "--json"]] {
             let run = try InspectorRun.run(arguments, in: directory.url)
             #expect(run.status == 3, "\(arguments): \(run.errors)")
@@ -205,10 +201,7 @@ struct InspectorTests {
     @Test("verify: a damaged page of the newest commit makes it incomplete, and is named")
     func verifyNewestCommit() throws {
         try makeFile()
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let found = try #require(bytes.range(of: Data("loud".utf8)))
-        bytes[found.lowerBound] ^= 0x20
-        try bytes.write(to: URL(fileURLWithPath: path))
+        try damageTagsPage(behindAnotherCommit: false)
         let damaged = try run("verify", path)
         #expect(damaged.status == 1)
         #expect(damaged.output.contains("is incomplete: its page at offset "), "\(damaged.output)")
