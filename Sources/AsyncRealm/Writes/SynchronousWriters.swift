@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import StorageEngine
 
 /// The threads blocked in, or holding, a synchronous write transaction, by file: what lets
 /// `beginWrite()` tell a write that can never start from one that has to wait.
@@ -16,7 +16,9 @@ enum SynchronousWriters {
         let file: ObjectIdentifier
     }
 
-    private static let holders = Mutex<Set<Holder>>([])
+    /// Behind `Locked` (a pthread mutex), not `Synchronization.Mutex`, whose futex
+    /// ThreadSanitizer does not see: two threads holding at once were reported as a race.
+    private static let holders = Locked<Set<Holder>>([])
 
     /// Stops if this thread already holds a synchronous write transaction on `file`.
     static func checkNotHolding(_ file: ObjectIdentifier) {
