@@ -69,8 +69,8 @@ enum QueryCommand {
                 throw InspectorFailure.usage("cannot sort by '\(path)': \(current.className) has no property '\(name)'")
             }
             let isLast = position == components.count - 1
-            if property.isArray || property.type == .linkingObjects || (isLast && property.type == .object) {
-                throw InspectorFailure.usage("cannot sort by '\(path)': '\(name)' is \(property.isArray || property.type == .linkingObjects ? "a collection" : "a link"); sort by one of its properties")
+            if property.isCollection || property.type == .linkingObjects || (isLast && property.type == .object) {
+                throw InspectorFailure.usage("cannot sort by '\(path)': '\(name)' is \(property.isCollection || property.type == .linkingObjects ? "a collection" : "a link"); sort by one of its properties")
             }
             if !isLast {
                 guard property.type == .object, let next = property.objectClassName.flatMap({ schema[$0] }) else {

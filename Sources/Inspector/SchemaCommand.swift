@@ -61,8 +61,9 @@ enum SchemaCommand {
         case .object: element = property.objectClassName ?? "Object"
         case .linkingObjects: return "LinkingObjects<\(property.objectClassName ?? "Object")>"
         }
-        let optional = property.isOptional || (property.type == .object && !property.isArray)
+        let optional = property.isOptional || (property.type == .object && !property.isCollection)
         let value = element + (optional ? "?" : "")
-        return property.isArray ? "List<\(property.type == .object ? element : value)>" : value
+        guard let collection = property.collectionTypeName else { return value }
+        return "\(collection)<\(property.type == .object ? element : value)>"
     }
 }

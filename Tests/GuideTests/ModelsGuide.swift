@@ -33,6 +33,11 @@ final class Address: Object {
     @Persisted var city: String
 }
 
+final class Article: Object {
+    @Persisted var title: String
+    @Persisted var keywords: MutableSet<String>
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -73,6 +78,19 @@ struct ModelsGuide {
         #expect(realm.objects(Address.self).first?.city == "Porto")
         #expect(realm.objects(Contact.self).filter("status == 'active'").count == 3)
         #expect(realm.objects(Contact.self).where { $0.status == .archived }.isEmpty)
+    }
+
+    @Test("a set keeps each keyword once and is queried as a list is")
+    func sets() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-sets", objectTypes: [Article.self]))
+        try realm.write {
+            let article = realm.create(Article.self, value: ["title": "Sets", "keywords": ["swift", "realm", "swift"]])
+            article.keywords.insert("database")
+            article.keywords.remove("realm")
+        }
+        let tagged = realm.objects(Article.self).filter("ANY keywords == 'swift'")
+        print(tagged.first!.keywords.count)       // 2: "swift" once, and "database"
+        #expect(Set(tagged.first!.keywords) == ["swift", "database"])
     }
 
     @Test("a value that does not fit the property's integer type is refused")

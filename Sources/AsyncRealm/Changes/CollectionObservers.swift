@@ -43,9 +43,10 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
     }
 }
 
-/// `list.changes`: the list's stored elements are kept, and compared with the elements now.
-final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
-    let list: List<Element>
+/// `list.changes` and `set.changes`: the collection's stored elements are kept, and compared
+/// with the elements now.
+final class ListObserver<Collection>: ChangeObserver {
+    let list: Collection
     let location: ManagedListLocation
     /// For a list of objects, what counts as a modification of an element.
     let paths: ObservedPaths?
@@ -53,7 +54,7 @@ final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
     private var elements: [RowValue] = []
     private(set) var isFinished = false
 
-    init(list: List<Element>, location: ManagedListLocation, paths: ObservedPaths?) {
+    init(list: Collection, location: ManagedListLocation, paths: ObservedPaths?) {
         self.list = list
         self.location = location
         self.paths = paths
@@ -63,12 +64,12 @@ final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
 
     var hasInitial: Bool { true }
 
-    func initial() -> RealmCollectionChange<List<Element>>? {
+    func initial() -> RealmCollectionChange<Collection>? {
         elements = location.realm.isInvalidated(location.owner) ? [] : location.values()
         return .initial(list)
     }
 
-    func update(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> RealmCollectionChange<List<Element>>? {
+    func update(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> RealmCollectionChange<Collection>? {
         let ownerTable = location.owner.info.tableName
         let listChanged = changes.tables[listTable] != nil || changes.tables[ownerTable].map { table in
             table.deleted.contains(location.owner.key) || table.modified[location.owner.key].map { $0.isEmpty || $0.contains(location.column) } == true
@@ -83,7 +84,7 @@ final class ListObserver<Element: RealmCollectionValue>: ChangeObserver {
             return false
         }
         elements = newElements
-        // The list of a deleted object is gone: its elements are reported deleted, and the
+        // The collection of a deleted object is gone: its elements are reported deleted, and the
         // stream ends.
         if ownerDeleted { isFinished = true }
         guard !diff.isEmpty else { return isFinished ? .update(list, deletions: [], insertions: [], modifications: []) : nil }

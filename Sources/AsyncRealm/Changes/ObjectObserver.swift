@@ -33,7 +33,7 @@ final class ObjectObserver<T: Object>: ChangeObserver {
         if let columns = table?.modified[managed.key] {
             changed = columns.isEmpty ? Set(schema.storedProperties.indices) : columns
         }
-        for (column, property) in schema.storedProperties.enumerated() where property.isArray {
+        for (column, property) in schema.storedProperties.enumerated() where property.isCollection {
             let elements = ListStore.tableName(forClass: schema.className, property: property.name)
             guard let listChanges = changes.tables[elements] else { continue }
             let owner = managed.key
@@ -67,7 +67,7 @@ final class ObjectObserver<T: Object>: ChangeObserver {
         let realm = managed.realm
         guard let table = snapshot.tableIfPresent(managed.info.tableName),
               let stored = readOrStop({ try table.value(managed.key, column: column) }) else { return nil }
-        if property.isArray {
+        if property.isCollection {
             let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
             guard let list = snapshot.tableIfPresent(elements) else { return [] as [Any?] }
             let values = readOrStop { try ListStore.elements(in: list, owner: managed.key, count: ListStore.count(stored)) }

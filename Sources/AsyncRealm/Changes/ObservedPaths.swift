@@ -77,7 +77,7 @@ final class ObservedPaths {
     /// Every table whose changes can matter.
     private(set) lazy var tableNames: Set<String> = {
         var names: Set<String> = [tableName]
-        for (column, property) in schema.storedProperties.enumerated() where property.isArray && observes(column) {
+        for (column, property) in schema.storedProperties.enumerated() where property.isCollection && observes(column) {
             names.insert(ListStore.tableName(forClass: schema.className, property: property.name))
         }
         for link in links { names.formUnion(link.target.tableNames) }
@@ -104,7 +104,7 @@ final class ObservedPaths {
                 keys.insert(key)
             }
         }
-        for (column, property) in schema.storedProperties.enumerated() where property.isArray && observes(column) {
+        for (column, property) in schema.storedProperties.enumerated() where property.isCollection && observes(column) {
             guard let elements = changes.tables[ListStore.tableName(forClass: schema.className, property: property.name)] else { continue }
             for key in elements.inserted.union(elements.deleted).union(elements.modified.keys) {
                 keys.insert(ListStore.owner(ofKey: key))

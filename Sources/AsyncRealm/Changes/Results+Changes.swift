@@ -95,14 +95,48 @@ extension List {
         guard let location = managedLocation else {
             stop("only a managed list has changes to observe; add its object to a realm first")
         }
-        let realm = location.realm
+        return location.changeStream(of: self, keyPaths: keyPaths)
+    }
+}
+
+extension MutableSet {
+    /// A stream of the set's changes: `.initial`, then an `.update` whenever elements are
+    /// inserted or removed or (for a set of objects) an object it holds is modified, with the
+    /// positions as `set[i]` gives them. If the set's object is deleted, its elements are
+    /// reported deleted and the stream ends.
+    ///
+    /// - Important: Only a managed set has changes; an unmanaged one stops with a message.
+    public var changes: ChangeStream<RealmCollectionChange<MutableSet<Element>>> {
+        stream(keyPaths: nil)
+    }
+
+    /// A stream of the set's changes in which only changes to `keyPaths` of its objects count
+    /// as modifications.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the set's objects.
+    /// - Returns: A stream whose first element is `.initial`.
+    public func changes(keyPaths: [String]) -> ChangeStream<RealmCollectionChange<MutableSet<Element>>> {
+        stream(keyPaths: keyPaths)
+    }
+
+    private func stream(keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<MutableSet<Element>>> {
+        guard let location = managedLocation else {
+            stop("only a managed set has changes to observe; add its object to a realm first")
+        }
+        return location.changeStream(of: self, keyPaths: keyPaths)
+    }
+}
+
+extension ManagedListLocation {
+    /// The change stream of `collection`, the list or set stored here.
+    func changeStream<C>(of collection: C, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<C>> {
         realm.checkThread()
-        let property = location.owner.info.schema.storedProperties[location.column]
+        let property = owner.info.schema.storedProperties[column]
         let paths = property.objectClassName.flatMap { realm.objectSchemas[$0] }.map { schema in
             keyPaths.map { ObservedPaths.paths($0, of: schema, schemas: realm.objectSchemas) }
                 ?? ObservedPaths.everything(of: schema, schemas: realm.objectSchemas, depth: ObservedPaths.defaultLinkDepth - 1)
         }
-        return ChangeStream(core: StreamDriver(realm: realm, observer: ListObserver(list: self, location: location, paths: paths)))
+        return ChangeStream(core: StreamDriver(realm: realm, observer: ListObserver(list: collection, location: self, paths: paths)))
     }
 }
 

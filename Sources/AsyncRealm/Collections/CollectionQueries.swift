@@ -1,6 +1,6 @@
 import Foundation
 
-/// The queries of `List` and `LinkingObjects` of objects: they run on the collection's objects
+/// The queries of `List`, `MutableSet` and `LinkingObjects` of objects: they run on the collection's objects
 /// as `Results` do on a class, keeping the collection's order (and a list's duplicates).
 protocol ObjectCollectionQuerying {
     associatedtype Element: Object
@@ -68,10 +68,26 @@ extension List: ObjectCollectionQuerying where Element: Object {
         guard let location = managedLocation else {
             stop("filter, sorted and distinct need a managed list, as in RealmSwift; add its object to a realm first (index(matching:) and the aggregates work on an unmanaged list)")
         }
-        let realm = location.realm
-        let owner = location.owner
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self),
-                       base: .list(ownerClass: owner.info.schema.className, owner: owner.key, column: location.column))
+        return location.results(of: Element.self)
+    }
+}
+
+extension MutableSet: ObjectCollectionQuerying where Element: Object {
+    var unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
+
+    var queryResults: Results<Element> {
+        guard let location = managedLocation else {
+            stop("filter, sorted and distinct need a managed set, as in RealmSwift; add its object to a realm first (index(matching:) and the aggregates work on an unmanaged set)")
+        }
+        return location.results(of: Element.self)
+    }
+}
+
+extension ManagedListLocation {
+    /// The objects of the list or set stored here, as live results in its order.
+    func results<Element: Object>(of _: Element.Type) -> Results<Element> {
+        Results(realm: realm, info: realm.classInfoOrStop(for: Element.self),
+                base: .list(ownerClass: owner.info.schema.className, owner: owner.key, column: column))
     }
 }
 
@@ -88,6 +104,17 @@ extension List where Element: Object {
     ///
     /// - Parameter predicate: A `#Predicate` over the element class.
     /// - Returns: Live results, in the list's order.
+    /// - Throws: `invalidQuery` naming an expression that has no query form.
+    public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
+        try queryResults.filter(predicate)
+    }
+}
+
+extension MutableSet where Element: Object {
+    /// The objects for which Foundation's `predicate` holds, as `Results`.
+    ///
+    /// - Parameter predicate: A `#Predicate` over the element class.
+    /// - Returns: Live results, in the set's order.
     /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
         try queryResults.filter(predicate)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `Results`, `List` and `LinkingObjects` of objects have in common, as RealmSwift's
+/// What `Results`, `List`, `MutableSet` and `LinkingObjects` of objects have in common, as RealmSwift's
 /// `RealmCollection`: random access, queries, sorting, aggregates, key-value access, and (from
 /// `ThreadConfined`) `freeze()`, `thaw()` and `isFrozen`.
 public protocol RealmCollection<Element>: RandomAccessCollection, ThreadConfined where Element: Object, Index == Int {
@@ -201,6 +201,24 @@ extension List: RealmCollection where Element: Object {
     }
 }
 
+extension MutableSet: RealmCollection where Element: Object {
+    /// The objects sorted by several properties, the first deciding and the next breaking ties.
+    ///
+    /// - Parameter descriptors: The key paths and directions, most significant first.
+    /// - Returns: Live results in that order.
+    public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
+        queryResults.sorted(by: descriptors)
+    }
+
+    /// The first object of each distinct combination of values of `keyPaths`.
+    ///
+    /// - Parameter keyPaths: Properties, or key paths through to-one links.
+    /// - Returns: Live results, in the set's order.
+    public func distinct(by keyPaths: [String]) -> Results<Element> {
+        queryResults.distinct(by: keyPaths)
+    }
+}
+
 extension LinkingObjects: RealmCollection {
     /// The objects sorted by several properties, the first deciding and the next breaking ties.
     ///
@@ -219,13 +237,14 @@ extension LinkingObjects: RealmCollection {
     }
 }
 
-/// A type-erased `RealmCollection`: `Results`, a `List` or `LinkingObjects` behind one type.
+/// A type-erased `RealmCollection`: `Results`, a `List`, a `MutableSet` or `LinkingObjects`
+/// behind one type.
 public struct AnyRealmCollection<Element: Object>: RealmCollection {
     private let base: any RealmCollection<Element>
 
     /// Wraps a collection.
     ///
-    /// - Parameter base: `Results`, a `List` or `LinkingObjects` of objects.
+    /// - Parameter base: `Results`, a `List`, a `MutableSet` or `LinkingObjects` of objects.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         self.base = base
     }

@@ -69,7 +69,7 @@ extension Results {
     /// The sum and count of an integer or double column over the objects, in one pass over the
     /// stored rows with nothing collected; nil when that does not apply (see `rowScan(of:)`).
     private func scannedTotal(of name: String) -> (Any, Int)? {
-        guard let column = info.columns[name], let property = info.schema[name], !property.isArray,
+        guard let column = info.columns[name], let property = info.schema[name], !property.isCollection,
               property.type == .int || property.type == .double, let table = readableTable, let scan = rowScan(of: table) else { return nil }
         let (integers, reals, count) = readOrStop { try table.total(ofColumn: column, where: scan.matches) }
         return property.type == .int ? (integers, count) : (reals, count)

@@ -43,14 +43,14 @@ final class ClassMigration {
         let fields = info.storageFields(of: sample)
         let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(sample).toOpaque())
         return schema.storedProperties.enumerated().map { column, property in
-            if property.isArray || property.type == .object { return zero(property, realm: realm) }
+            if property.isCollection || property.type == .object { return zero(property, realm: realm) }
             return fields[column].storageValue(in: base, realm: realm)
         }
     }
 
     /// The stored zero of `property`: null if optional, an empty list, or the type's zero.
     static func zero(_ property: Property, realm: Realm) -> RowValue {
-        if property.isArray { return .int(0) }
+        if property.isCollection { return .int(0) }
         if property.isOptional || property.type == .object { return .null }
         return zero(of: property.type, realm: realm)
     }
@@ -96,7 +96,7 @@ final class ClassMigration {
 
     private func drop(_ old: ObjectSchema) throws {
         try transaction.dropTable(tableName)
-        for property in old.storedProperties where property.isArray {
+        for property in old.storedProperties where property.isCollection {
             try transaction.dropTable(ListStore.tableName(forClass: className, property: property.name))
         }
     }
@@ -109,7 +109,7 @@ final class ClassMigration {
     }
 
     static func sameStorage(_ old: Property, _ new: Property) -> Bool {
-        old.type == new.type && old.isArray == new.isArray && old.objectClassName == new.objectClassName
+        old.type == new.type && old.isArray == new.isArray && old.isSet == new.isSet && old.objectClassName == new.objectClassName
     }
 
     /// Rewrites the rows into the new schema's columns, in one pass over the base version's
@@ -160,7 +160,7 @@ final class ClassMigration {
     /// creates the new ones.
     private func rewriteLists(from old: ObjectSchema, to new: ObjectSchema) throws {
         var kept: Set<String> = []
-        for (column, property) in new.storedProperties.enumerated() where property.isArray {
+        for (column, property) in new.storedProperties.enumerated() where property.isCollection {
             let elementsName = ListStore.tableName(forClass: className, property: property.name)
             if let oldName = renamedLists[property.name] {
                 try copyElements(of: oldName, to: property)
@@ -174,7 +174,7 @@ final class ClassMigration {
                 try SchemaStore.createListTable(for: property, of: className, in: transaction)
             }
         }
-        for property in old.storedProperties where property.isArray && !kept.contains(property.name) && new[property.name]?.isArray != true {
+        for property in old.storedProperties where property.isCollection && !kept.contains(property.name) && new[property.name]?.isCollection != true {
             try transaction.dropTable(ListStore.tableName(forClass: className, property: property.name))
         }
     }
@@ -221,7 +221,7 @@ final class ClassMigration {
         }
         if isPending {
             sources[newColumn] = oldColumn
-            if to.isArray { renamedLists[newName] = oldName }
+            if to.isCollection { renamedLists[newName] = oldName }
             return
         }
         guard let base = transaction.base.tableIfPresent(tableName) else { return }
@@ -233,7 +233,7 @@ final class ClassMigration {
                 _ = try table.set(key, column: newColumn, to: value)
                 return true
             }
-            if to.isArray { try copyElements(of: oldName, to: to) }
+            if to.isCollection { try copyElements(of: oldName, to: to) }
         }
     }
 

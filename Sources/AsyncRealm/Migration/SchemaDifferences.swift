@@ -50,12 +50,12 @@ enum SchemaDifferences {
 }
 
 extension Property {
-    /// The property's type as the model declares it: `Int`, `String?`, `List<Dog>`,
+    /// The property's type as the model declares it: `Int`, `String?`, `List<Dog>`, `MutableSet<String>`,
     /// `LinkingObjects<Person>(owner)`.
     var typeName: String {
         if type == .linkingObjects { return "LinkingObjects<\(objectClassName ?? "?")>(\(linkOriginPropertyName ?? "?"))" }
         let element = objectClassName ?? type.swiftName
-        if isArray { return "List<\(element)\(isOptional ? "?" : "")>" }
+        if let collection = collectionTypeName { return "\(collection)<\(element)\(isOptional ? "?" : "")>" }
         return element + (isOptional ? "?" : "")
     }
 }

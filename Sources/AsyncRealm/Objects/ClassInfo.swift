@@ -71,14 +71,14 @@ final class ClassInfo {
         let columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
         self.columns = columns
         primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
-        listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isArray).map {
+        listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isCollection).map {
             ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element.name))
         })
         access = Dictionary(uniqueKeysWithValues: schema.properties.map { property in
             let kind: PropertyAccess
             if property.type == .linkingObjects {
                 kind = .linkingObjects(property)
-            } else if property.isArray {
+            } else if property.isCollection {
                 kind = .list(column: columns[property.name]!)
             } else {
                 kind = .value(column: columns[property.name]!)

@@ -47,7 +47,7 @@ extension Realm {
                 .map { accessor(of: DynamicObject.self, key: $0, info: origin) }
         }
         let column = managed.info.columns[name]!
-        if property.isArray {
+        if property.isCollection {
             return listElements(of: managed, column: column).map { dynamicValue($0, of: property) }
         }
         return dynamicValue(self.column(column, of: managed), of: property)
@@ -85,8 +85,8 @@ extension Realm {
     }
 
     func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
-        guard let value, !isNull(value) else { return property.isOptional ? .null : property.isArray ? .list([]) : nil }
-        if property.isArray {
+        guard let value, !isNull(value) else { return property.isOptional ? .null : property.isCollection ? .list([]) : nil }
+        if property.isCollection {
             guard let items = value as? [Any?] else { return nil }
             let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
                                    isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)

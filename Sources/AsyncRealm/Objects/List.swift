@@ -273,44 +273,6 @@ extension List: RangeReplaceableCollection {
     }
 }
 
-/// Where the list of a managed object is stored: its owner and the list's column.
-struct ManagedListLocation {
-    let owner: ManagedObjectState
-    let column: Int
-
-    var realm: Realm { owner.realm }
-
-    var count: Int { realm.listCount(of: owner, column: column) }
-
-    func element(at position: Int) -> RowValue {
-        realm.listElement(of: owner, column: column, at: position)
-    }
-
-    func values() -> [RowValue] {
-        realm.listElements(of: owner, column: column)
-    }
-
-    func checkWritable() {
-        realm.checkThread()
-        require(!realm.isFrozen, "a frozen list cannot be changed; change its live version (thaw() gives it) in a write transaction")
-        require(realm.isWriting, "cannot change a managed list outside a write transaction; make the change inside realm.write { }")
-    }
-
-    /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
-    func stored<Element: _Persistable>(_ element: Element) -> RowValue {
-        checkWritable()
-        return storedLink(element, realm: realm).value
-    }
-
-    func checkIndex(_ index: Int, within count: Int) {
-        require(index >= 0 && index < count, "index \(index) is out of bounds for a list of \(count) elements")
-    }
-
-    func change(_ body: (TableWriter, Int) throws -> Int) {
-        realm.changeList(of: owner, column: column, body)
-    }
-}
-
 /// Builds the `List` of a managed object for an element type known only at run time.
 protocol ManagedListBuilding {
     static func managed(at location: ManagedListLocation) -> Self

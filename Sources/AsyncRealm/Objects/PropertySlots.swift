@@ -51,7 +51,7 @@ final class PropertySlots {
             let offset = field + storage.managedSlotOffset
             let general = Self.general | UInt16(index)
             recorder.append((offset, general))
-            if !property.isArray, property.type != .linkingObjects, let column = columns[property.name] {
+            if !property.isCollection, property.type != .linkingObjects, let column = columns[property.name] {
                 object.append((offset, UInt16(column + 1)))
             } else {
                 object.append((offset, general))

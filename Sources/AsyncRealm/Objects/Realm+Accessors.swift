@@ -143,7 +143,7 @@ extension Realm {
         bumpStamp()
     }
 
-    /// Sets a property that is not a value column (a list): the general path of
+    /// Sets a property that is not a value column (a list or set): the general path of
     /// `ManagedObjectState.write`.
     @usableFromInline
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, slot: UInt16) {
@@ -166,6 +166,7 @@ extension Realm {
         if managed.info.listTables[column] != nil {
             var elements: [RowValue] = []
             if case .list(let given) = stored { elements = given }
+            if managed.info.schema.storedProperties[column].isSet { elements = SetStore.distinct(elements) }
             changeList(of: managed, column: column) { table, count in
                 try ListStore.replace(with: elements, in: table, owner: managed.key, count: count)
                 return elements.count

@@ -72,6 +72,14 @@ extension Query {
         return Query<V>(realm: realm, path: path + [name])
     }
 
+    /// Members of the objects of a set: `$0.friends.age > 5` holds when any friend's age does.
+    ///
+    /// - Parameter keyPath: A `@Persisted` property of the set's element class.
+    public subscript<V, Element: Object>(dynamicMember keyPath: KeyPath<Element, V>) -> Query<V> where T == MutableSet<Element> {
+        let name = realm.propertyName(of: keyPath, in: Element.self)
+        return Query<V>(realm: realm, path: path + [name])
+    }
+
     /// Members of linking objects: `$0.owners.name == "Ana"`.
     ///
     /// - Parameter keyPath: A `@Persisted` property of the linking class.
@@ -255,7 +263,7 @@ extension Query where T: QueryCollection {
     public var avg: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "avg") }
 }
 
-/// `List` and `LinkingObjects`, for the queries on collections.
+/// `List`, `MutableSet` and `LinkingObjects`, for the queries on collections.
 public protocol QueryCollection {
     /// The type of the collection's elements, as queries compare them.
     associatedtype QueryElement
@@ -263,6 +271,11 @@ public protocol QueryCollection {
 
 extension List: QueryCollection {
     /// The list's element type.
+    public typealias QueryElement = Element
+}
+
+extension MutableSet: QueryCollection {
+    /// The set's element type.
     public typealias QueryElement = Element
 }
 

@@ -272,7 +272,7 @@ struct QueryBinder {
                 continue
             }
             let column = current.storedProperties.firstIndex { $0.name == name }!
-            if property.isArray {
+            if property.isCollection {
                 let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
                 hops.append(.list(column: column, table: ListStore.tableName(forClass: current.className, property: name), target: target))
                 isCollection = true
@@ -335,7 +335,7 @@ struct QueryBinder {
             }
         }
         if op.isOrdering,
-           [.bool, .object, .uuid].contains(property.type) || property.isArray && property.type == .object {
+           [.bool, .object, .uuid].contains(property.type) || property.isCollection && property.type == .object {
             throw QueryError.at(position, "'\(path.text)' (\(property.type.rawValue)) has no order; compare it with == or !=")
         }
         for value in values {

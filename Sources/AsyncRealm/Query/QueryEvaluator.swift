@@ -50,7 +50,7 @@ final class QueryEvaluator {
                 mirror = current.superclassMirror
             }
             return schema.storedProperties.map { property in
-                guard property.type != .object, !property.isArray, let storage = storages[property.name] else { return .null }
+                guard property.type != .object, !property.isCollection, let storage = storages[property.name] else { return .null }
                 return storage.storageValue(realm: realm)
             }
         }

@@ -11,7 +11,8 @@ public struct _PersistedKind: @unchecked Sendable {
     var type: PropertyType
     var isOptional = false
     var isArray = false
-    /// For links, lists of links and linking objects: the linked class.
+    var isSet = false
+    /// For links, collections of links and linking objects: the linked class.
     var objectType: Object.Type?
 
     init(_ type: PropertyType, objectType: Object.Type? = nil) {
@@ -61,8 +62,9 @@ func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {
 /// A type whose `Optional` a `@Persisted` property can hold.
 public protocol _PersistableInsideOptional: _Persistable {}
 
-/// A type a `List` can hold: the primitive types, their optionals, and objects.
-public protocol RealmCollectionValue: _Persistable {}
+/// A type a `List` or a `MutableSet` can hold: the primitive types, their optionals, and
+/// objects. Hashable as in RealmSwift, so that a set's elements compare.
+public protocol RealmCollectionValue: _Persistable, Hashable {}
 
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public static var _persistedKind: _PersistedKind {

@@ -2,28 +2,55 @@
 public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// The property's name in the Swift class (without the wrapper's leading underscore).
     public let name: String
-    /// The stored type (for a list, its elements' type).
+    /// The stored type (for a list or set, its elements' type).
     public let type: PropertyType
-    /// Whether the property can hold nil (an `Optional` in the model).
+    /// Whether the property can hold nil (an `Optional` in the model; for a collection, its
+    /// elements).
     public let isOptional: Bool
     /// Whether the property is a `List` of values of `type`.
     public let isArray: Bool
+    /// Whether the property is a `MutableSet` of values of `type`.
+    public let isSet: Bool
     /// Whether the property is the class's primary key.
     public let isPrimary: Bool
     /// Whether the property has an index (primary keys always do).
     public let isIndexed: Bool
-    /// For links, lists of links and linking objects: the class name of the objects linked.
+    /// For links, collections of links and linking objects: the class name of the objects linked.
     public let objectClassName: String?
     /// For linking objects: the property of `objectClassName` that links here.
     public let linkOriginPropertyName: String?
 
+    init(name: String, type: PropertyType, isOptional: Bool, isArray: Bool, isSet: Bool = false,
+         isPrimary: Bool, isIndexed: Bool, objectClassName: String?, linkOriginPropertyName: String?) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isArray = isArray
+        self.isSet = isSet
+        self.isPrimary = isPrimary
+        self.isIndexed = isIndexed
+        self.objectClassName = objectClassName
+        self.linkOriginPropertyName = linkOriginPropertyName
+    }
+
+    /// Whether the property is a collection whose elements live in a table of their own (see
+    /// `ListStore`): a `List` or a `MutableSet`.
+    package var isCollection: Bool { isArray || isSet }
+
+    /// The model's name of the collection type, "List" or "MutableSet"; nil for a single value.
+    package var collectionTypeName: String? {
+        if isArray { return "List" }
+        if isSet { return "MutableSet" }
+        return nil
+    }
+
     public var description: String {
-        var text = "\(name): "
-        if isArray { text += "List<" }
-        text += objectClassName ?? type.rawValue
-        if isArray { text += ">" }
-        if isOptional { text += "?" }
-        if type == .linkingObjects { text = "\(name): LinkingObjects<\(objectClassName ?? "?")>(\(linkOriginPropertyName ?? "?"))" }
+        if type == .linkingObjects {
+            return "\(name): LinkingObjects<\(objectClassName ?? "?")>(\(linkOriginPropertyName ?? "?"))"
+        }
+        var element = objectClassName ?? type.rawValue
+        if isOptional { element += "?" }
+        var text = "\(name): " + (collectionTypeName.map { "\($0)<\(element)>" } ?? element)
         if isPrimary { text += " (primary key)" } else if isIndexed { text += " (indexed)" }
         return text
     }

@@ -146,23 +146,24 @@ enum SchemaDiscovery {
     private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String) throws -> Property {
         let what = "property '\(name)' of '\(className)'"
         let linkedClass = kind.objectType?.className()
-        if kind.type == .object && !kind.isArray && !kind.isOptional {
+        let collection = kind.isArray ? "List" : kind.isSet ? "MutableSet" : nil
+        if kind.type == .object && collection == nil && !kind.isOptional {
             throw RealmError(code: .invalidSchema, message: "\(what) links to '\(linkedClass ?? "?")' and must be optional: declare it as '\(linkedClass ?? "?")?'")
         }
-        if kind.type == .object && kind.isArray && kind.isOptional {
-            throw RealmError(code: .invalidSchema, message: "\(what) is a List of optional '\(linkedClass ?? "?")'; a List of objects holds non-optional objects")
+        if kind.type == .object, let collection, kind.isOptional {
+            throw RealmError(code: .invalidSchema, message: "\(what) is a \(collection) of optional '\(linkedClass ?? "?")'; a \(collection) of objects holds non-optional objects")
         }
-        if options.isPrimaryKey && (kind.isArray || !kind.type.canBePrimaryKey) {
+        if options.isPrimaryKey && (collection != nil || !kind.type.canBePrimaryKey) {
             throw RealmError(code: .invalidSchema, message: "\(what) cannot be a primary key: primary keys are Int, String, UUID or ObjectId")
         }
-        if options.isIndexed && (kind.isArray || !kind.type.canBeIndexed) {
+        if options.isIndexed && (collection != nil || !kind.type.canBeIndexed) {
             throw RealmError(code: .invalidSchema, message: "\(what) cannot be indexed: indexes are on Bool, integer, String, Date, UUID or ObjectId properties")
         }
         if kind.type == .linkingObjects && (originProperty ?? "").isEmpty {
             throw RealmError(code: .invalidSchema, message: "\(what) is LinkingObjects and needs @Persisted(originProperty:) naming the property that links here")
         }
         return Property(
-            name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray,
+            name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray, isSet: kind.isSet,
             isPrimary: options.isPrimaryKey, isIndexed: options.isIndexed || options.isPrimaryKey,
             objectClassName: linkedClass,
             linkOriginPropertyName: kind.type == .linkingObjects ? originProperty : nil)

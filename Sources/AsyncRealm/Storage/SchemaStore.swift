@@ -3,10 +3,10 @@ import StorageEngine
 /// Keeps the object schema in the file, next to the tables it describes.
 ///
 /// Table `__schema` holds one row per class: the class name and its properties (each a list of
-/// name, type, optional, array, primary, indexed, linked class, origin property). The objects
+/// name, type, optional, array, primary, indexed, linked class, origin property, set). The objects
 /// of class `C` live in table `class_C`, one column per stored property in declaration order,
 /// with a unique index on the primary key, an index on each indexed property and on each link;
-/// the elements of its lists live in tables of their own (see `ListStore`).
+/// the elements of its lists and sets live in tables of their own (see `ListStore`).
 enum SchemaStore {
     static let tableName = "__schema"
     /// Table `__metadata` holds one row, key 1: the schema version (`UInt64` bits in an `.int`).
@@ -80,13 +80,13 @@ enum SchemaStore {
     /// table of each list (see `ListStore`), with a backlink index if it holds objects.
     static func createTables(for schema: ObjectSchema, in transaction: WriteTransaction) throws {
         transaction.createTable(tableName(forClass: schema.className))
-        for property in schema.storedProperties where property.isArray {
+        for property in schema.storedProperties where property.isCollection {
             try createListTable(for: property, of: schema.className, in: transaction)
         }
         try addIndexes(of: schema, in: transaction)
     }
 
-    /// Creates the element table of the list property `property` of `className`.
+    /// Creates the element table of the list or set property `property` of `className`.
     static func createListTable(for property: Property, of className: String, in transaction: WriteTransaction) throws {
         let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property.name))
         if property.type == .object { try elements.addIndex(on: 0, unique: false) }
@@ -98,7 +98,7 @@ enum SchemaStore {
     /// - Throws: `duplicateKey` if two objects share a primary key.
     static func addIndexes(of schema: ObjectSchema, in transaction: WriteTransaction) throws {
         let table = transaction.createTable(tableName(forClass: schema.className))
-        for (column, property) in schema.storedProperties.enumerated() where !property.isArray {
+        for (column, property) in schema.storedProperties.enumerated() where !property.isCollection {
             if property.isIndexed || property.isPrimary || property.type == .object {
                 try table.addIndex(on: column, unique: property.isPrimary)
             }
@@ -112,6 +112,7 @@ enum SchemaStore {
                 .bool(property.isArray), .bool(property.isPrimary), .bool(property.isIndexed),
                 property.objectClassName.map(RowValue.string) ?? .null,
                 property.linkOriginPropertyName.map(RowValue.string) ?? .null,
+                .bool(property.isSet),
             ])
         })]
     }
@@ -121,7 +122,8 @@ enum SchemaStore {
             throw RealmError(code: .invalidDatabase, message: "the stored schema has a malformed class entry")
         }
         let properties = try encoded.map { value -> Property in
-            guard case .list(let fields) = value, fields.count == 8,
+            // A ninth field, whether the property is a set, was added after the first eight.
+            guard case .list(let fields) = value, fields.count == 8 || fields.count == 9,
                   case .string(let name) = fields[0], case .string(let typeName) = fields[1],
                   let type = PropertyType(rawValue: typeName),
                   case .bool(let isOptional) = fields[2], case .bool(let isArray) = fields[3],
@@ -130,8 +132,9 @@ enum SchemaStore {
             }
             let objectClassName: String? = if case .string(let linked) = fields[6] { linked } else { nil }
             let origin: String? = if case .string(let origin) = fields[7] { origin } else { nil }
+            let isSet = if fields.count > 8, case .bool(true) = fields[8] { true } else { false }
             return Property(
-                name: name, type: type, isOptional: isOptional, isArray: isArray, isPrimary: isPrimary,
+                name: name, type: type, isOptional: isOptional, isArray: isArray, isSet: isSet, isPrimary: isPrimary,
                 isIndexed: isIndexed, objectClassName: objectClassName, linkOriginPropertyName: origin)
         }
         return ObjectSchema(className: className, properties: properties)

@@ -1,5 +1,6 @@
 /// What is confined to its realm's actor or thread and can be frozen, thawed and passed on by
-/// `ThreadSafeReference` or `Frozen`: objects, `Results`, `List` and `LinkingObjects`.
+/// `ThreadSafeReference` or `Frozen`: objects, `Results`, `List`, `MutableSet` and
+/// `LinkingObjects`.
 public protocol ThreadConfined {
     /// The realm, or nil if unmanaged.
     var realm: Realm? { get }
@@ -17,6 +18,7 @@ public struct _ConfinedDescription: Sendable {
     enum Kind: Sendable {
         case object(className: String, key: UInt64)
         case results(className: String, query: BoundPredicate?, steps: [BoundStep], base: ResultsBase?)
+        /// A list or a set.
         case list(ownerClass: String, owner: UInt64, column: Int)
         case linking(LinkingSource)
     }
@@ -84,17 +86,41 @@ extension Results: ThreadConfined {
 extension List: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
         guard let location = managedLocation else { stop("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
-        return _ConfinedDescription(kind: .list(ownerClass: location.owner.info.schema.className, owner: location.owner.key, column: location.column))
+        return location.confinedDescription
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> List? {
+        ManagedListLocation.resolve(description, in: realm).map { List(location: $0) }
+    }
+}
+
+extension MutableSet: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        guard let location = managedLocation else { stop("an unmanaged set is not confined; pass it as it is, or add its object to a realm first") }
+        return location.confinedDescription
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> MutableSet? {
+        ManagedListLocation.resolve(description, in: realm).map { MutableSet(location: $0) }
+    }
+}
+
+extension ManagedListLocation {
+    /// The collection, independent of the realm that reads it.
+    var confinedDescription: _ConfinedDescription {
+        _ConfinedDescription(kind: .list(ownerClass: owner.info.schema.className, owner: owner.key, column: column))
+    }
+
+    /// Where the collection `description` describes is in `realm`; nil if its object is gone.
+    static func resolve(_ description: _ConfinedDescription, in realm: Realm) -> ManagedListLocation? {
         guard case .list(let ownerClass, let owner, let column) = description.kind else { return nil }
         let info = realm.dynamicClassInfo(ownerClass)
         guard readOrStop({ try realm.readTable(info)?.contains(owner) }) == true else { return nil }
-        // The owner's accessor, read by class name: the list needs its realm and row, not its model.
+        // The owner's accessor, read by class name: the collection needs its realm and row, not
+        // its model.
         let ownerObject = DynamicObject()
         ownerObject._manage(realm: realm, key: owner, info: info)
-        return List(location: ManagedListLocation(owner: ManagedObjectState(ownerObject), column: column))
+        return ManagedListLocation(owner: ManagedObjectState(ownerObject), column: column)
     }
 }
 

@@ -8,7 +8,7 @@ extension Realm {
     func copyLinkedObjects(of object: Object, schema: ObjectSchema, copies: inout [Object: Object]) {
         for property in schema.storedProperties where property.type == .object {
             let current = object.value(forKey: property.name)
-            if property.isArray {
+            if property.isCollection {
                 guard let sequence = current as? any Sequence else { continue }
                 let elements = anyElements(of: sequence).compactMap { $0 as? Object }
                 guard elements.contains(where: needsCopy) else { continue }

@@ -18,7 +18,7 @@ extension Realm {
     func keys(of origin: ObjectSchema, linkingTo key: UInt64, throughColumn column: Int) -> [UInt64] {
         let target = RowValue.objectKey(key)
         let property = origin.storedProperties[column]
-        if property.isArray {
+        if property.isCollection {
             guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)) else { return [] }
             return readOrStop { try ListStore.occurrences(of: target, in: table) }.map(\.owner)
         }
@@ -107,7 +107,7 @@ extension Realm {
         do {
             for schema in objectSchemas.values {
                 try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()
-                for property in schema.storedProperties where property.isArray {
+                for property in schema.storedProperties where property.isCollection {
                     try transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name))?.deleteAll()
                 }
             }
@@ -122,7 +122,7 @@ extension Realm {
     private func unlinkAll(of className: String, in transaction: WriteTransaction) throws {
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
-            if property.isArray {
+            if property.isCollection {
                 guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
                 var owners: Set<UInt64> = []
                 try elements.scan { key, _ in
@@ -148,7 +148,7 @@ extension Realm {
         let target = RowValue.objectKey(key)
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
-            if property.isArray {
+            if property.isCollection {
                 guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
                 // Positions from the last, so that removing one does not move the next.
                 let found = try ListStore.occurrences(of: target, in: elements).sorted { ($0.owner, $0.position) > ($1.owner, $1.position) }

@@ -1,6 +1,6 @@
 import StorageEngine
 
-/// Reading and changing the lists of managed objects (stored as `ListStore` describes).
+/// Reading and changing the lists and sets of managed objects (stored as `ListStore` describes).
 extension Realm {
     /// The number of elements of list column `column` of a managed object.
     func listCount(of managed: ManagedObjectState, column: Int) -> Int {
@@ -10,7 +10,7 @@ extension Realm {
     /// Element `position` of list column `column` of a managed object.
     func listElement(of managed: ManagedObjectState, column: Int, at position: Int) -> RowValue {
         let count = listCount(of: managed, column: column)
-        require(position >= 0 && position < count, "index \(position) is out of bounds for a list of \(count) elements")
+        require(position >= 0 && position < count, "index \(position) is out of bounds for the \(ManagedListLocation(owner: managed, column: column).noun), which has \(count) elements")
         guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
         do {
             return try ListStore.element(in: table, owner: managed.key, position: position)
@@ -34,12 +34,24 @@ extension Realm {
         return elements
     }
 
+    /// Reads list or set column `column` of a managed object with `body`, given the element
+    /// table and the collection's length.
+    func readList<T>(of managed: ManagedObjectState, column: Int, _ body: (any TableReading, Int) throws -> T) -> T {
+        let count = listCount(of: managed, column: column)
+        guard let table = readTable(named: managed.info.listTables[column]!) else { stopCorrupted(managed, column) }
+        do {
+            return try body(table, count)
+        } catch {
+            stopCorrupted(managed, column, error)
+        }
+    }
+
     /// Applies `change` to list column `column` of a managed object inside the write
     /// transaction: `change` gets the element table and the list's length and returns the new
     /// length, which is stored in the owner's row. An error fails the transaction.
     func changeList(of managed: ManagedObjectState, column: Int, _ change: (TableWriter, Int) throws -> Int) {
         checkThread()
-        guard let transaction = transactionForChange("cannot change a managed list outside a write transaction; make the change inside realm.write { }") else { return }
+        guard let transaction = transactionForChange("cannot change the managed \(ManagedListLocation(owner: managed, column: column).noun) outside a write transaction; make the change inside realm.write { }") else { return }
         let count = listCount(of: managed, column: column)
         do {
             let table = transaction.createTable(managed.info.listTables[column]!)
@@ -51,9 +63,10 @@ extension Realm {
         bumpStamp()
     }
 
-    /// Stores the lists of a row just inserted or updated under `key`: `values` holds each list
-    /// column's elements (`.list`), which are written to the element tables and replaced in
-    /// `values` by the lengths the row stores. `oldRow` is the row being updated, if any.
+    /// Stores the lists and sets of a row just inserted or updated under `key`: `values` holds
+    /// each collection column's elements (`.list`; a set's each kept once), which are written
+    /// to the element tables and replaced in `values` by the lengths the row stores. `oldRow` is
+    /// the row being updated, if any.
     func storeLists(of info: ClassInfo, key: UInt64, in values: inout [RowValue], replacing oldRow: [RowValue]?, _ write: ([RowValue]) throws -> Void) throws {
         guard !info.listTables.isEmpty, let transaction else {
             try write(values)
@@ -61,8 +74,9 @@ extension Realm {
         }
         var lists: [(column: Int, elements: [RowValue])] = []
         for column in info.listTables.keys.sorted() where column < values.count {
-            let elements: [RowValue]
-            if case .list(let given) = values[column] { elements = given } else { elements = [] }
+            var elements: [RowValue] = []
+            if case .list(let given) = values[column] { elements = given }
+            if info.schema.storedProperties[column].isSet { elements = SetStore.distinct(elements) }
             lists.append((column, elements))
             values[column] = .int(Int64(elements.count))
         }
@@ -85,7 +99,7 @@ extension Realm {
     /// Stops for damage to the elements of list column `column` (see `stopOnDamage`): `error`
     /// reading them, or without one, elements that do not match the list's length.
     private func stopCorrupted(_ managed: ManagedObjectState, _ column: Int, _ error: (any Swift.Error)? = nil) -> Never {
-        let list = "list '\(managed.info.schema.className).\(managed.info.schema.storedProperties[column].name)'"
-        stopOnDamage(" (the elements of \(list)): " + (error.map(damageDescription) ?? "they do not match the list's length"))
+        let noun = ManagedListLocation(owner: managed, column: column).noun
+        stopOnDamage(" (the elements of \(noun)): " + (error.map(damageDescription) ?? "they do not match its length"))
     }
 }

@@ -1,0 +1,62 @@
+import StorageEngine
+
+/// Where the list or set of a managed object is stored: its owner and the collection's column
+/// (see `ListStore` and `SetStore`).
+struct ManagedListLocation {
+    let owner: ManagedObjectState
+    let column: Int
+
+    var realm: Realm { owner.realm }
+
+    /// What the user calls the collection in messages: "list 'Person.dogs'", "set 'Person.tags'".
+    var noun: String {
+        let property = owner.info.schema.storedProperties[column]
+        return "\(property.isSet ? "set" : "list") '\(owner.info.schema.className).\(property.name)'"
+    }
+
+    var count: Int { realm.listCount(of: owner, column: column) }
+
+    func element(at position: Int) -> RowValue {
+        realm.listElement(of: owner, column: column, at: position)
+    }
+
+    func values() -> [RowValue] {
+        realm.listElements(of: owner, column: column)
+    }
+
+    func checkWritable() {
+        realm.checkThread()
+        require(!realm.isFrozen, "the \(noun) is frozen and cannot be changed; change its live version (thaw() gives it) in a write transaction")
+        require(realm.isWriting, "cannot change the managed \(noun) outside a write transaction; make the change inside realm.write { }")
+    }
+
+    /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
+    func stored<Element: _Persistable>(_ element: Element) -> RowValue {
+        checkWritable()
+        return storedLink(element, realm: realm).value
+    }
+
+    /// The stored form of `element` for finding it, without adding anything: nil for an object
+    /// this realm does not manage, which no collection of the realm holds.
+    func lookupValue<Element: _Persistable>(_ element: Element) -> RowValue? {
+        if let object = element as? Object {
+            guard let managed = object.managed, managed.realm === realm, !managed.isInvalidated else { return nil }
+            return .objectKey(managed.key)
+        }
+        return element._toStorage(realm: realm).value
+    }
+
+    /// Reads the collection's element table and length with `body`; damage stops (see
+    /// `Realm.stopOnDamage`).
+    func read<T>(_ body: (any TableReading, Int) throws -> T) -> T {
+        realm.readList(of: owner, column: column, body)
+    }
+
+    func checkIndex(_ index: Int, within count: Int) {
+        require(index >= 0 && index < count, "index \(index) is out of bounds for the \(noun), which has \(count) elements")
+    }
+
+    func change(_ body: (TableWriter, Int) throws -> Int) {
+        realm.changeList(of: owner, column: column, body)
+    }
+}
