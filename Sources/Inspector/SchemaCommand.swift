@@ -64,6 +64,7 @@ enum SchemaCommand {
         let optional = property.isOptional || (property.type == .object && !property.isCollection)
         let value = element + (optional ? "?" : "")
         guard let collection = property.collectionTypeName else { return value }
+        if property.isMap { return "Map<String, \(value)>" }
         return "\(collection)<\(property.type == .object ? element : value)>"
     }
 }

@@ -16,6 +16,31 @@ struct PreconditionTests {
         }
     }
 
+    @Test("a Map key that a query could not name stops, saying what keys may be")
+    func invalidMapKey() async throws {
+        let results = [
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { Map<String, Int>()["a.b"] = 1 },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { Map<String, Int>()["$x"] = 1 },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) { Map<String, Int>()[""] = 1 },
+        ]
+        for result in results {
+            let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(printed.contains("cannot be a Map key: keys must not be empty, contain '.' or start with '$'"), "\(printed)")
+        }
+    }
+
+    @Test("changing a managed set or map outside a write transaction names it")
+    func collectionOutsideTransaction() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-set", objectTypes: [Tagged.self, Pal.self]))
+            let tagged = Tagged()
+            try realm.write { realm.add(tagged) }
+            tagged.tags.insert("x")
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("cannot change the managed set 'Tagged.tags' outside a write transaction"), "\(printed)")
+    }
+
     @Test("changing a managed object outside a write transaction")
     func writeOutsideTransaction() async {
         await #expect(processExitsWith: .failure) {

@@ -38,6 +38,11 @@ final class Article: Object {
     @Persisted var keywords: MutableSet<String>
 }
 
+final class Player: Object {
+    @Persisted var name: String
+    @Persisted var scores: Map<String, Int>
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -91,6 +96,19 @@ struct ModelsGuide {
         let tagged = realm.objects(Article.self).filter("ANY keywords == 'swift'")
         print(tagged.first!.keywords.count)       // 2: "swift" once, and "database"
         #expect(Set(tagged.first!.keywords) == ["swift", "database"])
+    }
+
+    @Test("a map's entries are written, removed and queried by key")
+    func maps() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-maps", objectTypes: [Player.self]))
+        try realm.write {
+            let player = realm.create(Player.self, value: ["name": "Ana", "scores": ["level 1": 120]])
+            player.scores["level 2"] = 340
+            player.scores["level 1"] = nil          // removes the key
+        }
+        let strong = realm.objects(Player.self).filter("scores['level 2'] > 300")
+        print(strong.first!.scores.keys)           // ["level 2"]
+        #expect(strong.first!.scores.keys == ["level 2"])
     }
 
     @Test("a value that does not fit the property's integer type is refused")

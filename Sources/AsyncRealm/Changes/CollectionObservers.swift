@@ -95,3 +95,63 @@ final class ListObserver<Collection>: ChangeObserver {
         elements = location.realm.isInvalidated(location.owner) ? [] : location.values()
     }
 }
+
+/// `map.changes`: the map's stored entries are kept, and compared with the entries now, key by
+/// key.
+final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: ChangeObserver {
+    let map: Map<Key, Value>
+    let location: ManagedListLocation
+    /// For a map of objects, what counts as a modification of a value.
+    let paths: ObservedPaths?
+    private let entriesTable: String
+    private var entries: [MapStore.Entry] = []
+    private(set) var isFinished = false
+
+    init(map: Map<Key, Value>, location: ManagedListLocation, paths: ObservedPaths?) {
+        self.map = map
+        self.location = location
+        self.paths = paths
+        entriesTable = ListStore.tableName(forClass: location.owner.info.schema.className,
+                                           property: location.owner.info.schema.storedProperties[location.column].name)
+    }
+
+    var hasInitial: Bool { true }
+
+    func initial() -> RealmMapChange<Map<Key, Value>>? {
+        rebase()
+        return .initial(map)
+    }
+
+    func update(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> RealmMapChange<Map<Key, Value>>? {
+        let ownerTable = location.owner.info.tableName
+        let mapChanged = changes.tables[entriesTable] != nil || changes.tables[ownerTable].map { table in
+            table.deleted.contains(location.owner.key) || table.modified[location.owner.key].map { $0.isEmpty || $0.contains(location.column) } == true
+        } == true
+        guard mapChanged || paths?.isTouched(by: changes) == true else { return nil }
+        let realm = location.realm
+        let ownerDeleted = realm.isInvalidated(location.owner)
+        let newEntries = ownerDeleted ? [] : location.entries()
+        let modifiedObjects = paths?.modifiedKeys(in: changes, realm: realm) ?? []
+        let oldValues = Dictionary(entries.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { _, last in last })
+        let newKeys = Set(newEntries.map { Array($0.key.utf8) })
+        let deletions = entries.filter { !newKeys.contains(Array($0.key.utf8)) }.map(\.key)
+        var insertions: [String] = [], modifications: [String] = []
+        for entry in newEntries {
+            guard let oldValue = oldValues[Array(entry.key.utf8)] else {
+                insertions.append(entry.key)
+                continue
+            }
+            let objectModified = if case .objectKey(let key) = entry.value { modifiedObjects.contains(key) } else { false }
+            if !oldValue.isIdentical(to: entry.value) || objectModified { modifications.append(entry.key) }
+        }
+        entries = newEntries
+        if ownerDeleted { isFinished = true }
+        guard !deletions.isEmpty || !insertions.isEmpty || !modifications.isEmpty || isFinished else { return nil }
+        let key = { (text: String) in Key(_mapKeyString: text) }
+        return .update(map, deletions: deletions.map(key), insertions: insertions.map(key), modifications: modifications.map(key))
+    }
+
+    func rebase() {
+        entries = location.realm.isInvalidated(location.owner) ? [] : location.entries()
+    }
+}

@@ -67,6 +67,12 @@ final class ObjectObserver<T: Object>: ChangeObserver {
         let realm = managed.realm
         guard let table = snapshot.tableIfPresent(managed.info.tableName),
               let stored = readOrStop({ try table.value(managed.key, column: column) }) else { return nil }
+        if property.isMap {
+            let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
+            guard let map = snapshot.tableIfPresent(elements) else { return [:] as [String: Any?] }
+            let entries = readOrStop { try MapStore.entries(in: map, owner: managed.key, count: ListStore.count(stored)) }
+            return realm.dynamicDictionary(entries, of: property)
+        }
         if property.isCollection {
             let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
             guard let list = snapshot.tableIfPresent(elements) else { return [] as [Any?] }

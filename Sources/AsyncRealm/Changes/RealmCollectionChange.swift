@@ -13,6 +13,29 @@ public enum RealmCollectionChange<Collection> {
     case update(Collection, deletions: [Int], insertions: [Int], modifications: [Int])
 }
 
+/// An element of a map's change stream: like `RealmCollectionChange`, with keys for indices.
+///
+/// `.initial` comes first, with the map as it is when the consumer first asks; each `.update`
+/// then gives the keys removed, added, and whose value changed (or whose object was modified)
+/// since the previous element, each sorted as the map sorts its keys.
+public enum RealmMapChange<Collection: RealmKeyedCollection> {
+    /// The map as it is when the consumer first asks: the first element.
+    case initial(Collection)
+    /// The map now, with the keys removed, added, and whose values changed since the previous
+    /// element.
+    case update(Collection, deletions: [Collection.Key], insertions: [Collection.Key], modifications: [Collection.Key])
+}
+
+/// A collection of values under keys: `Map`, for `RealmMapChange`.
+public protocol RealmKeyedCollection: Sequence {
+    /// The type of the keys.
+    associatedtype Key: _MapKey
+    /// The type of the values.
+    associatedtype Value: RealmCollectionValue
+}
+
+extension Map: RealmKeyedCollection {}
+
 /// An element of an object's change stream: the properties that changed since the previous
 /// element (with their values then and now), or `.deleted`, after which the stream ends.
 public enum ObjectChange<T: Object> {

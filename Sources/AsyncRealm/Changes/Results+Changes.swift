@@ -127,16 +127,51 @@ extension MutableSet {
     }
 }
 
+extension Map {
+    /// A stream of the map's changes: `.initial`, then an `.update` with the keys removed,
+    /// added and changed whenever its entries change or (for a map of objects) an object it
+    /// holds is modified. If the map's object is deleted, its keys are reported deleted and the
+    /// stream ends.
+    ///
+    /// - Important: Only a managed map has changes; an unmanaged one stops with a message.
+    public var changes: ChangeStream<RealmMapChange<Map<Key, Value>>> {
+        stream(keyPaths: nil)
+    }
+
+    /// A stream of the map's changes in which only changes to `keyPaths` of its objects count
+    /// as modifications.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the map's objects.
+    /// - Returns: A stream whose first element is `.initial`.
+    public func changes(keyPaths: [String]) -> ChangeStream<RealmMapChange<Map<Key, Value>>> {
+        stream(keyPaths: keyPaths)
+    }
+
+    private func stream(keyPaths: [String]?) -> ChangeStream<RealmMapChange<Map<Key, Value>>> {
+        guard let location = managedLocation else {
+            stop("only a managed map has changes to observe; add its object to a realm first")
+        }
+        location.realm.checkThread()
+        let paths = location.observedPaths(keyPaths: keyPaths)
+        return ChangeStream(core: StreamDriver(realm: location.realm, observer: MapObserver(map: self, location: location, paths: paths)))
+    }
+}
+
 extension ManagedListLocation {
-    /// The change stream of `collection`, the list or set stored here.
-    func changeStream<C>(of collection: C, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<C>> {
-        realm.checkThread()
+    /// For a collection of objects, what counts as a modification of one: `keyPaths` of them,
+    /// or every property to the default depth.
+    func observedPaths(keyPaths: [String]?) -> ObservedPaths? {
         let property = owner.info.schema.storedProperties[column]
-        let paths = property.objectClassName.flatMap { realm.objectSchemas[$0] }.map { schema in
+        return property.objectClassName.flatMap { realm.objectSchemas[$0] }.map { schema in
             keyPaths.map { ObservedPaths.paths($0, of: schema, schemas: realm.objectSchemas) }
                 ?? ObservedPaths.everything(of: schema, schemas: realm.objectSchemas, depth: ObservedPaths.defaultLinkDepth - 1)
         }
-        return ChangeStream(core: StreamDriver(realm: realm, observer: ListObserver(list: collection, location: self, paths: paths)))
+    }
+
+    /// The change stream of `collection`, the list or set stored here.
+    func changeStream<C>(of collection: C, keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<C>> {
+        realm.checkThread()
+        return ChangeStream(core: StreamDriver(realm: realm, observer: ListObserver(list: collection, location: self, paths: observedPaths(keyPaths: keyPaths))))
     }
 }
 

@@ -109,7 +109,7 @@ final class ClassMigration {
     }
 
     static func sameStorage(_ old: Property, _ new: Property) -> Bool {
-        old.type == new.type && old.isArray == new.isArray && old.isSet == new.isSet && old.objectClassName == new.objectClassName
+        old.type == new.type && old.isArray == new.isArray && old.isSet == new.isSet && old.isMap == new.isMap && old.objectClassName == new.objectClassName
     }
 
     /// Rewrites the rows into the new schema's columns, in one pass over the base version's
@@ -181,7 +181,7 @@ final class ClassMigration {
 
     private func replaceNulls(in table: TableWriter, with value: RowValue) throws {
         for key in try table.keys() where try table.value(key, column: 0) == .null {
-            try table.update(key, to: [value])
+            _ = try table.set(key, column: 0, to: value)
         }
     }
 
@@ -247,9 +247,11 @@ final class ClassMigration {
         let elements = transaction.createTable(newName)
         let zero = Self.zero(of: property.type, realm: realm)
         try source.scan(0...UInt64.max) { key, row in
-            var value = try row.column(0)
-            if value == .null && !property.isOptional { value = zero }
-            try elements.insert([value], forKey: key)
+            // Column 0 is the element (a map entry's value); a map's entries have their key
+            // in column 1, copied as it is.
+            var values = try row.decoded()
+            if values[0] == .null && !property.isOptional { values[0] = zero }
+            try elements.insert(values, forKey: key)
             return true
         }
     }

@@ -55,7 +55,7 @@ extension Property {
     var typeName: String {
         if type == .linkingObjects { return "LinkingObjects<\(objectClassName ?? "?")>(\(linkOriginPropertyName ?? "?"))" }
         let element = objectClassName ?? type.swiftName
-        if let collection = collectionTypeName { return "\(collection)<\(element)\(isOptional ? "?" : "")>" }
+        if let collection = collectionTypeName { return "\(collection)<\(isMap ? "String, " : "")\(element)\(isOptional ? "?" : "")>" }
         return element + (isOptional ? "?" : "")
     }
 }

@@ -47,10 +47,19 @@ extension Realm {
                 .map { accessor(of: DynamicObject.self, key: $0, info: origin) }
         }
         let column = managed.info.columns[name]!
+        if property.isMap {
+            let entries = ManagedListLocation(owner: managed, column: column).entries()
+            return dynamicDictionary(entries, of: property)
+        }
         if property.isCollection {
             return listElements(of: managed, column: column).map { dynamicValue($0, of: property) }
         }
         return dynamicValue(self.column(column, of: managed), of: property)
+    }
+
+    /// A map's entries as a dictionary of dynamic values.
+    func dynamicDictionary(_ entries: [MapStore.Entry], of property: Property) -> [String: Any?] {
+        Dictionary(entries.map { ($0.key, dynamicValue($0.value, of: property)) }, uniquingKeysWith: { _, last in last })
     }
 
     func dynamicValue(_ value: RowValue, of property: Property) -> Any? {
@@ -86,10 +95,19 @@ extension Realm {
 
     func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
         guard let value, !isNull(value) else { return property.isOptional ? .null : property.isCollection ? .list([]) : nil }
+        let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
+                               isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
+        if property.isMap {
+            guard let items = value as? [String: Any?] else { return nil }
+            var entries: [MapStore.Entry] = []
+            for (key, item) in items {
+                guard let stored = isNull(item) ? RowValue.null : storageValue(dynamic: item, for: element) else { return nil }
+                entries.append((key, stored))
+            }
+            return MapStore.encode(entries)
+        }
         if property.isCollection {
             guard let items = value as? [Any?] else { return nil }
-            let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
-                                   isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
             var values: [RowValue] = []
             for item in items {
                 guard let stored = storageValue(dynamic: item, for: element) else { return nil }

@@ -1,17 +1,18 @@
 import StorageEngine
 
-/// Where the list or set of a managed object is stored: its owner and the collection's column
-/// (see `ListStore` and `SetStore`).
+/// Where the list, set or map of a managed object is stored: its owner and the collection's
+/// column (see `ListStore`, `SetStore` and `MapStore`).
 struct ManagedListLocation {
     let owner: ManagedObjectState
     let column: Int
 
     var realm: Realm { owner.realm }
 
-    /// What the user calls the collection in messages: "list 'Person.dogs'", "set 'Person.tags'".
+    /// What the user calls the collection in messages: "list 'Person.dogs'", "set 'Person.tags'",
+    /// "map 'Person.scores'".
     var noun: String {
         let property = owner.info.schema.storedProperties[column]
-        return "\(property.isSet ? "set" : "list") '\(owner.info.schema.className).\(property.name)'"
+        return "\(property.isSet ? "set" : property.isMap ? "map" : "list") '\(owner.info.schema.className).\(property.name)'"
     }
 
     var count: Int { realm.listCount(of: owner, column: column) }
@@ -20,8 +21,14 @@ struct ManagedListLocation {
         realm.listElement(of: owner, column: column, at: position)
     }
 
+    /// The elements of a list or set, or the values of a map.
     func values() -> [RowValue] {
         realm.listElements(of: owner, column: column)
+    }
+
+    /// The entries of a map, in key order.
+    func entries() -> [MapStore.Entry] {
+        read { table, count in try MapStore.entries(in: table, owner: owner.key, count: count) }
     }
 
     func checkWritable() {

@@ -143,7 +143,7 @@ extension Realm {
         bumpStamp()
     }
 
-    /// Sets a property that is not a value column (a list or set): the general path of
+    /// Sets a property that is not a value column (a list, set or map): the general path of
     /// `ManagedObjectState.write`.
     @usableFromInline
     func write<V: _Persistable>(_ value: V, of managed: ManagedObjectState, slot: UInt16) {
@@ -164,12 +164,10 @@ extension Realm {
     /// the primary key stops, except in a migration (as in RealmSwift).
     func write(stored: RowValue, column: Int, of managed: ManagedObjectState) {
         if managed.info.listTables[column] != nil {
-            var elements: [RowValue] = []
-            if case .list(let given) = stored { elements = given }
-            if managed.info.schema.storedProperties[column].isSet { elements = SetStore.distinct(elements) }
+            let contents = CollectionContents(stored, of: managed.info.schema.storedProperties[column])
             changeList(of: managed, column: column) { table, count in
-                try ListStore.replace(with: elements, in: table, owner: managed.key, count: count)
-                return elements.count
+                try contents.store(in: table, owner: managed.key, replacing: count)
+                return contents.count
             }
             return
         }

@@ -8,10 +8,23 @@ struct BoundKeyPath: Sendable {
         /// A list in `column`, stored in element table `table`; of objects of `target`, or of
         /// values when `target` is nil.
         case list(column: Int, table: String, target: ObjectSchema?)
+        /// A map in `column`, stored in entry table `table`: the part of its entries `select`
+        /// names; objects of `target` when it selects values that are objects.
+        case map(column: Int, table: String, select: MapSelection, target: ObjectSchema?)
         /// The objects of `origin` linking here through `property` (a `LinkingObjects`).
         case backlinks(Property, origin: ObjectSchema)
         /// A value column (the last hop).
         case value(column: Int)
+    }
+
+    /// What a path takes from a map.
+    enum MapSelection: Sendable, Equatable {
+        /// Every value (`map`, `map.@allValues`).
+        case values
+        /// Every key (`map.@allKeys`).
+        case keys
+        /// The value under one key, nil if there is none (`map['key']`).
+        case key(String)
     }
 
     /// The fields, in one object: a template's comparison copies its path into every query
@@ -52,6 +65,13 @@ struct BoundKeyPath: Sendable {
     var text: String {
         get { fields.text }
         set { fields = Fields(hops: hops, property: property, isCollection: isCollection, text: newValue) }
+    }
+    /// Whether the path takes a map's value under a key, which is nil where a map lacks the key.
+    var selectsMapKey: Bool {
+        hops.contains { hop in
+            if case .map(_, _, .key, _) = hop { return true }
+            return false
+        }
     }
     /// The class of the objects the path ends at, when it ends at objects.
     var objectClass: String? {

@@ -16,4 +16,18 @@ enum KeyPathText {
             ? "the key path is empty; name a property, such as 'name' or 'owner.name'"
             : "'\(text)' is not a key path: it has an empty property name; write names joined by single dots, such as 'owner.name'"
     }
+
+    /// A bound path's components as the query writes them: names joined by dots, a map key as
+    /// `['key']` after its map.
+    static func text(of components: [String]) -> String {
+        var text = ""
+        for component in components {
+            if component.hasPrefix("["), component.hasSuffix("]") {
+                text += "['" + component.dropFirst().dropLast() + "']"
+            } else {
+                text += (text.isEmpty ? "" : ".") + component
+            }
+        }
+        return text
+    }
 }

@@ -263,7 +263,7 @@ extension Query where T: QueryCollection {
     public var avg: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "avg") }
 }
 
-/// `List`, `MutableSet` and `LinkingObjects`, for the queries on collections.
+/// `List`, `MutableSet`, `Map` and `LinkingObjects`, for the queries on collections.
 public protocol QueryCollection {
     /// The type of the collection's elements, as queries compare them.
     associatedtype QueryElement
@@ -277,6 +277,31 @@ extension List: QueryCollection {
 extension MutableSet: QueryCollection {
     /// The set's element type.
     public typealias QueryElement = Element
+}
+
+extension Map: QueryCollection {
+    /// The map's value type: `contains`, `count` and the aggregates work on its values.
+    public typealias QueryElement = Value
+}
+
+extension Query where T: RealmKeyedCollection {
+    /// The value under `key` (`map['key']`); nil where the map has no such key.
+    ///
+    /// - Parameter key: A key of the map.
+    public subscript(key: T.Key) -> Query<T.Value> {
+        Query<T.Value>(realm: realm, path: path + ["[" + key._mapKeyString + "]"])
+    }
+
+    /// The map's keys (`map.@allKeys`): `$0.scores.keys.contains("a")`, or any key compared
+    /// (`$0.scores.keys == "a"`).
+    public var keys: Query<String> {
+        Query<String>(realm: realm, path: path + ["@allKeys"])
+    }
+
+    /// The map's values (`map.@allValues`): a comparison holds when any value's does.
+    public var values: Query<T.Value> {
+        Query<T.Value>(realm: realm, path: path + ["@allValues"])
+    }
 }
 
 extension LinkingObjects: QueryCollection {

@@ -255,7 +255,15 @@ struct QueryBinder {
         var hops: [BoundKeyPath.Hop] = []
         var isCollection = false
         var last: Property?
+        var consumedByMap = false
         for (index, name) in names.enumerated() {
+            if consumedByMap {
+                consumedByMap = false
+                continue
+            }
+            if name.hasPrefix("[") || name.hasPrefix("@all") {
+                throw QueryError.at(position, "'\(name)' follows '\(index == 0 ? current.className : names[index - 1])', which is not a map; only a map has keys and values")
+            }
             guard let property = current[name] else {
                 let known = current.properties.map(\.name).joined(separator: ", ")
                 throw QueryError.at(position, "'\(current.className)' has no property '\(name)' (its properties: \(known))")
@@ -272,6 +280,18 @@ struct QueryBinder {
                 continue
             }
             let column = current.storedProperties.firstIndex { $0.name == name }!
+            if property.isMap {
+                let step = try mapStep(property, column: column, of: current, selector: index + 1 < names.count ? names[index + 1] : nil, position: position)
+                hops.append(step.hop)
+                consumedByMap = step.consumesSelector
+                isCollection = isCollection || step.isCollection
+                if let element = step.element { last = element }
+                let isLast = index + (step.consumesSelector ? 1 : 0) == names.count - 1
+                if let target = step.target { current = target } else if !isLast {
+                    throw QueryError.at(position, "'\(current.className).\(name)' is a map of values; its values have no properties")
+                }
+                continue
+            }
             if property.isCollection {
                 let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
                 hops.append(.list(column: column, table: ListStore.tableName(forClass: current.className, property: name), target: target))
@@ -294,7 +314,26 @@ struct QueryBinder {
             }
             hops.append(.value(column: column))
         }
-        return BoundKeyPath(hops: hops, property: last!, isCollection: isCollection, text: components.joined(separator: "."))
+        return BoundKeyPath(hops: hops, property: last!, isCollection: isCollection, text: KeyPathText.text(of: components))
+    }
+
+    /// The hop of map `property` and what follows it: `['key']` (one value), `@allKeys` (the
+    /// keys, strings), or `@allValues`, a property of the values' objects or nothing (the
+    /// values).
+    private func mapStep(_ property: Property, column: Int, of schema: ObjectSchema, selector: String?, position: Int) throws
+        -> (hop: BoundKeyPath.Hop, target: ObjectSchema?, element: Property?, isCollection: Bool, consumesSelector: Bool) {
+        let table = ListStore.tableName(forClass: schema.className, property: property.name)
+        let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
+        if let selector, selector.hasPrefix("["), selector.hasSuffix("]") {
+            let key = String(selector.dropFirst().dropLast())
+            return (.map(column: column, table: table, select: .key(key), target: target), target, nil, false, true)
+        }
+        if selector == "@allKeys" {
+            let keys = Property(name: property.name, type: .string, isOptional: false, isArray: false, isPrimary: false,
+                                isIndexed: false, objectClassName: nil, linkOriginPropertyName: nil)
+            return (.map(column: column, table: table, select: .keys, target: nil), nil, keys, true, true)
+        }
+        return (.map(column: column, table: table, select: .values, target: target), target, nil, true, selector == "@allValues")
     }
 
     // MARK: Type checks
@@ -340,7 +379,7 @@ struct QueryBinder {
         }
         for value in values {
             let fits: Bool = switch (property.type, value) {
-            case (_, .null): property.isOptional || property.type == .object || path.isCollection
+            case (_, .null): property.isOptional || property.type == .object || path.isCollection || path.selectsMapKey
             case (.int, _), (.float, _), (.double, _), (.decimal128, _): value.isNumeric
             case (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): true
             case (.object, .object), (.linkingObjects, .object): true

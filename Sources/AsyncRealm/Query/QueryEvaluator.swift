@@ -253,6 +253,16 @@ final class QueryEvaluator {
                     guard case .objectKey(let key) = element else { return nil }
                     return self.object(key, of: target)
                 }
+            case .map(let column, let tableName, let select, let target):
+                let (keys, values) = mapEntries(of: objects, column: column, table: tableName, select: select)
+                if select == .keys { return .values(keys.map { QueryScalar(stored: .string($0), type: .string) }) }
+                guard let target else { return .values(values.map { QueryScalar(stored: $0.stored, type: path.property.type) }) }
+                objects = values.compactMap { value in
+                    if let object = value.object { return ObjectRow(accessor: object, realm: realm) }
+                    guard case .objectKey(let key) = value.stored else { return nil }
+                    return self.object(key, of: target)
+                }
+                if objects.isEmpty && !path.isCollection { return .values([.null]) }
             case .backlinks(let property, let origin):
                 objects = objects.flatMap { object in
                     if let accessor = object.accessor {
@@ -280,6 +290,39 @@ final class QueryEvaluator {
             return .values(elements.map { QueryScalar(stored: ($0 as? any _Persistable)?._toStorage(realm: realm).value ?? .null, type: type) })
         }
         return .objects(elements.compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } })
+    }
+
+    /// The entries the map `column` of `objects` holds, the part `select` names: every key, or
+    /// the values (every one, or the one under a key, nil where an object's map lacks it). A
+    /// value read through an accessor (an unmanaged object's map) comes with its object, if any.
+    private func mapEntries(of objects: [ObjectRow], column: Int, table tableName: String, select: BoundKeyPath.MapSelection)
+        -> (keys: [String], values: [(stored: RowValue, object: Object?)]) {
+        var keys: [String] = []
+        var values: [(stored: RowValue, object: Object?)] = []
+        for object in objects {
+            var entries: [(key: String, stored: RowValue, object: Object?)] = []
+            if let accessor = object.accessor {
+                let map = accessor.value(forKey: object.schema.storedProperties[column].name) as? any MapEntriesReading
+                entries = map?.anyEntries.map { entry in
+                    let object = entry.value as? Object
+                    let stored = object.map { _ in RowValue.null } ?? (entry.value as? any _Persistable)?._toStorage(realm: realm).value ?? .null
+                    return (entry.key, stored, object)
+                } ?? []
+            } else {
+                let count = ListStore.count(column < object.row.count ? object.row[column] : .null)
+                if count > 0, let table = table(named: tableName) {
+                    entries = readOrStop { try MapStore.entries(in: table, owner: object.key, count: count) }.map { ($0.key, $0.value, nil) }
+                }
+            }
+            switch select {
+            case .keys: keys += entries.map(\.key)
+            case .values: values += entries.map { ($0.stored, $0.object) }
+            case .key(let key):
+                let found = entries.first { MapStore.sameKey($0.key, key) }
+                values.append(found.map { ($0.stored, $0.object) } ?? (.null, nil))
+            }
+        }
+        return (keys, values)
     }
 
     /// The value `path` (one through no collection) reaches from object `key`; nil if the

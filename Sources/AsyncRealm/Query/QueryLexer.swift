@@ -5,7 +5,7 @@ import Foundation
 struct QueryToken: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case identifier(String)
-        /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`.
+        /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`; a map's `@allKeys`, `@allValues`.
         case aggregate(String)
         /// `$0`, `$1` (arguments) or `$name` (a subquery variable).
         case variable(String)
@@ -88,8 +88,12 @@ struct QueryLexer {
         if character == "@" {
             position += 1
             let name = identifierCharacters()
+            // A map's keys and values, named as Realm's query language names them.
+            if let mapOperator = ["allkeys": "allKeys", "allvalues": "allValues"][name.lowercased()] {
+                return QueryToken(kind: .aggregate(mapOperator), position: start)
+            }
             guard ["count", "size", "min", "max", "sum", "avg"].contains(name.lowercased()) else {
-                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg")
+                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg, or a map's @allKeys or @allValues")
             }
             return QueryToken(kind: .aggregate(name.lowercased()), position: start)
         }

@@ -298,11 +298,14 @@ struct QueryParser {
         }
     }
 
-    /// The rest of a key path after its first components: `.name`, `.@count`, `.@max.age`.
+    /// The rest of a key path after its first components: `.name`, `.@count`, `.@max.age`, and
+    /// a map's `['key']`, `.@allKeys` and `.@allValues` (kept as path components `[key]`,
+    /// `@allKeys` and `@allValues`, which no property name can be).
     private mutating func keyPath(startingWith components: [String], at position: Int) throws -> QueryOperand {
         var path = components
         var aggregate: String?
         var aggregateProperty: [String] = []
+        try mapSubscript(into: &path)
         while isSymbol(".") {
             advance()
             switch current.kind {
@@ -310,12 +313,15 @@ struct QueryParser {
                 path.append(name)
             case .identifier(let name):
                 aggregateProperty.append(name)
+            case .aggregate(let name) where aggregate == nil && (name == "allKeys" || name == "allValues"):
+                path.append("@" + name)
             case .aggregate(let name) where aggregate == nil:
                 aggregate = name
             default:
                 throw QueryError.at(current.position, "expected a property name after '.', found \(Self.describe(current))")
             }
             advance()
+            if aggregate == nil { try mapSubscript(into: &path) }
         }
         if aggregate == nil, case .aggregate(let name) = current.kind {
             // `@count` written without a dot is accepted too: `dogs@count` is never meant otherwise.
@@ -323,6 +329,18 @@ struct QueryParser {
             advance()
         }
         return .keyPath(path, aggregate: aggregate, aggregateProperty: aggregateProperty, position: position)
+    }
+
+    /// A map's `['key']` after a path component, appended to `path` as `[key]`.
+    private mutating func mapSubscript(into path: inout [String]) throws {
+        guard isSymbol("[") else { return }
+        advance()
+        guard case .string(let key) = current.kind else {
+            throw QueryError.at(current.position, "a map is subscripted by a string key: map['key'], found \(Self.describe(current))")
+        }
+        advance()
+        try expectSymbol("]", "to close the map key")
+        path.append("[" + key + "]")
     }
 
     private mutating func subquery() throws -> QueryOperand {

@@ -12,6 +12,7 @@ public struct _PersistedKind: @unchecked Sendable {
     var isOptional = false
     var isArray = false
     var isSet = false
+    var isMap = false
     /// For links, collections of links and linking objects: the linked class.
     var objectType: Object.Type?
 

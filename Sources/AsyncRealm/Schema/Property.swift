@@ -2,7 +2,7 @@
 public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// The property's name in the Swift class (without the wrapper's leading underscore).
     public let name: String
-    /// The stored type (for a list or set, its elements' type).
+    /// The stored type (for a list or set, its elements' type; for a map, its values').
     public let type: PropertyType
     /// Whether the property can hold nil (an `Optional` in the model; for a collection, its
     /// elements).
@@ -11,6 +11,8 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     public let isArray: Bool
     /// Whether the property is a `MutableSet` of values of `type`.
     public let isSet: Bool
+    /// Whether the property is a `Map` from `String` keys to values of `type`.
+    public let isMap: Bool
     /// Whether the property is the class's primary key.
     public let isPrimary: Bool
     /// Whether the property has an index (primary keys always do).
@@ -20,13 +22,14 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     /// For linking objects: the property of `objectClassName` that links here.
     public let linkOriginPropertyName: String?
 
-    init(name: String, type: PropertyType, isOptional: Bool, isArray: Bool, isSet: Bool = false,
+    init(name: String, type: PropertyType, isOptional: Bool, isArray: Bool, isSet: Bool = false, isMap: Bool = false,
          isPrimary: Bool, isIndexed: Bool, objectClassName: String?, linkOriginPropertyName: String?) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.isArray = isArray
         self.isSet = isSet
+        self.isMap = isMap
         self.isPrimary = isPrimary
         self.isIndexed = isIndexed
         self.objectClassName = objectClassName
@@ -34,13 +37,15 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the property is a collection whose elements live in a table of their own (see
-    /// `ListStore`): a `List` or a `MutableSet`.
-    package var isCollection: Bool { isArray || isSet }
+    /// `ListStore`): a `List`, a `MutableSet` or a `Map`.
+    package var isCollection: Bool { isArray || isSet || isMap }
 
-    /// The model's name of the collection type, "List" or "MutableSet"; nil for a single value.
+    /// The model's name of the collection type, "List", "MutableSet" or "Map"; nil for a
+    /// single value.
     package var collectionTypeName: String? {
         if isArray { return "List" }
         if isSet { return "MutableSet" }
+        if isMap { return "Map" }
         return nil
     }
 
@@ -50,6 +55,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         }
         var element = objectClassName ?? type.rawValue
         if isOptional { element += "?" }
+        if isMap { element = "String, " + element }
         var text = "\(name): " + (collectionTypeName.map { "\($0)<\(element)>" } ?? element)
         if isPrimary { text += " (primary key)" } else if isIndexed { text += " (indexed)" }
         return text

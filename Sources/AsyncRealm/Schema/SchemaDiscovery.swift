@@ -146,11 +146,12 @@ enum SchemaDiscovery {
     private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String) throws -> Property {
         let what = "property '\(name)' of '\(className)'"
         let linkedClass = kind.objectType?.className()
-        let collection = kind.isArray ? "List" : kind.isSet ? "MutableSet" : nil
-        if kind.type == .object && collection == nil && !kind.isOptional {
-            throw RealmError(code: .invalidSchema, message: "\(what) links to '\(linkedClass ?? "?")' and must be optional: declare it as '\(linkedClass ?? "?")?'")
+        let collection = kind.isArray ? "List" : kind.isSet ? "MutableSet" : kind.isMap ? "Map" : nil
+        if kind.type == .object && (collection == nil || kind.isMap) && !kind.isOptional {
+            let declaration = kind.isMap ? "Map<String, \(linkedClass ?? "?")?>" : "\(linkedClass ?? "?")?"
+            throw RealmError(code: .invalidSchema, message: "\(what) links to '\(linkedClass ?? "?")' and must be optional: declare it as '\(declaration)'")
         }
-        if kind.type == .object, let collection, kind.isOptional {
+        if kind.type == .object, let collection, !kind.isMap, kind.isOptional {
             throw RealmError(code: .invalidSchema, message: "\(what) is a \(collection) of optional '\(linkedClass ?? "?")'; a \(collection) of objects holds non-optional objects")
         }
         if options.isPrimaryKey && (collection != nil || !kind.type.canBePrimaryKey) {
@@ -163,7 +164,7 @@ enum SchemaDiscovery {
             throw RealmError(code: .invalidSchema, message: "\(what) is LinkingObjects and needs @Persisted(originProperty:) naming the property that links here")
         }
         return Property(
-            name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray, isSet: kind.isSet,
+            name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray, isSet: kind.isSet, isMap: kind.isMap,
             isPrimary: options.isPrimaryKey, isIndexed: options.isIndexed || options.isPrimaryKey,
             objectClassName: linkedClass,
             linkOriginPropertyName: kind.type == .linkingObjects ? originProperty : nil)

@@ -3,10 +3,11 @@ import StorageEngine
 /// Keeps the object schema in the file, next to the tables it describes.
 ///
 /// Table `__schema` holds one row per class: the class name and its properties (each a list of
-/// name, type, optional, array, primary, indexed, linked class, origin property, set). The objects
+/// name, type, optional, array, primary, indexed, linked class, origin property, set, map). The objects
 /// of class `C` live in table `class_C`, one column per stored property in declaration order,
 /// with a unique index on the primary key, an index on each indexed property and on each link;
-/// the elements of its lists and sets live in tables of their own (see `ListStore`).
+/// the elements of its lists and sets and the entries of its maps live in tables of their own
+/// (see `ListStore`, `MapStore`).
 enum SchemaStore {
     static let tableName = "__schema"
     /// Table `__metadata` holds one row, key 1: the schema version (`UInt64` bits in an `.int`).
@@ -112,7 +113,7 @@ enum SchemaStore {
                 .bool(property.isArray), .bool(property.isPrimary), .bool(property.isIndexed),
                 property.objectClassName.map(RowValue.string) ?? .null,
                 property.linkOriginPropertyName.map(RowValue.string) ?? .null,
-                .bool(property.isSet),
+                .bool(property.isSet), .bool(property.isMap),
             ])
         })]
     }
@@ -122,8 +123,9 @@ enum SchemaStore {
             throw RealmError(code: .invalidDatabase, message: "the stored schema has a malformed class entry")
         }
         let properties = try encoded.map { value -> Property in
-            // A ninth field, whether the property is a set, was added after the first eight.
-            guard case .list(let fields) = value, fields.count == 8 || fields.count == 9,
+            // The ninth and tenth fields, whether the property is a set or a map, came after
+            // the first eight.
+            guard case .list(let fields) = value, (8...10).contains(fields.count),
                   case .string(let name) = fields[0], case .string(let typeName) = fields[1],
                   let type = PropertyType(rawValue: typeName),
                   case .bool(let isOptional) = fields[2], case .bool(let isArray) = fields[3],
@@ -133,8 +135,9 @@ enum SchemaStore {
             let objectClassName: String? = if case .string(let linked) = fields[6] { linked } else { nil }
             let origin: String? = if case .string(let origin) = fields[7] { origin } else { nil }
             let isSet = if fields.count > 8, case .bool(true) = fields[8] { true } else { false }
+            let isMap = if fields.count > 9, case .bool(true) = fields[9] { true } else { false }
             return Property(
-                name: name, type: type, isOptional: isOptional, isArray: isArray, isSet: isSet, isPrimary: isPrimary,
+                name: name, type: type, isOptional: isOptional, isArray: isArray, isSet: isSet, isMap: isMap, isPrimary: isPrimary,
                 isIndexed: isIndexed, objectClassName: objectClassName, linkOriginPropertyName: origin)
         }
         return ObjectSchema(className: className, properties: properties)

@@ -1,5 +1,5 @@
 /// What is confined to its realm's actor or thread and can be frozen, thawed and passed on by
-/// `ThreadSafeReference` or `Frozen`: objects, `Results`, `List`, `MutableSet` and
+/// `ThreadSafeReference` or `Frozen`: objects, `Results`, `List`, `MutableSet`, `Map` and
 /// `LinkingObjects`.
 public protocol ThreadConfined {
     /// The realm, or nil if unmanaged.
@@ -18,7 +18,7 @@ public struct _ConfinedDescription: Sendable {
     enum Kind: Sendable {
         case object(className: String, key: UInt64)
         case results(className: String, query: BoundPredicate?, steps: [BoundStep], base: ResultsBase?)
-        /// A list or a set.
+        /// A list, a set or a map.
         case list(ownerClass: String, owner: UInt64, column: Int)
         case linking(LinkingSource)
     }
@@ -102,6 +102,17 @@ extension MutableSet: ThreadConfined {
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> MutableSet? {
         ManagedListLocation.resolve(description, in: realm).map { MutableSet(location: $0) }
+    }
+}
+
+extension Map: ThreadConfined {
+    public var _confinedDescription: _ConfinedDescription {
+        guard let location = managedLocation else { stop("an unmanaged map is not confined; pass it as it is, or add its object to a realm first") }
+        return location.confinedDescription
+    }
+
+    public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Map? {
+        ManagedListLocation.resolve(description, in: realm).map { Map(location: $0) }
     }
 }
 

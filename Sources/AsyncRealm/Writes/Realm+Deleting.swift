@@ -117,12 +117,16 @@ extension Realm {
         bumpStamp()
     }
 
-    /// Sets every link to an object of `className` to nil and empties every list of them (when
-    /// every object of the class is deleted).
+    /// Sets every link to an object of `className` to nil, empties every list and set of them
+    /// and makes every map's values nil (when every object of the class is deleted).
     private func unlinkAll(of className: String, in transaction: WriteTransaction) throws {
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
-            if property.isCollection {
+            if property.isMap {
+                // A map keeps its keys; their values become nil.
+                guard let entries = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                for key in try entries.keys() { try entries.set(key, column: 0, to: .null) }
+            } else if property.isCollection {
                 guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
                 var owners: Set<UInt64> = []
                 try elements.scan { key, _ in
@@ -142,8 +146,8 @@ extension Realm {
         }
     }
 
-    /// Sets every link to row `key` of `className` to nil and removes it from every list, found
-    /// through the backlink indexes.
+    /// Sets every link to row `key` of `className` to nil, removes it from every list and set,
+    /// and makes it nil in every map, found through the backlink indexes.
     private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
         let target = RowValue.objectKey(key)
         for (schema, column, property) in links(to: className) {
@@ -153,8 +157,17 @@ extension Realm {
                 // Positions from the last, so that removing one does not move the next.
                 let found = try ListStore.occurrences(of: target, in: elements).sorted { ($0.owner, $0.position) > ($1.owner, $1.position) }
                 for (owner, position) in found {
+                    if property.isMap {
+                        // A map keeps the key; its value becomes nil.
+                        try elements.set(ListStore.key(owner: owner, position: position), column: 0, to: .null)
+                        continue
+                    }
                     guard let count = try table.value(owner, column: column).map(ListStore.count) else { continue }
-                    try ListStore.remove(at: position, in: elements, owner: owner, count: count)
+                    if property.isSet {
+                        try SetStore.removeElement(at: position, from: elements, owner: owner, count: count)
+                    } else {
+                        try ListStore.remove(at: position, in: elements, owner: owner, count: count)
+                    }
                     try table.set(owner, column: column, to: .int(Int64(count - 1)))
                 }
             } else {

@@ -63,28 +63,26 @@ extension Realm {
         bumpStamp()
     }
 
-    /// Stores the lists and sets of a row just inserted or updated under `key`: `values` holds
-    /// each collection column's elements (`.list`; a set's each kept once), which are written
-    /// to the element tables and replaced in `values` by the lengths the row stores. `oldRow` is
+    /// Stores the lists, sets and maps of a row just inserted or updated under `key`: `values`
+    /// holds each collection column's stored value (see `CollectionContents`), which is written
+    /// to the element table and replaced in `values` by the count the row stores. `oldRow` is
     /// the row being updated, if any.
     func storeLists(of info: ClassInfo, key: UInt64, in values: inout [RowValue], replacing oldRow: [RowValue]?, _ write: ([RowValue]) throws -> Void) throws {
         guard !info.listTables.isEmpty, let transaction else {
             try write(values)
             return
         }
-        var lists: [(column: Int, elements: [RowValue])] = []
+        var collections: [(column: Int, contents: CollectionContents)] = []
         for column in info.listTables.keys.sorted() where column < values.count {
-            var elements: [RowValue] = []
-            if case .list(let given) = values[column] { elements = given }
-            if info.schema.storedProperties[column].isSet { elements = SetStore.distinct(elements) }
-            lists.append((column, elements))
-            values[column] = .int(Int64(elements.count))
+            let contents = CollectionContents(values[column], of: info.schema.storedProperties[column])
+            collections.append((column, contents))
+            values[column] = .int(Int64(contents.count))
         }
         try write(values)
-        for (column, elements) in lists {
+        for (column, contents) in collections {
             let table = transaction.createTable(info.listTables[column]!)
             let oldCount = oldRow.map { column < $0.count ? ListStore.count($0[column]) : 0 } ?? 0
-            try ListStore.replace(with: elements, in: table, owner: key, count: oldCount)
+            try contents.store(in: table, owner: key, replacing: oldCount)
         }
     }
 

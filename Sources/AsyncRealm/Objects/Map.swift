@@ -1,0 +1,307 @@
+import Foundation
+import StorageEngine
+
+/// The type of a `Map`'s keys: `String`, as in RealmSwift.
+public protocol _MapKey: Hashable, Sendable {
+    /// The key as stored.
+    var _mapKeyString: String { get }
+    /// The key stored as `string`.
+    init(_mapKeyString string: String)
+}
+
+extension String: _MapKey {
+    public var _mapKeyString: String { self }
+    public init(_mapKeyString string: String) { self = string }
+}
+
+/// One entry of a `Map`, as iterating the map gives it.
+public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
+    /// The entry's key.
+    public var key: Key
+    /// The value stored under the key.
+    public var value: Value
+}
+
+/// A to-many property from `String` keys to values or (optional) objects, as RealmSwift's `Map`.
+///
+///     class Player: Object {
+///         @Persisted var scores: Map<String, Int>
+///         @Persisted var pets: Map<String, Pet?>
+///     }
+///     player.scores["level 1"] = 1_200
+///     player.scores["level 1"] = nil          // removes the key
+///
+/// An unmanaged map holds its entries in memory. The map of a managed object reads and writes
+/// its realm: every accessor sees a change at once, and changing it needs a write transaction.
+/// Entries are in the order of their keys' UTF-8 bytes. A key may not be empty, contain a `.` or
+/// start with `$` (they would be ambiguous in a query's key path), and a key is the same key
+/// when its UTF-8 bytes are. Deleting an object a map holds leaves its key, with the value nil.
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence {
+    /// An unmanaged map's entries, in key order.
+    private var unmanaged: [SingleMapEntry<Key, Value>] = []
+    /// Where a managed map lives: its owner's row and column.
+    private let location: ManagedListLocation?
+
+    /// An empty unmanaged map.
+    public init() {
+        location = nil
+    }
+
+    init(location: ManagedListLocation) {
+        self.location = location
+    }
+
+    /// Where the map is stored, if it is managed.
+    var managedLocation: ManagedListLocation? { location }
+
+    /// The realm managing this map, or nil if it is unmanaged.
+    public var realm: Realm? { location?.owner.realm }
+
+    /// Whether the map can no longer be used: its object was deleted, or its realm was
+    /// invalidated since it was read. An unmanaged map is never invalidated.
+    public var isInvalidated: Bool {
+        guard let location else { return false }
+        return location.realm.isInvalidated(location.owner)
+    }
+
+    /// The number of entries.
+    public var count: Int { location?.count ?? unmanaged.count }
+
+    /// Whether the map has no entries.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, in order.
+    public var keys: [Key] { entries.map(\.key) }
+
+    /// The values, in the order of their keys.
+    public var values: [Value] { entries.map(\.value) }
+
+    /// Iterates the entries as they are when iteration begins.
+    ///
+    /// - Returns: An iterator over the entries, in key order.
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        entries.makeIterator()
+    }
+
+    /// The entries as `(key, value)` tuples, in key order, as RealmSwift's
+    /// `asKeyValueSequence()`.
+    ///
+    /// - Returns: The entries, as they are now.
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] {
+        entries.map { ($0.key, $0.value) }
+    }
+
+    /// Whether the map has an entry for `key`.
+    ///
+    /// - Parameter key: A key.
+    /// - Returns: True if the map holds a value (perhaps nil) under `key`.
+    public func contains(key: Key) -> Bool {
+        storedValue(for: key) != nil
+    }
+
+    /// The value stored under a key; setting nil removes the key.
+    ///
+    /// For a map of optional values, `map[key] = .some(nil)` stores nil under the key.
+    public subscript(key: Key) -> Value? {
+        get { storedValue(for: key) }
+        set {
+            if let newValue { updateValue(newValue, forKey: key) } else { removeObject(for: key) }
+        }
+    }
+
+    /// Stores `value` under `key`, replacing the value there.
+    ///
+    /// - Parameters:
+    ///   - value: A value, or an object (added to the realm if it is unmanaged).
+    ///   - key: A non-empty key without `.` that does not start with `$`.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        let text = Self.checked(key)
+        guard let location else {
+            switch unmanagedSearch(text) {
+            case (let position, true): unmanaged[position].value = value
+            case (let position, false): unmanaged.insert(SingleMapEntry(key: key, value: value), at: position)
+            }
+            return
+        }
+        let stored = location.stored(value)
+        location.change { table, count in
+            try MapStore.set(stored, for: text, in: table, owner: location.owner.key, count: count)
+        }
+    }
+
+    /// Removes the entry for `key`, if there is one (an object it held stays in the realm).
+    ///
+    /// - Parameter key: The key to remove.
+    public func removeObject(for key: Key) {
+        let text = key._mapKeyString
+        guard let location else {
+            if case (let position, true) = unmanagedSearch(text) { unmanaged.remove(at: position) }
+            return
+        }
+        location.checkWritable()
+        location.change { table, count in
+            try MapStore.remove(text, in: table, owner: location.owner.key, count: count)
+        }
+    }
+
+    /// Removes every entry (the objects themselves stay in the realm).
+    public func removeAll() {
+        guard let location else { return unmanaged.removeAll() }
+        location.checkWritable()
+        location.change { table, count in
+            try ListStore.removeAll(in: table, owner: location.owner.key, count: count)
+            return 0
+        }
+    }
+
+    /// Adds the entries of `other`; `combine` decides between the value here and the one given
+    /// for a key the map has.
+    ///
+    /// - Parameters:
+    ///   - other: Key-value pairs (a dictionary, or another map's `asKeyValueSequence()`).
+    ///   - combine: Given the current and the new value, returns the value to keep.
+    /// - Throws: What `combine` throws; the entries merged before it threw stay.
+    public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (key: Key, value: Value) {
+        for (key, value) in other {
+            if let current = self[key] {
+                updateValue(try combine(current, value), forKey: key)
+            } else {
+                updateValue(value, forKey: key)
+            }
+        }
+    }
+
+    /// Adds the entries of a dictionary; `combine` decides between the value here and the one
+    /// given for a key the map has.
+    ///
+    /// - Parameters:
+    ///   - other: The entries to add.
+    ///   - combine: Given the current and the new value, returns the value to keep.
+    /// - Throws: What `combine` throws.
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
+    }
+
+    /// The value for `key`, typed `Any` (key-value coding on a map, as RealmSwift's).
+    ///
+    /// - Parameter key: A key of the map.
+    /// - Returns: The value, or nil if the map has no such key.
+    public func value(forKey key: String) -> Any? {
+        self[Key(_mapKeyString: key)].map { $0 as Any }
+    }
+
+    /// Stores a value typed `Any` under `key`; nil removes the key.
+    ///
+    /// - Parameters:
+    ///   - value: A value of the map's value type, or nil.
+    ///   - key: The key.
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard !isNull(value) else { return removeObject(for: Key(_mapKeyString: key)) }
+        guard let converted = Value._fromAny(value) else {
+            stop("a Map<String, \(Value.self)> cannot hold \(value.map { "\(type(of: $0))" } ?? "nil") (key '\(key)')")
+        }
+        updateValue(converted, forKey: Key(_mapKeyString: key))
+    }
+
+    // MARK: Entries
+
+    /// The entries now, in key order.
+    private var entries: [SingleMapEntry<Key, Value>] {
+        guard let location else { return unmanaged }
+        return location.entries().map { entry in
+            SingleMapEntry(key: Key(_mapKeyString: entry.key), value: Value._fromStorage(_StorageValue(entry.value), realm: location.realm))
+        }
+    }
+
+    private func storedValue(for key: Key) -> Value? {
+        let text = key._mapKeyString
+        guard let location else {
+            guard case (let position, true) = unmanagedSearch(text) else { return nil }
+            return unmanaged[position].value
+        }
+        let stored = location.read { table, count in
+            try MapStore.value(for: text, in: table, owner: location.owner.key, count: count)
+        }
+        return stored.map { Value._fromStorage(_StorageValue($0), realm: location.realm) }
+    }
+
+    private func unmanagedSearch(_ key: String) -> (position: Int, found: Bool) {
+        let position = unmanaged.partitionPoint { !MapStore.precedes($0.key._mapKeyString, key) }
+        return (position, position < unmanaged.count && MapStore.sameKey(unmanaged[position].key._mapKeyString, key))
+    }
+
+    /// The key as stored, after checking that a query can name it.
+    private static func checked(_ key: Key) -> String {
+        let text = key._mapKeyString
+        require(!text.isEmpty && !text.contains(".") && !text.hasPrefix("$"),
+                "'\(text)' cannot be a Map key: keys must not be empty, contain '.' or start with '$' (a query's key path could not name them); choose another key")
+        return text
+    }
+}
+
+extension Array {
+    /// The first index whose element `belongs` says is in the second part; the array must be
+    /// partitioned by it (all elements for which it is false first).
+    fileprivate func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
+
+/// A map's entries with their values typed `Any`, for evaluating a query on an unmanaged
+/// object.
+protocol MapEntriesReading {
+    var anyEntries: [(key: String, value: Any)] { get }
+}
+
+extension Map: MapEntriesReading {
+    var anyEntries: [(key: String, value: Any)] { entries.map { ($0.key._mapKeyString, $0.value as Any) } }
+}
+
+extension Map: ManagedListBuilding {
+    static func managed(at location: ManagedListLocation) -> Map { Map(location: location) }
+}
+
+extension Map: _Persistable {
+    public static var _persistedKind: _PersistedKind {
+        var kind = Value._persistedKind
+        kind.isMap = true
+        return kind
+    }
+
+    public static func _persistedDefault() -> Map { Map() }
+
+    /// A new unmanaged map from a dictionary of values its values accept; an empty one from nil
+    /// or `NSNull()`, as in RealmSwift.
+    public static func _fromAny(_ value: Any?) -> Map? {
+        if isNull(value) { return Map() }
+        if let map = value as? Map { return map }
+        guard let dictionary = value as? [String: Any?] else { return nil }
+        let map = Map()
+        for (key, item) in dictionary {
+            guard let converted = Value._fromAny(item) else { return nil }
+            map.updateValue(converted, forKey: Key(_mapKeyString: key))
+        }
+        return map
+    }
+
+    /// An unmanaged copy of a stored map (managed maps are built by `Realm.read`).
+    public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Map {
+        guard let entries = MapStore.decode(stored.value) else { storageMismatch(stored, Self.self) }
+        let map = Map()
+        map.unmanaged = MapStore.normalized(entries).map {
+            SingleMapEntry(key: Key(_mapKeyString: $0.key), value: Value._fromStorage(_StorageValue($0.value), realm: realm))
+        }
+        return map
+    }
+
+    public func _toStorage(realm: Realm) -> _StorageValue {
+        if let location, location.owner.realm === realm { return _StorageValue(MapStore.encode(location.entries())) }
+        return _StorageValue(MapStore.encode(map { ($0.key._mapKeyString, storedLink($0.value, realm: realm).value) }))
+    }
+}
