@@ -3,9 +3,9 @@ import Testing
 @testable import AsyncRealm
 import TestSupport
 
-/// Random predicates over sets, evaluated by the query engine and by plain Swift over the same
-/// objects, before and after random changes to the sets.
-@Suite("Queries on sets against a plain Swift evaluator")
+/// Random predicates over sets and maps, evaluated by the query engine and by plain Swift over
+/// the same objects, before and after random changes to them.
+@Suite("Queries on sets and maps against a plain Swift evaluator")
 struct CollectionQueryDifferentialTests {
     struct TaggedModel {
         var tags: Set<String>
@@ -84,6 +84,98 @@ struct CollectionQueryDifferentialTests {
                 return Generated(text: "NOT (\(inner.text))") { !inner.holds($0) }
             }
         }
+    }
+
+    struct PlayerModel {
+        var scores: [String: Int]
+        var petAges: [String: Int?]
+    }
+
+    static let mapKeys = ["l1", "l2", "bonus", "x", "L1"]
+
+    struct MapGenerator {
+        var random: SeededGenerator
+
+        mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+        mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+
+        mutating func atom() -> (text: String, holds: (PlayerModel) -> Bool) {
+            let op = pick(["==", "!=", "<", ">", ">="]), n = int(-3...6), key = pick(mapKeys)
+            switch int(0...8) {
+            case 0:
+                return ("scores['\(key)'] \(op) \(n)", { model in model.scores[key].map { Generator.compare($0, op, n) } ?? (op == "!=") })
+            case 1:
+                return ("scores['\(key)'] == nil", { $0.scores[key] == nil })
+            case 2:
+                return ("ANY scores.@allKeys == '\(key)'", { $0.scores[key] != nil })
+            case 3:
+                let prefix = pick(["l", "L", "b"])
+                return ("ANY scores.@allKeys BEGINSWITH[c] '\(prefix)'", { $0.scores.keys.contains { $0.lowercased().hasPrefix(prefix.lowercased()) } })
+            case 4:
+                return ("ANY scores.@allValues \(op) \(n)", { $0.scores.values.contains { Generator.compare($0, op, n) } })
+            case 5:
+                return ("ANY scores \(op) \(n)", { $0.scores.values.contains { Generator.compare($0, op, n) } })
+            case 6:
+                let count = int(0...3)
+                return ("scores.@count \(op) \(count)", { Generator.compare($0.scores.count, op, count) })
+            case 7:
+                return ("NONE scores.@allKeys == '\(key)'", { $0.scores[key] == nil })
+            default:
+                return ("pets['\(key)'].age > \(n)", { model in (model.petAges[key] ?? nil).map { $0 > n } ?? false })
+            }
+        }
+
+        mutating func predicate(depth: Int) -> (text: String, holds: (PlayerModel) -> Bool) {
+            guard depth > 0, int(0...2) > 0 else { return atom() }
+            let left = predicate(depth: depth - 1), right = predicate(depth: depth - 1)
+            switch int(0...2) {
+            case 0: return ("(\(left.text)) AND (\(right.text))", { left.holds($0) && right.holds($0) })
+            case 1: return ("(\(left.text)) OR (\(right.text))", { left.holds($0) || right.holds($0) })
+            default: return ("NOT (\(left.text))", { !left.holds($0) })
+            }
+        }
+    }
+
+    @Test("300 random predicates over 300 objects' maps, before and after random changes", arguments: RealmKind.allCases)
+    func randomMapPredicates(kind: RealmKind) throws {
+        let seed = testSeed()
+        var generator = MapGenerator(random: SeededGenerator(seed: seed))
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Player.self, Critter.self]))
+        var models: [PlayerModel] = []
+        try realm.write {
+            for id in 0..<300 {
+                var scores: [String: Int] = [:], pets: [String: Int?] = [:]
+                for _ in 0..<generator.int(0...3) { scores[generator.pick(Self.mapKeys)] = generator.int(-3...6) }
+                for _ in 0..<generator.int(0...2) { pets[generator.pick(Self.mapKeys)] = generator.int(0...3) == 0 ? .some(nil) : generator.int(-3...6) }
+                models.append(PlayerModel(scores: scores, petAges: pets))
+                let petValues: [String: Any] = pets.mapValues { age -> Any in age.map { ["name": "pet", "age": $0] as [String: Any] } ?? NSNull() }
+                realm.create(Player.self, value: ["id": id, "scores": scores, "pets": petValues])
+            }
+        }
+        func check(_ round: String) {
+            for _ in 0..<150 {
+                let generated = generator.predicate(depth: 2)
+                let expected = models.indices.filter { generated.holds(models[$0]) }
+                let found = realm.objects(Player.self).filter(generated.text).map(\.id)
+                #expect(found == expected, "seed \(seed), \(round): \(generated.text)")
+            }
+        }
+        check("as created")
+        try realm.write {
+            for id in 0..<300 where generator.int(0...2) == 0 {
+                let player = realm.object(ofType: Player.self, forPrimaryKey: id)!
+                let key = generator.pick(Self.mapKeys), value = generator.int(-3...6)
+                if generator.int(0...1) == 0 {
+                    player.scores[key] = nil
+                    models[id].scores[key] = nil
+                } else {
+                    player.scores[key] = value
+                    models[id].scores[key] = value
+                }
+            }
+        }
+        check("after changes")
     }
 
     @Test("300 random predicates over 400 objects' sets, before and after random removals", arguments: RealmKind.allCases)
