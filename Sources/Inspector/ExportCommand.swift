@@ -31,7 +31,8 @@ enum ExportCommand {
             throw InspectorFailure.usage("give one format: --json or --csv")
         }
         let realm = try RealmFile(path: positionals[0], arguments: parsed).openRealm()
-        let classes = try positionals.count == 2 ? [RealmFile.objectSchema(positionals[1], in: realm)] : realm.schema.objectSchema
+        // Embedded objects are written inside the objects that hold them, not as classes.
+        let classes = try positionals.count == 2 ? [RealmFile.objectSchema(positionals[1], in: realm)] : realm.schema.objectSchema.filter { !$0.isEmbedded }
         if parsed.has("--csv"), positionals.count == 1 {
             throw InspectorFailure.usage("CSV holds one class: name one of \(classes.map(\.className).joined(separator: ", "))")
         }

@@ -29,7 +29,7 @@ enum SchemaCommand {
 
     /// `objectSchema` as a Swift class declaration.
     static func declaration(of objectSchema: ObjectSchema) -> String {
-        var text = "final class \(objectSchema.className): Object {\n"
+        var text = "final class \(objectSchema.className): \(objectSchema.isEmbedded ? "EmbeddedObject" : "Object") {\n"
         for property in objectSchema.properties {
             text += "    " + declaration(of: property) + "\n"
         }

@@ -5,6 +5,9 @@ import Foundation
 ///
 /// A link is written as the linked object's primary key, or, for a class without one, as its
 /// key in the file (`{"$key": 17}` in JSON, `Dog#17` in text), which names it as long as it lives.
+/// An embedded object, which has no identity of its own, is written whole where it is held:
+/// `Street(name: Main, number: 1)`, or a JSON object. A map is `[key: value]` in text and a JSON
+/// object, keys in the map's order.
 /// Dates are ISO 8601 in UTC with milliseconds; data is base64; decimals, object ids and UUIDs
 /// are strings; a float that is not a number or infinite is the JSON string "NaN", "Infinity"
 /// or "-Infinity".
@@ -23,6 +26,7 @@ struct ValueText {
         switch value {
         case nil: return "nil"
         case let list as [Any?]: return "[" + list.map(text).joined(separator: ", ") + "]"
+        case let map as [String: Any?]: return "[" + Self.sorted(map).map { "\($0.key): \(text($0.value))" }.joined(separator: ", ") + "]"
         case let object as DynamicObject: return link(object, text: true)
         default: return scalarText(value!)
         }
@@ -40,12 +44,27 @@ struct ValueText {
 
     private func link(_ object: DynamicObject, text: Bool) -> String {
         let className = object.objectSchema.className
+        if object.objectSchema.isEmbedded { return embedded(object, text: text) }
         if let primaryKey = schema[className]?.primaryKeyProperty {
             let key = object[primaryKey.name]
             return text ? "\(className)(\(self.text(key)))" : json(key)
         }
         let key = object.storageKey.map(String.init) ?? "?"
         return text ? "\(className)#\(key)" : "{\"$key\":\(key)}"
+    }
+
+    /// An embedded object's stored properties, written where it is held.
+    private func embedded(_ object: DynamicObject, text: Bool) -> String {
+        let names = object.objectSchema.properties.filter { $0.type != .linkingObjects }.map(\.name)
+        if text {
+            return object.objectSchema.className + "(" + names.map { "\($0): \(self.text(object[$0]))" }.joined(separator: ", ") + ")"
+        }
+        return "{" + names.map { Self.jsonString($0) + ":" + json(object[$0]) }.joined(separator: ",") + "}"
+    }
+
+    /// A map's entries in the map's order: by the keys' UTF-8 bytes.
+    private static func sorted(_ map: [String: Any?]) -> [(key: String, value: Any?)] {
+        map.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
     }
 
     // MARK: JSON
@@ -55,6 +74,7 @@ struct ValueText {
         switch value {
         case nil: return "null"
         case let list as [Any?]: return "[" + list.map(json).joined(separator: ",") + "]"
+        case let map as [String: Any?]: return "{" + Self.sorted(map).map { Self.jsonString($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}"
         case let object as DynamicObject: return link(object, text: false)
         case let flag as Bool: return flag ? "true" : "false"
         case let number as Int: return String(number)
@@ -99,6 +119,7 @@ struct ValueText {
         switch value {
         case nil: return ""
         case let list as [Any?]: field = json(list)
+        case let map as [String: Any?]: field = json(map)
         case let object as DynamicObject: field = link(object, text: false)
         default: field = scalarText(value!)
         }

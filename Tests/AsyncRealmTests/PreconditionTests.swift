@@ -29,6 +29,25 @@ struct PreconditionTests {
         }
     }
 
+    @Test("adding or creating an embedded object on its own stops, saying to assign it to its parent")
+    func embeddedOnItsOwn() async throws {
+        let results = [
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-embedded-add", objectTypes: [Household.self, Street.self, Lamp.self]))
+                try realm.write { realm.add(Street()) }
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-embedded-create", objectTypes: [Household.self, Street.self, Lamp.self]))
+                try realm.write { realm.create(Street.self, value: ["name": "x"]) }
+            },
+        ]
+        for result in results {
+            let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(printed.contains("'Street' is an EmbeddedObject, which cannot be"), "\(printed)")
+            #expect(printed.contains("assign it to a property of the object that holds it"), "\(printed)")
+        }
+    }
+
     @Test("changing a managed set or map outside a write transaction names it")
     func collectionOutsideTransaction() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -43,6 +43,16 @@ final class Player: Object {
     @Persisted var scores: Map<String, Int>
 }
 
+final class Shipping: EmbeddedObject {
+    @Persisted var street: String
+    @Persisted var city: String
+}
+
+final class Order: Object {
+    @Persisted var number: Int
+    @Persisted var shipping: Shipping?
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -109,6 +119,17 @@ struct ModelsGuide {
         let strong = realm.objects(Player.self).filter("scores['level 2'] > 300")
         print(strong.first!.scores.keys)           // ["level 2"]
         #expect(strong.first!.scores.keys == ["level 2"])
+    }
+
+    @Test("an embedded object is created with its parent, queried through it, and deleted when let go")
+    func embedded() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-embedded", objectTypes: [Order.self, Shipping.self]))
+        try realm.write {
+            realm.create(Order.self, value: ["number": 1, "shipping": ["street": "Main St 1", "city": "Porto"]])
+        }
+        let toPorto = realm.objects(Order.self).filter("shipping.city == 'Porto'")
+        try realm.write { toPorto.first!.shipping = nil }   // deletes the Shipping object too
+        #expect(realm.objects(Order.self).count == 1 && realm.dynamicObjects("Shipping").isEmpty)
     }
 
     @Test("a value that does not fit the property's integer type is refused")

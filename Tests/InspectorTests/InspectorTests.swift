@@ -21,6 +21,18 @@ final class Pet: Object {
     @Persisted(originProperty: "pets") var owners: LinkingObjects<Owner>
 }
 
+final class Kennel: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var tags: MutableSet<String>
+    @Persisted var capacity: Map<String, Int>
+    @Persisted var gate: Gate?
+}
+
+final class Gate: EmbeddedObject {
+    @Persisted var width: Int
+    @Persisted var colour: String
+}
+
 @Suite("The asyncrealm inspector")
 struct InspectorTests {
     let directory = TemporaryDirectory()
@@ -96,6 +108,34 @@ struct InspectorTests {
         let all = try self.run("schema", path)
         #expect(all.output.contains("final class Owner: Object {\n    @Persisted(primaryKey: true) var id: Int\n"))
         #expect(all.output.contains("    @Persisted var pets: List<Pet>\n"))
+    }
+
+    @Test("sets, maps and embedded objects: their schema, and their values written where they are held")
+    func collectionsAndEmbedded() throws {
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Kennel.self, Gate.self])
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write {
+                realm.create(Kennel.self, value: ["id": 1, "tags": ["dry"], "capacity": ["small": 4, "large": 2], "gate": ["width": 90, "colour": "red"]])
+            }
+        }
+        let schema = try run("schema", path)
+        #expect(schema.status == 0, "\(schema.errors)")
+        for line in ["final class Kennel: Object {", "    @Persisted var tags: MutableSet<String>", "    @Persisted var capacity: Map<String, Int>",
+                     "    @Persisted var gate: Gate?", "final class Gate: EmbeddedObject {"] {
+            #expect(schema.output.contains(line + "\n"), "no '\(line)' in:\n\(schema.output)")
+        }
+        let table = try run("query", path, "Kennel", "capacity['small'] == 4")
+        #expect(table.status == 0, "\(table.errors)")
+        #expect(table.output.contains("[dry]") && table.output.contains("[large: 2, small: 4]") && table.output.contains("Gate(width: 90, colour: red)"), "\(table.output)")
+        let export = try run("export", path, "--json")
+        #expect(export.status == 0, "\(export.errors)")
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(export.output.utf8)) as? [String: [[String: Any]]])
+        #expect(exported.keys.sorted() == ["Kennel"], "embedded objects are written inside their parents")
+        let kennel = try #require(exported["Kennel"]?.first)
+        #expect(kennel["capacity"] as? [String: Int] == ["large": 2, "small": 4])
+        #expect((kennel["gate"] as? [String: Any])?["colour"] as? String == "red")
+        #expect(kennel["tags"] as? [String] == ["dry"])
     }
 
     @Test("query: a predicate, sorts, a limit, as a table and as JSON")

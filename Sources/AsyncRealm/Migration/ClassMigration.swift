@@ -258,11 +258,29 @@ final class ClassMigration {
 
     // MARK: After the block
 
+    /// For a class that became embedded: deletes the objects nothing holds, as Realm does, and
+    /// throws if an object is held by more than one, which an embedded object cannot be.
+    private func settleEmbedded() throws {
+        guard let new, new.isEmbedded, old?.isEmbedded != true, let table = transaction.tableIfPresent(tableName) else { return }
+        let holders = realm.objectSchemas.values.flatMap { schema in
+            schema.storedProperties.indices.filter { schema.storedProperties[$0].objectClassName == className }.map { (schema, $0) }
+        }
+        for key in try table.keys() {
+            let parents = holders.reduce(0) { $0 + realm.keys(of: $1.0, linkingTo: key, throughColumn: $1.1).count }
+            if parents == 0 {
+                try realm.deleteEmbedded(key, className: className, in: transaction)
+            } else if parents > 1 {
+                throw RealmError(code: .schemaMismatch, message: "'\(className)' became an EmbeddedObject, but one of its objects is held by \(parents) links; an embedded object has exactly one parent, so give each holder its own copy in the migration block")
+            }
+        }
+    }
+
     /// Makes the primary key index unique, once the block has had its chance to make the keys
     /// unique.
     ///
     /// - Throws: `duplicatePrimaryKey` naming the class, the property and a shared value.
     func finish() throws {
+        try settleEmbedded()
         guard primaryKeyDeferred, let new, let column = new.storedProperties.firstIndex(where: \.isPrimary) else { return }
         let table = transaction.createTable(tableName)
         var seen: Set<RowValue> = []

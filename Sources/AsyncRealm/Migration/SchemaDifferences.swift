@@ -25,6 +25,9 @@ enum SchemaDifferences {
     static func between(stored: ObjectSchema, model: ObjectSchema) -> [String] {
         let className = model.className
         var lines: [String] = []
+        if stored.isEmbedded != model.isEmbedded {
+            lines.append("class '\(className)' \(model.isEmbedded ? "became" : "is no longer") an EmbeddedObject")
+        }
         for property in stored.properties where model[property.name] == nil {
             lines.append("property '\(className).\(property.name)' was removed")
         }

@@ -175,7 +175,19 @@ extension Realm {
             let name = managed.info.schema.storedProperties[column].name
             stop("Primary key can't be changed after an object is inserted: '\(managed.info.schema.className).\(name)' identifies the object; delete it and add a new one with the new key instead")
         }
+        let property = managed.info.schema.storedProperties[column]
+        guard property.type == .object, holdsEmbedded(property), let transaction else {
+            setColumn(column, of: managed, to: stored)
+            return
+        }
+        // The embedded object the link held goes when the link lets go of it.
+        let old = self.column(column, of: managed)
         setColumn(column, of: managed, to: stored)
+        do {
+            try deleteReleased(property, old: [old], new: [stored], in: transaction)
+        } catch {
+            fail(error)
+        }
     }
 
     /// Records the first error of the transaction: the commit throws it.

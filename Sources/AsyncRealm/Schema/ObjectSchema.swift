@@ -4,12 +4,16 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     public let className: String
     /// The persisted properties, in declaration order (linking objects included).
     public let properties: [Property]
+    /// Whether the class is an `EmbeddedObject`: its objects live inside the one object that
+    /// links to them.
+    public let isEmbedded: Bool
     /// The properties that are stored as columns (all but linking objects), in column order.
     let storedProperties: [Property]
 
-    init(className: String, properties: [Property]) {
+    init(className: String, properties: [Property], isEmbedded: Bool = false) {
         self.className = className
         self.properties = properties
+        self.isEmbedded = isEmbedded
         storedProperties = properties.filter { $0.type != .linkingObjects }
     }
 
@@ -23,7 +27,7 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
 
 
     public var description: String {
-        "\(className) {\n" + properties.map { "    \($0)" }.joined(separator: "\n") + "\n}"
+        "\(className)\(isEmbedded ? " (embedded)" : "") {\n" + properties.map { "    \($0)" }.joined(separator: "\n") + "\n}"
     }
 }
 

@@ -211,9 +211,11 @@ extension Object: _PersistableInsideOptional, RealmCollectionValue {
         return object.assign(value) == nil ? object : nil
     }
 
-    /// A link to this object: adds it to `realm` first if it is unmanaged.
+    /// A link to this object: adds it to `realm` first if it is unmanaged. An embedded object
+    /// another object holds already fails the write transaction instead.
     public func _toStorage(realm: Realm) -> _StorageValue {
-        _StorageValue(.objectKey(realm.keyAddingIfNeeded(self)))
+        guard realm.checkEmbeddedUnowned(self) else { return _StorageValue(.null) }
+        return _StorageValue(.objectKey(realm.keyAddingIfNeeded(self)))
     }
 }
 

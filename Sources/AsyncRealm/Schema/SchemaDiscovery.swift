@@ -86,7 +86,7 @@ enum SchemaDiscovery {
         let className = type.className()
         var mirrors: [Mirror] = []
         var mirror: Mirror? = Mirror(reflecting: type.init())
-        while let current = mirror, current.subjectType != Object.self {
+        while let current = mirror, current.subjectType != Object.self, current.subjectType != EmbeddedObject.self {
             mirrors.insert(current, at: 0)
             mirror = current.superclassMirror
         }
@@ -105,11 +105,15 @@ enum SchemaDiscovery {
             properties.append(property)
             if let linked = persisted.kind.objectType { linkedTypes.append(linked) }
         }
+        let isEmbedded = type is EmbeddedObject.Type
+        if isEmbedded, let primaryKey = properties.first(where: \.isPrimary) {
+            throw RealmError(code: .invalidSchema, message: "'\(className)' is an EmbeddedObject and cannot have a primary key ('\(primaryKey.name)'): it is found through the object that holds it; make it an Object to give it one")
+        }
         let primaryKeys = properties.filter(\.isPrimary)
         if primaryKeys.count > 1 {
             throw RealmError(code: .invalidSchema, message: "'\(className)' declares \(primaryKeys.count) primary keys (\(primaryKeys.map { "'\($0.name)'" }.joined(separator: ", "))); a class can have at most one")
         }
-        return Discovered(schema: ObjectSchema(className: className, properties: properties), linkedTypes: linkedTypes)
+        return Discovered(schema: ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded), linkedTypes: linkedTypes)
     }
 
     /// The name of the property whose `@Persisted` storage `child` is, or nil.
@@ -153,6 +157,9 @@ enum SchemaDiscovery {
         }
         if kind.type == .object, let collection, !kind.isMap, kind.isOptional {
             throw RealmError(code: .invalidSchema, message: "\(what) is a \(collection) of optional '\(linkedClass ?? "?")'; a \(collection) of objects holds non-optional objects")
+        }
+        if kind.isSet, let linked = kind.objectType, linked is EmbeddedObject.Type {
+            throw RealmError(code: .invalidSchema, message: "\(what) is a MutableSet of the EmbeddedObject '\(linkedClass ?? "?")'; a set cannot hold embedded objects: use a List")
         }
         if options.isPrimaryKey && (collection != nil || !kind.type.canBePrimaryKey) {
             throw RealmError(code: .invalidSchema, message: "\(what) cannot be a primary key: primary keys are Int, String, UUID or ObjectId")

@@ -2,9 +2,9 @@ import StorageEngine
 
 /// Keeps the object schema in the file, next to the tables it describes.
 ///
-/// Table `__schema` holds one row per class: the class name and its properties (each a list of
-/// name, type, optional, array, primary, indexed, linked class, origin property, set, map). The objects
-/// of class `C` live in table `class_C`, one column per stored property in declaration order,
+/// Table `__schema` holds one row per class: the class name, its properties (each a list of
+/// name, type, optional, array, primary, indexed, linked class, origin property, set, map) and
+/// whether it is embedded. The objects of class `C` live in table `class_C`, one column per stored property in declaration order,
 /// with a unique index on the primary key, an index on each indexed property and on each link;
 /// the elements of its lists and sets and the entries of its maps live in tables of their own
 /// (see `ListStore`, `MapStore`).
@@ -115,11 +115,12 @@ enum SchemaStore {
                 property.linkOriginPropertyName.map(RowValue.string) ?? .null,
                 .bool(property.isSet), .bool(property.isMap),
             ])
-        })]
+        }), .bool(schema.isEmbedded)]
     }
 
     private static func decode(_ row: [RowValue]) throws -> ObjectSchema {
-        guard row.count == 2, case .string(let className) = row[0], case .list(let encoded) = row[1] else {
+        // A third column, whether the class is embedded, came after the first two.
+        guard row.count == 2 || row.count == 3, case .string(let className) = row[0], case .list(let encoded) = row[1] else {
             throw RealmError(code: .invalidDatabase, message: "the stored schema has a malformed class entry")
         }
         let properties = try encoded.map { value -> Property in
@@ -140,6 +141,7 @@ enum SchemaStore {
                 name: name, type: type, isOptional: isOptional, isArray: isArray, isSet: isSet, isMap: isMap, isPrimary: isPrimary,
                 isIndexed: isIndexed, objectClassName: objectClassName, linkOriginPropertyName: origin)
         }
-        return ObjectSchema(className: className, properties: properties)
+        let isEmbedded = if row.count > 2, case .bool(true) = row[2] { true } else { false }
+        return ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded)
     }
 }

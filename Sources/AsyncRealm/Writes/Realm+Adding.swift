@@ -15,6 +15,7 @@ extension Realm {
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
         require(isWriting, "add objects inside a write transaction: realm.write { realm.add(object) }")
+        if object.managed == nil { requireNotEmbedded(type(of: object), "added") }
         if update != .error, object.managed == nil { requirePrimaryKey(classInfoOrStop(for: type(of: object)), for: update) }
         addScratch.policy = update
         defer { addScratch.policy = .error }
@@ -124,6 +125,7 @@ extension Realm {
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         checkThread()
         require(isWriting, "create objects inside a write transaction: realm.write { realm.create(...) }")
+        requireNotEmbedded(type, "created")
         let info = classInfoOrStop(for: type)
         if update != .error { requirePrimaryKey(info, for: update) }
         if update != .error, let primary = info.schema.primaryKeyProperty, let column = info.columns[primary.name],

@@ -28,7 +28,8 @@ extension Realm {
 
     // MARK: Deleting
 
-    /// Deletes `object`, removing it from every list and setting every link to it to nil.
+    /// Deletes `object`, removing it from every list and setting every link to it to nil; the
+    /// embedded objects it holds are deleted with it.
     ///
     /// - Important: Call inside a write transaction, with an object managed by this realm
     ///   that is not deleted already (`isInvalidated` tells); deleting it twice stops with a
@@ -54,6 +55,7 @@ extension Realm {
         do {
             let table = try writeTable(managed.info, in: transaction)
             if let row = try table.row(managed.key) {
+                try deleteOwned(by: managed.info.schema, key: managed.key, row: row, in: transaction)
                 try deleteLists(of: managed.info, key: managed.key, row: row, in: transaction)
             }
             try table.delete(managed.key)
@@ -84,7 +86,8 @@ extension Realm {
     public func delete<Element: Object>(_ results: Results<Element>) {
         checkThread()
         guard let transaction = transactionForChange("delete objects inside a write transaction: realm.write { realm.delete(objects) }") else { return }
-        guard results.isWholeClass else {
+        // One at a time too when the objects hold embedded objects, which go with them.
+        guard results.isWholeClass, embeddedColumns(of: results.info.schema).isEmpty else {
             // The keys first: deleting changes what the results hold.
             for key in Set(results.keys).sorted() { delete(accessor(of: Element.self, key: key, info: results.info), unlessDeleted: true) }
             return
@@ -148,7 +151,7 @@ extension Realm {
 
     /// Sets every link to row `key` of `className` to nil, removes it from every list and set,
     /// and makes it nil in every map, found through the backlink indexes.
-    private func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
+    func unlink(_ key: UInt64, of className: String, in transaction: WriteTransaction) throws {
         let target = RowValue.objectKey(key)
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }

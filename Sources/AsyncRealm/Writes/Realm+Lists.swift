@@ -53,10 +53,16 @@ extension Realm {
         checkThread()
         guard let transaction = transactionForChange("cannot change the managed \(ManagedListLocation(owner: managed, column: column).noun) outside a write transaction; make the change inside realm.write { }") else { return }
         let count = listCount(of: managed, column: column)
+        let property = managed.info.schema.storedProperties[column]
         do {
             let table = transaction.createTable(managed.info.listTables[column]!)
+            // The embedded objects the collection lets go of are deleted.
+            let held = holdsEmbedded(property) ? try ListStore.elements(in: table, owner: managed.key, count: count) : nil
             let newCount = try change(table, count)
             try writeTable(managed.info, in: transaction).set(managed.key, column: column, to: .int(Int64(newCount)))
+            if let held {
+                try deleteReleased(property, old: held, new: ListStore.elements(in: table, owner: managed.key, count: newCount), in: transaction)
+            }
         } catch {
             fail(error)
         }
@@ -70,6 +76,7 @@ extension Realm {
     func storeLists(of info: ClassInfo, key: UInt64, in values: inout [RowValue], replacing oldRow: [RowValue]?, _ write: ([RowValue]) throws -> Void) throws {
         guard !info.listTables.isEmpty, let transaction else {
             try write(values)
+            if let oldRow, let transaction { try deleteReleasedLinks(of: info.schema, old: oldRow, new: values, in: transaction) }
             return
         }
         var collections: [(column: Int, contents: CollectionContents)] = []
@@ -82,8 +89,14 @@ extension Realm {
         for (column, contents) in collections {
             let table = transaction.createTable(info.listTables[column]!)
             let oldCount = oldRow.map { column < $0.count ? ListStore.count($0[column]) : 0 } ?? 0
+            let property = info.schema.storedProperties[column]
+            let held = oldCount > 0 && holdsEmbedded(property) ? try ListStore.elements(in: table, owner: key, count: oldCount) : nil
             try contents.store(in: table, owner: key, replacing: oldCount)
+            if let held {
+                try deleteReleased(property, old: held, new: ListStore.elements(in: table, owner: key, count: contents.count), in: transaction)
+            }
         }
+        if let oldRow { try deleteReleasedLinks(of: info.schema, old: oldRow, new: values, in: transaction) }
     }
 
     /// Deletes the elements of every list of row `key` of `info`'s class, ahead of deleting it.
