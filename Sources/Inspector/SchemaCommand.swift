@@ -60,6 +60,7 @@ enum SchemaCommand {
         case .uuid: element = "UUID"
         case .object: element = property.objectClassName ?? "Object"
         case .linkingObjects: return "LinkingObjects<\(property.objectClassName ?? "Object")>"
+        case .any: element = "AnyRealmValue"
         }
         let optional = property.isOptional || (property.type == .object && !property.isCollection)
         let value = element + (optional ? "?" : "")

@@ -3,9 +3,9 @@ import Testing
 @testable import AsyncRealm
 import TestSupport
 
-/// Random predicates over sets and maps, evaluated by the query engine and by plain Swift over
-/// the same objects, before and after random changes to them.
-@Suite("Queries on sets and maps against a plain Swift evaluator")
+/// Random predicates over sets, maps and mixed values, evaluated by the query engine and by
+/// plain Swift over the same objects, before and after random changes to them.
+@Suite("Queries on sets, maps and mixed values against a plain Swift evaluator")
 struct CollectionQueryDifferentialTests {
     struct TaggedModel {
         var tags: Set<String>
@@ -176,6 +176,75 @@ struct CollectionQueryDifferentialTests {
             }
         }
         check("after changes")
+    }
+
+    /// A mixed value as the Swift model sees it: a number (any kind compares by value), a
+    /// string, a Boolean, or nothing.
+    enum MixedModel {
+        case none, number(Double), string(String), bool(Bool)
+
+        var kindRank: Int {
+            switch self {
+            case .none: 0
+            case .bool: 1
+            case .number: 2
+            case .string: 3
+            }
+        }
+    }
+
+    @Test("200 random predicates and sorts over 300 mixed values of every kind", arguments: RealmKind.allCases)
+    func randomMixedPredicates(kind: RealmKind) throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Setting.self, Profile.self]))
+        var models: [MixedModel] = []
+        try realm.write {
+            for id in 0..<300 {
+                let (value, model): (AnyRealmValue, MixedModel) = switch Int.random(in: 0..<7, using: &random) {
+                case 0: (.none, .none)
+                case 1: { let n = Int.random(in: -3...3, using: &random); return (.int(n), .number(Double(n))) }()
+                case 2: { let n = Double(Int.random(in: -6...6, using: &random)) / 2; return (.double(n), .number(n)) }()
+                case 3: { let n = Int.random(in: -3...3, using: &random); return (.decimal128(Decimal(n)), .number(Double(n))) }()
+                case 4: { let n = Float(Int.random(in: -6...6, using: &random)) / 2; return (.float(n), .number(Double(n))) }()
+                case 5: { let text = ["a", "ab", "b", "1", ""].randomElement(using: &random)!; return (.string(text), .string(text)) }()
+                default: { let flag = Bool.random(using: &random); return (.bool(flag), .bool(flag)) }()
+                }
+                models.append(model)
+                realm.create(Setting.self, value: ["id": id, "value": value])
+            }
+        }
+        for _ in 0..<200 {
+            let op = ["==", "!=", "<", ">="].randomElement(using: &random)!
+            let (text, holds): (String, (MixedModel) -> Bool) = switch Int.random(in: 0..<4, using: &random) {
+            case 0:
+                { let n = Double(Int.random(in: -6...6, using: &random)) / 2
+                  return ("value \(op) \(n)", { model in
+                      guard case .number(let value) = model else { return op == "!=" }
+                      return Generator.compare(value == n ? 0 : value < n ? -1 : 1, op, 0)
+                  }) }()
+            case 1:
+                { let text = ["a", "ab", "b", "1"].randomElement(using: &random)!
+                  return ("value \(op) '\(text)'", { model in
+                      guard case .string(let value) = model else { return op == "!=" }
+                      return Generator.compare(value == text ? 0 : value < text ? -1 : 1, op, 0)
+                  }) }()
+            case 2:
+                ("value == nil", { if case .none = $0 { true } else { false } })
+            default:
+                ("value == true", { if case .bool(true) = $0 { true } else { false } })
+            }
+            let expected = models.indices.filter { holds(models[$0]) }
+            #expect(realm.objects(Setting.self).filter(text).map(\.id) == expected, "seed \(seed): \(text)")
+        }
+        let sorted = realm.objects(Setting.self).sorted(byKeyPath: "value").map(\.id)
+        let ranks = sorted.map { models[$0].kindRank }
+        #expect(ranks == ranks.sorted(), "seed \(seed): a sort orders by kind first")
+        for (left, right) in zip(sorted, sorted.dropFirst()) {
+            if case .number(let a) = models[left], case .number(let b) = models[right] { #expect(a <= b, "seed \(seed)") }
+            if case .string(let a) = models[left], case .string(let b) = models[right] { #expect(a <= b, "seed \(seed)") }
+        }
     }
 
     @Test("300 random predicates over 400 objects' sets, before and after random removals", arguments: RealmKind.allCases)

@@ -53,6 +53,11 @@ final class Order: Object {
     @Persisted var shipping: Shipping?
 }
 
+final class Preference: Object {
+    @Persisted var key: String
+    @Persisted var value: AnyRealmValue
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -130,6 +135,18 @@ struct ModelsGuide {
         let toPorto = realm.objects(Order.self).filter("shipping.city == 'Porto'")
         try realm.write { toPorto.first!.shipping = nil }   // deletes the Shipping object too
         #expect(realm.objects(Order.self).count == 1 && realm.dynamicObjects("Shipping").isEmpty)
+    }
+
+    @Test("a mixed value holds any kind, and queries compare numbers by value")
+    func mixed() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-mixed", objectTypes: [Preference.self]))
+        try realm.write {
+            realm.create(Preference.self, value: ["key": "volume", "value": AnyRealmValue.int(7)])
+            realm.create(Preference.self, value: ["key": "theme", "value": AnyRealmValue.string("dark")])
+        }
+        let loud = realm.objects(Preference.self).filter("value > 5")
+        print(loud.first!.value.intValue!)        // 7
+        #expect(loud.map(\.key) == ["volume"])
     }
 
     @Test("a value that does not fit the property's integer type is refused")

@@ -67,7 +67,7 @@ final class ClassMigration {
         case .uuid: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))._toStorage(realm: realm).value
         case .decimal128: Decimal(0)._toStorage(realm: realm).value
         case .objectId: ObjectId()._toStorage(realm: realm).value
-        case .object, .linkingObjects: .null
+        case .object, .linkingObjects, .any: .null
         }
     }
 

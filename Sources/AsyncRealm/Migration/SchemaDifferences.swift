@@ -79,6 +79,7 @@ extension PropertyType {
         case .uuid: "UUID"
         case .object: "Object"
         case .linkingObjects: "LinkingObjects"
+        case .any: "AnyRealmValue"
         }
     }
 }

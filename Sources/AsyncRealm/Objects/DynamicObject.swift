@@ -63,6 +63,7 @@ extension Realm {
     }
 
     func dynamicValue(_ value: RowValue, of property: Property) -> Any? {
+        if property.type == .any { return mixedDynamicValue(MixedValue(stored: value)) }
         switch (value, property.type) {
         case (.null, _): return nil
         case (.bool(let flag), _): return flag
@@ -78,6 +79,19 @@ extension Realm {
         case (.objectKey(let key), _):
             return accessor(of: DynamicObject.self, key: key, info: dynamicClassInfo(property.objectClassName ?? ""))
         case (.list(let elements), _): return elements.map { dynamicValue($0, of: property) }
+        }
+    }
+
+    /// A stored `AnyRealmValue` as a dynamic value: the value itself, or a `DynamicObject`.
+    private func mixedDynamicValue(_ mixed: MixedValue) -> Any? {
+        switch mixed {
+        case .none, .malformed: return nil
+        case .value(let value): return dynamicValue(value, of: Property(name: "", type: .string, isOptional: true, isArray: false, isPrimary: false, isIndexed: false, objectClassName: nil, linkOriginPropertyName: nil))
+        case .objectId(let bytes): return ObjectId(bytes: bytes)
+        case .decimal(let decimal): return decimal
+        case .object(let className, let key):
+            guard objectSchemas[className] != nil, mixedLinkTarget(className: className, key: key) != nil else { return nil }
+            return accessor(of: DynamicObject.self, key: key, info: dynamicClassInfo(className))
         }
     }
 
@@ -131,6 +145,7 @@ extension Realm {
                   managed.info.schema.className == property.objectClassName else { return nil }
             return .objectKey(managed.key)
         case .linkingObjects: return nil
+        case .any: return AnyRealmValue._fromAny(value).map { $0._toStorage(realm: self).value }
         }
     }
 }

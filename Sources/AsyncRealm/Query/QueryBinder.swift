@@ -361,7 +361,7 @@ struct QueryBinder {
         let property = path.property
         switch op {
         case .beginsWith, .endsWith, .contains, .like:
-            guard property.type == .string || property.type == .data else {
+            guard property.type == .string || property.type == .data || property.type == .any else {
                 throw QueryError.at(position, "\(op.rawValue) needs a string or data property; '\(path.text)' is \(property.type.rawValue)")
             }
         case .in:
@@ -379,6 +379,7 @@ struct QueryBinder {
         }
         for value in values {
             let fits: Bool = switch (property.type, value) {
+            case (.any, _): true
             case (_, .null): property.isOptional || property.type == .object || path.isCollection || path.selectsMapKey
             case (.int, _), (.float, _), (.double, _), (.decimal128, _): value.isNumeric
             case (.bool, .bool), (.string, .string), (.data, .data), (.data, .string), (.date, .date), (.uuid, .uuid), (.objectId, .objectId): true

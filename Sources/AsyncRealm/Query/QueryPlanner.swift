@@ -265,7 +265,7 @@ struct QueryPlanner {
         case (.null, .null): return 0
         case (.null, _): return -1
         case (_, .null): return 1
-        default: return QueryScalar.order(a, b) ?? 0
+        default: return QueryScalar.order(a, b) ?? (a.kindRank < b.kindRank ? -1 : a.kindRank == b.kindRank ? 0 : 1)
         }
     }
 

@@ -18,6 +18,10 @@ enum QueryScalar: Hashable, Sendable {
 
     /// A stored value of a property of `type`.
     init(stored value: RowValue, type: PropertyType) {
+        if type == .any {
+            self.init(mixed: MixedValue(stored: value))
+            return
+        }
         switch (value, type) {
         case (.null, _): self = .null
         case (.bool(let flag), _): self = .bool(flag)
@@ -33,6 +37,33 @@ enum QueryScalar: Hashable, Sendable {
         case (.uuid(let bits), _): self = .uuid(bits)
         case (.objectKey(let key), _): self = .object(key)
         case (.list, _): self = .null
+        }
+    }
+
+    /// A stored `AnyRealmValue`.
+    private init(mixed: MixedValue) {
+        switch mixed {
+        case .none, .malformed: self = .null
+        case .value(let value): self.init(stored: value, type: .string)
+        case .objectId(let bytes): self = .objectId(bytes)
+        case .decimal(let decimal): self = .decimal(decimal)
+        case .object(_, let key): self = .object(key)
+        }
+    }
+
+    /// Where values of this kind sort among values of other kinds (an `AnyRealmValue` column
+    /// holds many): nil, booleans, numbers, strings, data, dates, object ids, UUIDs, objects.
+    var kindRank: Int {
+        switch self {
+        case .null: 0
+        case .bool: 1
+        case .int, .double, .decimal: 2
+        case .string: 3
+        case .data: 4
+        case .date: 5
+        case .objectId: 6
+        case .uuid: 7
+        case .object: 8
         }
     }
 

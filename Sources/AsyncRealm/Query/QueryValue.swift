@@ -49,6 +49,7 @@ enum QueryValue: Sendable, Equatable {
         case let value as Object:
             guard let managed = value.managed else { return nil }
             return .object(className: managed.info.schema.className, key: managed.key)
+        case let value as AnyRealmValue: return from(mixed: value)
         case let value as any RawRepresentable: return from(argument: value.rawValue)
         case let value as [Any?]:
             var items: [QueryValue] = []
@@ -67,6 +68,24 @@ enum QueryValue: Sendable, Equatable {
 }
 
 extension QueryValue {
+    /// The value an `AnyRealmValue` holds, as a query constant.
+    private static func from(mixed value: AnyRealmValue) -> QueryValue? {
+        switch value {
+        case .none: .null
+        case .int(let number): .int(Int64(number))
+        case .bool(let flag): .bool(flag)
+        case .float(let number): .double(Double(number))
+        case .double(let number): .double(number)
+        case .string(let text): .string(text)
+        case .data(let data): .data(data)
+        case .date(let date): .date(date)
+        case .objectId(let id): .objectId(id)
+        case .decimal128(let decimal): .decimal(decimal)
+        case .uuid(let uuid): .uuid(uuid)
+        case .object(let object): from(argument: object)
+        }
+    }
+
     /// `value` as a query constant if it is a `String`, `Int`, `Double` or `Bool`, told by its
     /// type alone. A cast out of `Any` goes through the runtime's general cast, a few hundred
     /// instructions; an opened existential compares type pointers.

@@ -24,6 +24,8 @@ public enum PropertyType: String, Sendable, Hashable, CaseIterable {
     case object
     /// `LinkingObjects`: the objects linking to this one through a named property. Not stored.
     case linkingObjects
+    /// `AnyRealmValue`: a value of any of the types above, or a link to an object of any class.
+    case any = "mixed"
 
     /// Whether a property of this type can be a primary key.
     var canBePrimaryKey: Bool {
