@@ -20,11 +20,15 @@ struct QueryPlanner {
         private let constants: [QueryScalar]
         private let type: PropertyType
         let range: ClosedRange<UInt64>?
+        /// For a lookup of a list's, set's or map's values: its element table, whose index on
+        /// the values gives elements, and the candidates are their owners.
+        private let elements: (any TableReading)?
 
-        init(column: Int, constants: [QueryScalar], type: PropertyType) {
+        init(column: Int, constants: [QueryScalar], type: PropertyType, elements: (any TableReading)? = nil) {
             self.column = column
             self.constants = constants
             self.type = type
+            self.elements = elements
             range = nil
         }
 
@@ -32,6 +36,7 @@ struct QueryPlanner {
             self.column = column
             constants = []
             type = .int
+            elements = nil
             self.range = range
         }
 
@@ -44,6 +49,15 @@ struct QueryPlanner {
         /// The candidate keys the index gives, in key order. One value's keys need no set (the
         /// common `==` lookup), and sorting them in place allocates nothing when they are few.
         func candidates(in table: any TableReading) -> [UInt64] {
+            if let elements {
+                // Element keys in order are owners in order: each owner once.
+                var owners: [UInt64] = []
+                for key in IndexLookup(column: 0, constants: constants, type: type).candidates(in: elements) {
+                    let owner = ListStore.owner(ofKey: key)
+                    if owners.last != owner { owners.append(owner) }
+                }
+                return owners
+            }
             if range == nil, constants.count == 1 {
                 guard let value = QueryPlanner.stored(constants[0], as: type) else { return [] }
                 var keys = readOrStop { try table.keys(where: column, equals: value) }
@@ -320,8 +334,9 @@ struct QueryPlanner {
 
     private func lookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
         if let range = rangeLookup(comparison, in: table) { return range }
-        guard comparison.quantifier == nil, !comparison.caseInsensitive, !comparison.diacriticInsensitive,
-              comparison.op == .equal || comparison.op == .in else { return nil }
+        guard !comparison.caseInsensitive, !comparison.diacriticInsensitive, comparison.op == .equal || comparison.op == .in else { return nil }
+        if let elements = elementLookup(comparison) { return elements }
+        guard comparison.quantifier == nil else { return nil }
         // A column of the object itself, worked out when the comparison was bound; matching the
         // sides again would copy them, counting references, on every query.
         if let direct = comparison.direct {
@@ -339,6 +354,23 @@ struct QueryPlanner {
         }
         guard table.hasIndex(on: column) else { return nil }
         return IndexLookup(column: column, constants: constants, type: path.property.type)
+    }
+
+    /// `ANY list == value`, `value IN set`, `map['key'] == value` and the like, through the
+    /// index on the values of the collection's element table (which sets, maps and lists of
+    /// objects have): the owners of the matching elements are the candidates.
+    private func elementLookup(_ comparison: BoundComparison) -> IndexLookup? {
+        guard comparison.quantifier == nil || comparison.quantifier == .any,
+              case .path(let path, nil) = comparison.left, path.hops.count == 1,
+              case .constant(let constants) = comparison.right, !constants.contains(.null) else { return nil }
+        let tableName: String
+        switch path.hops[0] {
+        case .list(_, let name, _): tableName = name
+        case .map(_, let name, let select, _) where select != .keys: tableName = name
+        default: return nil
+        }
+        guard let elements = realm.readTable(named: tableName), elements.hasIndex(on: 0) else { return nil }
+        return IndexLookup(column: 0, constants: constants, type: path.property.type, elements: elements)
     }
 
     /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with

@@ -87,10 +87,18 @@ enum SchemaStore {
         try addIndexes(of: schema, in: transaction)
     }
 
-    /// Creates the element table of the list or set property `property` of `className`.
+    /// Creates the element table of the list, set or map property `property` of `className`.
     static func createListTable(for property: Property, of className: String, in transaction: WriteTransaction) throws {
         let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property.name))
-        if property.type == .object { try elements.addIndex(on: 0, unique: false) }
+        if hasValueIndex(property) { try elements.addIndex(on: 0, unique: false) }
+    }
+
+    /// Whether the element table of `property` has an index on its values (column 0): the
+    /// backlink index of a list, set or map of objects, and the index that finds the sets and
+    /// maps holding a value (`ANY tags == 'x'`). Lists of values have none, which keeps
+    /// appending to them cheap; mixed values, stored tagged, have none either.
+    static func hasValueIndex(_ property: Property) -> Bool {
+        property.type == .object || ((property.isSet || property.isMap) && property.type != .any)
     }
 
     /// Adds the indexes `schema` asks for to its class's table (those it has are kept): the
