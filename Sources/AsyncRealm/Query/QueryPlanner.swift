@@ -21,14 +21,21 @@ struct QueryPlanner {
         private let type: PropertyType
         let range: ClosedRange<UInt64>?
         /// For a lookup of a list's, set's or map's values: its element table, whose index on
-        /// the values gives elements, and the candidates are their owners.
+        /// the values gives elements, and the candidates are their owners; for `map['key']`,
+        /// only the entries under that key.
         private let elements: (any TableReading)?
+        private let mapKey: String?
+        /// Whether every candidate matches the comparison the lookup was made for, so that a
+        /// predicate that is that comparison alone needs no candidate checked.
+        let isExact: Bool
 
-        init(column: Int, constants: [QueryScalar], type: PropertyType, elements: (any TableReading)? = nil) {
+        init(column: Int, constants: [QueryScalar], type: PropertyType, elements: (any TableReading)? = nil, mapKey: String? = nil) {
             self.column = column
             self.constants = constants
             self.type = type
             self.elements = elements
+            self.mapKey = mapKey
+            isExact = elements != nil
             range = nil
         }
 
@@ -37,6 +44,8 @@ struct QueryPlanner {
             constants = []
             type = .int
             elements = nil
+            mapKey = nil
+            isExact = false
             self.range = range
         }
 
@@ -54,7 +63,12 @@ struct QueryPlanner {
                 var owners: [UInt64] = []
                 for key in IndexLookup(column: 0, constants: constants, type: type).candidates(in: elements) {
                     let owner = ListStore.owner(ofKey: key)
-                    if owners.last != owner { owners.append(owner) }
+                    guard owners.last != owner else { continue }
+                    if let mapKey {
+                        guard case .string(let entryKey)? = readOrStop({ try elements.value(key, column: 1) }),
+                              MapStore.sameKey(entryKey, mapKey) else { continue }
+                    }
+                    owners.append(owner)
                 }
                 return owners
             }
@@ -87,6 +101,8 @@ struct QueryPlanner {
         var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
         var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
+            // A predicate that is the looked-up comparison alone: the candidates are the matches.
+            if lookup.isExact, !keepingRows, case .comparison = query { return (lookup.candidates(in: table), nil) }
             // Each candidate tested on its stored row; the matches are moved to the front of
             // the candidates, in order: no second array for the few keys of an indexed lookup.
             keys = lookup.candidates(in: table)
@@ -364,13 +380,15 @@ struct QueryPlanner {
               case .path(let path, nil) = comparison.left, path.hops.count == 1,
               case .constant(let constants) = comparison.right, !constants.contains(.null) else { return nil }
         let tableName: String
+        var mapKey: String?
         switch path.hops[0] {
         case .list(_, let name, _): tableName = name
-        case .map(_, let name, let select, _) where select != .keys: tableName = name
+        case .map(_, let name, .values, _): tableName = name
+        case .map(_, let name, .key(let key), _): (tableName, mapKey) = (name, key)
         default: return nil
         }
         guard let elements = realm.readTable(named: tableName), elements.hasIndex(on: 0) else { return nil }
-        return IndexLookup(column: 0, constants: constants, type: path.property.type, elements: elements)
+        return IndexLookup(column: 0, constants: constants, type: path.property.type, elements: elements, mapKey: mapKey)
     }
 
     /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with
