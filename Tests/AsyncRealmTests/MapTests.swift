@@ -177,6 +177,15 @@ struct MapTests {
         #expect(players.where { $0.scores.count == 1 }.map(\.id) == [0])
         #expect(players.where { $0.scores.contains(3) }.map(\.id) == [3])
         #expect(realm.objects(Critter.self).filter("ANY players.id == 2").map(\.name) == ["pet 2"])
+        let pet2 = try #require(realm.objects(Critter.self).first { $0.name == "pet 2" })
+        #expect(players.filter("pets['first'] == %@", pet2).map(\.id) == [2])
+        #expect(players.filter("pets['other'] == %@", pet2).isEmpty)
+        try realm.write {
+            players.first!.notes["a"] = "x"
+            players.last!.notes["b"] = "x"
+        }
+        #expect(players.filter("notes['a'] == 'x'").map(\.id) == [0])
+        #expect(players.filter("ANY notes == 'x'").map(\.id) == [0, 3])
         #expect(throws: RealmError.self) { try players.filter(RealmPredicate("scores.l1 == 1")) }
         #expect(throws: RealmError.self) { try players.filter(RealmPredicate("id['x'] == 1")) }
     }

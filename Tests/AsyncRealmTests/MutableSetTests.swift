@@ -208,6 +208,12 @@ struct MutableSetTests {
         #expect(tagged.where { $0.friends.name == "pal 0" }.map(\.id) == [0])
         #expect(tagged.where { $0.tags.count == 2 }.map(\.id) == [1])
         #expect(realm.objects(Pal.self).filter("ANY taggedBy.id == 3").map(\.name) == ["pal 3"])
+        // Doubles have no index on either side: the query scans, and still finds them.
+        try realm.write { realm.object(ofType: Tagged.self, forPrimaryKey: 2)!.readings.insert(objectsIn: [1.5, 2.5]) }
+        #expect(tagged.filter("ANY readings == 1.5").map(\.id) == [2])
+        #expect(tagged.filter("ANY readings IN {2.5, 9.0}").map(\.id) == [2])
+        let pal0 = try #require(realm.objects(Pal.self).first { $0.name == "pal 0" })
+        #expect(tagged.filter("ANY friends == %@", pal0).map(\.id) == [0])
     }
 
     @Test("create(_:value:) and setValue take arrays, keeping each element once; DynamicObject reads them")

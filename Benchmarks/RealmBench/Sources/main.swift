@@ -188,6 +188,7 @@ protocol SQLiteComparedWorkload: CaseIterable, Hashable, RawRepresentable where 
 extension ObjectWorkload: SQLiteComparedWorkload {}
 extension QueryWorkload: SQLiteComparedWorkload {}
 extension FilterWorkload: SQLiteComparedWorkload {}
+extension CollectionWorkload: SQLiteComparedWorkload {}
 
 /// Prints `heading`, runs `body` (workloads at some count of objects) and prints their table.
 func comparedTable<Workload: SQLiteComparedWorkload>(
@@ -218,6 +219,12 @@ func filterWorkloadTable(count: Int) throws -> [FilterWorkload: [String: Double]
     }
 }
 
+func collectionWorkloadTable(count: Int) throws -> [CollectionWorkload: [String: Double]] {
+    try comparedTable("collection workloads: \(count) objects with a 5-element MutableSet<String> and a 5-entry Map<String, String>; SQLite with side tables and covering indexes") {
+        try runCollectionWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    }
+}
+
 /// Each workload's seconds at the base count and at the scaled one, for the growth table.
 func growthRows<Workload: SQLiteComparedWorkload>(
     _ base: [Workload: [String: Double]], _ scaled: [Workload: [String: Double]]
@@ -235,6 +242,7 @@ printEncryptedTable(encryptedSeconds, plain: objectSeconds)
 
 let querySeconds = try queryWorkloadTable(count: objectCount)
 let filterSeconds = try filterWorkloadTable(count: objectCount)
+let collectionSeconds = try collectionWorkloadTable(count: objectCount)
 let baseMemory = ResidentMemory.takePeaks()
 
 if let scale = options.scale {
@@ -280,6 +288,11 @@ if let path = options.jsonPath {
         }
     }
     for (workload, engines) in filterSeconds {
+        for (engine, value) in engines {
+            results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
+        }
+    }
+    for (workload, engines) in collectionSeconds {
         for (engine, value) in engines {
             results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
         }

@@ -167,7 +167,7 @@ final class ClassMigration {
             } else if let source = sources[column] {
                 kept.insert(property.name)
                 if old.storedProperties[source].isOptional && !property.isOptional {
-                    try replaceNulls(in: transaction.createTable(elementsName), with: Self.zero(of: property.type, realm: realm))
+                    try replaceNulls(in: transaction.createTable(elementsName), with: Self.zero(of: property.type, realm: realm), isMap: property.isMap)
                 }
             } else {
                 try transaction.dropTable(elementsName)
@@ -179,9 +179,13 @@ final class ClassMigration {
         }
     }
 
-    private func replaceNulls(in table: TableWriter, with value: RowValue) throws {
+    private func replaceNulls(in table: TableWriter, with value: RowValue, isMap: Bool) throws {
         for key in try table.keys() where try table.value(key, column: 0) == .null {
-            _ = try table.set(key, column: 0, to: value)
+            if isMap {
+                try MapStore.setValue(value, ofEntry: key, in: table)
+            } else {
+                _ = try table.set(key, column: 0, to: value)
+            }
         }
     }
 

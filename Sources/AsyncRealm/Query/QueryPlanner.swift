@@ -49,8 +49,13 @@ struct QueryPlanner {
             self.range = range
         }
 
-        /// The values looked up, in the column's stored form.
-        var values: [RowValue] { constants.compactMap { QueryPlanner.stored($0, as: type) } }
+        /// The values looked up, in the column's stored form: for `map['key']` through the map's
+        /// key-and-value index, each joined with the key (`MapStore.lookupKey`).
+        var values: [RowValue] {
+            let stored = constants.compactMap { QueryPlanner.stored($0, as: type) }
+            guard let mapKey, column == MapStore.lookupColumn else { return stored }
+            return stored.map { MapStore.lookupKey(mapKey, $0) }
+        }
 
         /// How many lookups it takes, to choose between two: a range counts as many.
         var cost: Int { range == nil ? constants.count : Int.max / 2 }
@@ -61,19 +66,14 @@ struct QueryPlanner {
             if let elements {
                 // Element keys in order are owners in order: each owner once.
                 var owners: [UInt64] = []
-                for key in IndexLookup(column: 0, constants: constants, type: type).candidates(in: elements) {
+                for key in IndexLookup(column: column, constants: constants, type: type, mapKey: mapKey).candidates(in: elements) {
                     let owner = ListStore.owner(ofKey: key)
-                    guard owners.last != owner else { continue }
-                    if let mapKey {
-                        guard case .string(let entryKey)? = readOrStop({ try elements.value(key, column: 1) }),
-                              MapStore.sameKey(entryKey, mapKey) else { continue }
-                    }
-                    owners.append(owner)
+                    if owners.last != owner { owners.append(owner) }
                 }
                 return owners
             }
             if range == nil, constants.count == 1 {
-                guard let value = QueryPlanner.stored(constants[0], as: type) else { return [] }
+                guard let value = values.first else { return [] }
                 var keys = readOrStop { try table.keys(where: column, equals: value) }
                 keys.sort()
                 return keys
@@ -379,6 +379,8 @@ struct QueryPlanner {
         guard comparison.quantifier == nil || comparison.quantifier == .any,
               case .path(let path, nil) = comparison.left, path.hops.count == 1,
               case .constant(let constants) = comparison.right, !constants.contains(.null) else { return nil }
+        // Values the index can look up in their stored form (`stored(_:as:)`).
+        guard path.property.type.canBeIndexed || path.property.type == .object else { return nil }
         let tableName: String
         var mapKey: String?
         switch path.hops[0] {
@@ -387,8 +389,9 @@ struct QueryPlanner {
         case .map(_, let name, .key(let key), _): (tableName, mapKey) = (name, key)
         default: return nil
         }
-        guard let elements = realm.readTable(named: tableName), elements.hasIndex(on: 0) else { return nil }
-        return IndexLookup(column: 0, constants: constants, type: path.property.type, elements: elements, mapKey: mapKey)
+        let column = mapKey == nil ? 0 : MapStore.lookupColumn
+        guard let elements = realm.readTable(named: tableName), elements.hasIndex(on: column) else { return nil }
+        return IndexLookup(column: column, constants: constants, type: path.property.type, elements: elements, mapKey: mapKey)
     }
 
     /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with

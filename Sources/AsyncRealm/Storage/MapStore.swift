@@ -2,15 +2,52 @@ import StorageEngine
 
 /// How `Map` properties are stored: in a table of entries of their own, named and keyed as a
 /// list's elements are (`ListStore`: `owner << 32 | position`, the count in the owner's row),
-/// with the entry's value in column 0 and its key in column 1. A map of objects has the lists'
-/// backlink index on column 0, so `LinkingObjects`, deletes and queries find the maps holding an
-/// object as they find the lists.
+/// with the entry's value in column 0, its key in column 1, and both together in column 2
+/// (`lookupKey`). A map of objects has the lists' backlink index on column 0, so
+/// `LinkingObjects`, deletes and queries find the maps holding an object as they find the lists;
+/// a map of indexable values has an index on column 0 (`ANY map == x`) and one on column 2,
+/// which answers `map['key'] == x` with one lookup.
 ///
 /// A map's entries are kept in the order of their keys' UTF-8 bytes: `keys` come out sorted,
 /// and finding a key is a binary search over positions, O(log² n). Adding or removing a key
 /// moves the entries after it, O(n log n) at worst.
 enum MapStore {
     typealias Entry = (key: String, value: RowValue)
+
+    /// The column holding an entry's key and value together (`lookupKey`).
+    static let lookupColumn = 2
+
+    /// An entry's key and value as one value, equal for two entries exactly when their keys
+    /// have the same bytes and their values are the same: the key's UTF-8 bytes, a zero byte,
+    /// then a tag byte and the value's bytes.
+    static func lookupKey(_ key: String, _ value: RowValue) -> RowValue {
+        var bytes = Array(key.utf8)
+        bytes.append(0)
+        appendEncoded(value, to: &bytes)
+        return .binary(bytes)
+    }
+
+    private static func appendEncoded(_ value: RowValue, to bytes: inout [UInt8]) {
+        func append<T: FixedWidthInteger>(_ number: T) {
+            withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0) }
+        }
+        switch value {
+        case .null: bytes.append(0)
+        case .bool(let flag): bytes += [1, flag ? 1 : 0]
+        case .int(let number): bytes.append(2); append(number)
+        case .float(let number): bytes.append(3); append((number == 0 ? 0 : number).bitPattern)
+        case .double(let number): bytes.append(4); append((number == 0 ? 0 : number).bitPattern)
+        case .string(let text): bytes.append(5); bytes += text.utf8
+        case .binary(let data): bytes.append(6); bytes += data
+        case .timestamp(let seconds, let nanoseconds): bytes.append(7); append(seconds); append(nanoseconds)
+        case .uuid(let bits): bytes.append(8); append(bits)
+        case .objectKey(let key): bytes.append(9); append(key)
+        case .list(let items):
+            bytes.append(10)
+            append(UInt32(items.count))
+            for item in items { appendEncoded(item, to: &bytes) }
+        }
+    }
 
     /// Whether `a` sorts before `b`: by UTF-8 bytes, as the entries are kept.
     static func precedes(_ a: String, _ b: String) -> Bool {
@@ -92,7 +129,7 @@ enum MapStore {
     static func set(_ value: RowValue, for key: String, in table: TableWriter, owner: UInt64, count: Int) throws -> Int {
         let (position, found) = try search(key, in: table, owner: owner, count: count)
         if found {
-            try ListStore.set(value, at: position, in: table, owner: owner)
+            try write((key, value), at: position, in: table, owner: owner, isNew: false)
             return count
         }
         try checkLimit(owner: owner, count: count + 1, table: table)
@@ -126,14 +163,21 @@ enum MapStore {
         }
     }
 
+    /// Sets the value of the entry stored under row key `entryKey` (a deleted object's entry
+    /// becoming nil), keeping its key.
+    static func setValue(_ value: RowValue, ofEntry entryKey: UInt64, in table: TableWriter) throws {
+        guard case .string(let key)? = try table.value(entryKey, column: 1) else { return }
+        _ = try table.update(entryKey, to: [value, .string(key), lookupKey(key, value)])
+    }
+
     private static func write(_ entry: Entry, at position: Int, in table: TableWriter, owner: UInt64, isNew: Bool) throws {
-        let row: [RowValue] = [entry.value, .string(entry.key)]
+        let row: [RowValue] = [entry.value, .string(entry.key), lookupKey(entry.key, entry.value)]
         let key = ListStore.key(owner: owner, position: position)
         if isNew { try table.insert(row, forKey: key) } else { _ = try table.update(key, to: row) }
     }
 
     private static func entry(_ row: [RowValue], in table: any TableReading) throws -> Entry {
-        guard row.count == 2, case .string(let key) = row[1] else {
+        guard row.count >= 2, case .string(let key) = row[1] else {
             throw RealmError(code: .invalidDatabase, message: "an entry of a map in '\(table.name)' is malformed")
         }
         return (key, row[0])

@@ -90,15 +90,18 @@ enum SchemaStore {
     /// Creates the element table of the list, set or map property `property` of `className`.
     static func createListTable(for property: Property, of className: String, in transaction: WriteTransaction) throws {
         let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property.name))
-        if hasValueIndex(property) { try elements.addIndex(on: 0, unique: false) }
+        guard hasValueIndex(property) else { return }
+        try elements.addIndex(on: 0, unique: false)
+        if property.isMap { try elements.addIndex(on: MapStore.lookupColumn, unique: false) }
     }
 
     /// Whether the element table of `property` has an index on its values (column 0): the
     /// backlink index of a list, set or map of objects, and the index that finds the sets and
-    /// maps holding a value (`ANY tags == 'x'`). Lists of values have none, which keeps
-    /// appending to them cheap; mixed values, stored tagged, have none either.
+    /// maps holding a value of an indexable type (`ANY tags == 'x'`); a map's has one on its
+    /// entries' key and value together too (`MapStore.lookupColumn`). Lists of values have none,
+    /// which keeps appending to them cheap.
     static func hasValueIndex(_ property: Property) -> Bool {
-        property.type == .object || ((property.isSet || property.isMap) && property.type != .any)
+        property.type == .object || ((property.isSet || property.isMap) && property.type.canBeIndexed)
     }
 
     /// Adds the indexes `schema` asks for to its class's table (those it has are kept): the

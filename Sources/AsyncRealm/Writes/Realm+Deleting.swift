@@ -128,7 +128,7 @@ extension Realm {
             if property.isMap {
                 // A map keeps its keys; their values become nil.
                 guard let entries = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
-                for key in try entries.keys() { try entries.set(key, column: 0, to: .null) }
+                for key in try entries.keys() { try MapStore.setValue(.null, ofEntry: key, in: entries) }
             } else if property.isCollection {
                 guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
                 var owners: Set<UInt64> = []
@@ -162,7 +162,7 @@ extension Realm {
                 for (owner, position) in found {
                     if property.isMap {
                         // A map keeps the key; its value becomes nil.
-                        try elements.set(ListStore.key(owner: owner, position: position), column: 0, to: .null)
+                        try MapStore.setValue(.null, ofEntry: ListStore.key(owner: owner, position: position), in: elements)
                         continue
                     }
                     guard let count = try table.value(owner, column: column).map(ListStore.count) else { continue }
