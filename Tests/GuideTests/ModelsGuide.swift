@@ -58,6 +58,18 @@ final class Preference: Object {
     @Persisted var value: AnyRealmValue
 }
 
+struct Email: CustomPersistable, Hashable {
+    typealias PersistedType = String
+    let address: String
+    init(persistedValue: String) { address = persistedValue }
+    var persistableValue: String { address }
+}
+
+final class Subscriber: Object {
+    @Persisted var email: Email
+    @Persisted var previous: List<Email>
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -147,6 +159,17 @@ struct ModelsGuide {
         let loud = realm.objects(Preference.self).filter("value > 5")
         print(loud.first!.value.intValue!)        // 7
         #expect(loud.map(\.key) == ["volume"])
+    }
+
+    @Test("a custom persistable type is stored and queried as its persisted value")
+    func customPersistable() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-custom", objectTypes: [Subscriber.self]))
+        try realm.write {
+            realm.create(Subscriber.self, value: ["email": "ana@example.com"])
+        }
+        let ana = realm.objects(Subscriber.self).where { $0.email == Email(persistedValue: "ana@example.com") }
+        print(ana.first!.email.address)           // ana@example.com
+        #expect(ana.first!.email.address == "ana@example.com")
     }
 
     @Test("a value that does not fit the property's integer type is refused")

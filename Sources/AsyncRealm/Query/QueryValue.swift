@@ -50,6 +50,7 @@ enum QueryValue: Sendable, Equatable {
             guard let managed = value.managed else { return nil }
             return .object(className: managed.info.schema.className, key: managed.key)
         case let value as AnyRealmValue: return from(mixed: value)
+        case let value as any _CustomPersistable: return from(argument: value.persistableValue)
         case let value as any RawRepresentable: return from(argument: value.rawValue)
         case let value as [Any?]:
             var items: [QueryValue] = []
