@@ -38,7 +38,7 @@ extension Map: RealmKeyedCollection {}
 
 /// An element of an object's change stream: the properties that changed since the previous
 /// element (with their values then and now), or `.deleted`, after which the stream ends.
-public enum ObjectChange<T: Object> {
+public enum ObjectChange<T> {
     /// The object, and the properties that changed.
     case change(T, [PropertyChange])
     /// The object was deleted; the stream ends.

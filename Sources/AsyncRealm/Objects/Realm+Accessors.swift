@@ -51,6 +51,14 @@ extension Realm {
         let property = managed.info.property(forSlot: slot)
         if managed.isRecorder {
             recordedProperty = property.name
+            guard recordedPath != nil else { return V._persistedDefault() }
+            recordedPath!.append(property.name)
+            // A to-one link gives a recorder of its class, so that the path goes on through it.
+            if property.type == .object, !property.isCollection, let target = property.objectClassName,
+               let info = classInfos.values.first(where: { $0.schema.className == target }),
+               let linked = recorder(info) as Any as? V {
+                return linked
+            }
             return V._persistedDefault()
         }
         return read(V.self, of: managed, access: managed.info.access[property.name]!)
@@ -62,11 +70,7 @@ extension Realm {
         // Swift 6.3 type-checks `$0.name.count` inside a `where` closure by calling a
         // `Query where T: Object` member subscript with T = String; stop before `T()`.
         require(isObjectClass(type), "\(keyPath) is not a property of an Object, so a query cannot follow it; compare the property itself (for an enum, its rawValue)")
-        let recorder = T()
-        let info = classInfoOrStop(for: type)
-        recorder._manage(realm: self, key: 0, info: info)
-        recorder.__isRecorder = true
-        info.writeSlots(into: recorder, recorder: true)
+        let recorder = recorder(classInfoOrStop(for: type)) as! T
         recordedProperty = ""
         _ = recorder[keyPath: keyPath]
         let name = recordedProperty
@@ -74,6 +78,29 @@ extension Realm {
             stop("\(keyPath) is not a @Persisted property of '\(type.className())'; queries can only use persisted properties")
         }
         return name
+    }
+
+    /// The key path `keyPath` follows from objects of `type`, through to-one links, as text:
+    /// `"address.city"`.
+    func keyPathText<T: Object>(of keyPath: PartialKeyPath<T>, in type: T.Type) -> String {
+        let recorder = recorder(classInfoOrStop(for: type)) as! T
+        recordedPath = []
+        defer { recordedPath = nil }
+        _ = recorder[keyPath: keyPath]
+        guard let path = recordedPath, !path.isEmpty else {
+            stop("\(keyPath) does not read a @Persisted property of '\(type.className())'; a projection projects persisted properties")
+        }
+        return path.joined(separator: ".")
+    }
+
+    /// An accessor of `info`'s class that records the properties read through it instead of
+    /// reading them (see `propertyName(of:in:)`).
+    private func recorder(_ info: ClassInfo) -> Object {
+        let recorder = info.type.init()
+        recorder._manage(realm: self, key: 0, info: info)
+        recorder.__isRecorder = true
+        info.writeSlots(into: recorder, recorder: true)
+        return recorder
     }
 
     /// Whether `type` is an `Object` subclass, decided at run time: kept out of line so that the

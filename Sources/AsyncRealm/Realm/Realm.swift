@@ -62,6 +62,9 @@ public final class Realm {
     @exclusivity(unchecked) var additions: WriteAdditions?
     /// The property a recorder read last (see `propertyName(of:in:)`).
     var recordedProperty = ""
+    /// While a key path is followed through links (`keyPathText(of:in:)`): each property a
+    /// recorder read, in order; nil otherwise, when a link read by a recorder is nil.
+    var recordedPath: [String]?
     /// How many times `invalidate()` was called: accessors and results made before the last
     /// call (which remember the count then) are invalid.
     @exclusivity(unchecked) private(set) var invalidations = 0
