@@ -199,6 +199,9 @@ struct MutableSetTests {
         }
         let tagged = realm.objects(Tagged.self)
         #expect(tagged.filter("ANY tags == 't2'").map(\.id) == [2, 3])
+        #expect(tagged.filter("ANY tags == 't2'").queryPlan == "index on the elements of 'Tagged.tags' (1 value), each owner a match")
+        #expect(tagged.filter("ANY tags == 't2' AND id > 2").queryPlan == "index on the elements of 'Tagged.tags' (1 value), then checking each candidate")
+        #expect(tagged.filter("ANY tags == 't2' AND id > 2").map(\.id) == [3])
         #expect(tagged.filter("'t3' IN tags").map(\.id) == [3])
         #expect(tagged.filter("tags.@count >= 3").map(\.id) == [2, 3])
         #expect(tagged.filter("ANY friends.age > 15").map(\.id) == [2, 3])

@@ -70,6 +70,11 @@ final class Subscriber: Object {
     @Persisted var previous: List<Email>
 }
 
+final class ContactCard: Projection<Contact> {
+    @Projected(\Contact.name) var name
+    @Projected(\Contact.address?.city) var city
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -170,6 +175,20 @@ struct ModelsGuide {
         let ana = realm.objects(Subscriber.self).where { $0.email == Email(persistedValue: "ana@example.com") }
         print(ana.first!.email.address)           // ana@example.com
         #expect(ana.first!.email.address == "ana@example.com")
+    }
+
+    @Test("a projection reads the object's properties through key paths")
+    func projections() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-projections", objectTypes: [Contact.self, Address.self]))
+        try realm.write {
+            realm.create(Contact.self, value: ["name": "Ana", "address": ["street": "Main St 1", "city": "Porto"]])
+            realm.create(Contact.self, value: ["name": "Bo"])
+        }
+        let cards = realm.objects(ContactCard.self).filter("address.city == 'Porto'")
+        for card in cards {
+            print(card.name, card.city ?? "-")     // Ana Porto
+        }
+        #expect(cards.map(\.name) == ["Ana"] && cards.first?.city == "Porto")
     }
 
     @Test("a value that does not fit the property's integer type is refused")

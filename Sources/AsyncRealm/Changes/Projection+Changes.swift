@@ -6,6 +6,8 @@ public protocol ProjectionObservable: AnyObject, ThreadConfined {
     /// The object projected.
     var rootObject: Root { get }
     /// A projection of `object`.
+    ///
+    /// - Parameter object: The object to project.
     init(projecting object: Root)
 }
 

@@ -17,6 +17,8 @@ public struct ProjectedResults<Element: ProjectionObservable>: RandomAccessColle
     public var endIndex: Int { rootResults.count }
 
     /// The projection of the object at `position`.
+    ///
+    /// - Parameter position: A position below `count`.
     public subscript(position: Int) -> Element {
         Element(projecting: rootResults[position])
     }

@@ -102,6 +102,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence {
     /// The value stored under a key; setting nil removes the key.
     ///
     /// For a map of optional values, `map[key] = .some(nil)` stores nil under the key.
+    ///
+    /// - Parameter key: A key; one that is empty, holds `.` or starts with `$` stops when set.
     public subscript(key: Key) -> Value? {
         get { storedValue(for: key) }
         set {

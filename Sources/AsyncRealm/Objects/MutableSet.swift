@@ -47,6 +47,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public var endIndex: Int { location?.count ?? unmanaged.count }
 
     /// The element at a position; positions follow no order.
+    ///
+    /// - Parameter position: A position below `count`.
     public subscript(position: Int) -> Element {
         guard let location else { return unmanaged[position] }
         return Element._fromStorage(_StorageValue(location.element(at: position)), realm: location.realm)

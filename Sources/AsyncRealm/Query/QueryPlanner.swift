@@ -25,16 +25,19 @@ struct QueryPlanner {
         /// only the entries under that key.
         private let elements: (any TableReading)?
         private let mapKey: String?
+        /// For a lookup of a collection's values: the collection's column in the queried class.
+        let collectionColumn: Int?
         /// Whether every candidate matches the comparison the lookup was made for, so that a
         /// predicate that is that comparison alone needs no candidate checked.
         let isExact: Bool
 
-        init(column: Int, constants: [QueryScalar], type: PropertyType, elements: (any TableReading)? = nil, mapKey: String? = nil) {
+        init(column: Int, constants: [QueryScalar], type: PropertyType, elements: (any TableReading)? = nil, mapKey: String? = nil, collectionColumn: Int? = nil) {
             self.column = column
             self.constants = constants
             self.type = type
             self.elements = elements
             self.mapKey = mapKey
+            self.collectionColumn = collectionColumn
             isExact = elements != nil
             range = nil
         }
@@ -45,6 +48,7 @@ struct QueryPlanner {
             type = .int
             elements = nil
             mapKey = nil
+            collectionColumn = nil
             isExact = false
             self.range = range
         }
@@ -320,10 +324,15 @@ struct QueryPlanner {
         guard let table = realm.readTable(info), let lookup = indexLookup(for: query, in: table) else {
             return "scan of '\(className)', checking each object"
         }
-        let property = info.schema.storedProperties[lookup.column]
-        let kind = property.isPrimary ? "primary key" : "index"
         let count = lookup.values.count
         let what = lookup.range != nil ? "a range" : "\(count) value\(count == 1 ? "" : "s")"
+        if let collection = lookup.collectionColumn {
+            let name = info.schema.storedProperties[collection].name
+            let check = lookup.isExact && { if case .comparison = query { true } else { false } }() ? "each owner a match" : "then checking each candidate"
+            return "index on the elements of '\(className).\(name)' (\(what)), \(check)"
+        }
+        let property = info.schema.storedProperties[lookup.column]
+        let kind = property.isPrimary ? "primary key" : "index"
         return "\(kind) on '\(className).\(property.name)' (\(what)), then checking each candidate"
     }
 
@@ -381,17 +390,17 @@ struct QueryPlanner {
               case .constant(let constants) = comparison.right, !constants.contains(.null) else { return nil }
         // Values the index can look up in their stored form (`stored(_:as:)`).
         guard path.property.type.canBeIndexed || path.property.type == .object else { return nil }
-        let tableName: String
+        let tableName: String, collection: Int
         var mapKey: String?
         switch path.hops[0] {
-        case .list(_, let name, _): tableName = name
-        case .map(_, let name, .values, _): tableName = name
-        case .map(_, let name, .key(let key), _): (tableName, mapKey) = (name, key)
+        case .list(let owner, let name, _): (tableName, collection) = (name, owner)
+        case .map(let owner, let name, .values, _): (tableName, collection) = (name, owner)
+        case .map(let owner, let name, .key(let key), _): (tableName, collection, mapKey) = (name, owner, key)
         default: return nil
         }
         let column = mapKey == nil ? 0 : MapStore.lookupColumn
         guard let elements = realm.readTable(named: tableName), elements.hasIndex(on: column) else { return nil }
-        return IndexLookup(column: column, constants: constants, type: path.property.type, elements: elements, mapKey: mapKey)
+        return IndexLookup(column: column, constants: constants, type: path.property.type, elements: elements, mapKey: mapKey, collectionColumn: collection)
     }
 
     /// A range of an integer or date index for `<`, `<=`, `>`, `>=` or `BETWEEN` with
