@@ -116,6 +116,23 @@ struct MutableSetTests {
         #expect(tagged.friends.isEmpty && realm.objects(Pal.self).count == 1, "removing from a set keeps the object")
     }
 
+    @Test("sets and lists of numbers add up, average and sort, nils left out")
+    func valueAggregates() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "set-aggregates", objectTypes: types))
+        let tagged = Tagged()
+        try realm.write {
+            realm.add(tagged)
+            tagged.scores.insert(objectsIn: [4, nil, 2, 6])
+            tagged.readings.insert(objectsIn: [1.5, 2.5])
+        }
+        #expect(tagged.scores.sum() == 12 && tagged.scores.average() == 4.0)
+        #expect(tagged.readings.sum() == 4.0 && tagged.readings.sorted(ascending: false) == [2.5, 1.5])
+        #expect(MutableSet<Int>().sum() == 0 && (MutableSet<Int>().average() as Double?) == nil)
+        let list = List<Int>()
+        list.append(objectsIn: [3, 1, 2])
+        #expect(list.sum() == 6 && list.sorted(ascending: true) == [1, 2, 3] && list.average() == Float(2))
+    }
+
     @Test("set operations between managed and unmanaged sets", arguments: [false, true])
     func setOperations(otherManaged: Bool) throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "set-operations-\(otherManaged)", objectTypes: types))
