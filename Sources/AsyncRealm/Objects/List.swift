@@ -5,30 +5,15 @@ import StorageEngine
 /// An unmanaged list holds its elements in memory like an array. The list of a managed object
 /// reads and writes its realm: every accessor sees a change at once, and changing it needs a
 /// write transaction.
-public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection {
+public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomAccessCollection, MutableCollection {
     private var unmanaged: [Element] = []
-    /// Where a managed list lives: its owner's row and column.
-    private let location: ManagedListLocation?
 
     public init() {
-        location = nil
+        super.init(location: nil)
     }
 
-    init(location: ManagedListLocation) {
-        self.location = location
-    }
-
-    /// Where the list is stored, if it is managed (for queries on it).
-    var managedLocation: ManagedListLocation? { location }
-
-    /// The realm managing this list, or nil if it is unmanaged.
-    public var realm: Realm? { location?.owner.realm }
-
-    /// Whether the list can no longer be used: its object was deleted, or its realm was
-    /// invalidated since it was read. An unmanaged list is never invalidated.
-    public var isInvalidated: Bool {
-        guard let location else { return false }
-        return location.realm.isInvalidated(location.owner)
+    override init(location: ManagedListLocation?) {
+        super.init(location: location)
     }
 
     /// Iterates the elements; an unmanaged list's as they were when iteration began, as in

@@ -36,32 +36,17 @@ public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashabl
 /// Entries are in the order of their keys' UTF-8 bytes. A key may not be empty, contain a `.` or
 /// start with `$` (they would be ambiguous in a query's key path), and a key is the same key
 /// when its UTF-8 bytes are. Deleting an object a map holds leaves its key, with the value nil.
-public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence {
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBase, Sequence {
     /// An unmanaged map's entries, in key order.
     private var unmanaged: [SingleMapEntry<Key, Value>] = []
-    /// Where a managed map lives: its owner's row and column.
-    private let location: ManagedListLocation?
 
     /// An empty unmanaged map.
     public init() {
-        location = nil
+        super.init(location: nil)
     }
 
-    init(location: ManagedListLocation) {
-        self.location = location
-    }
-
-    /// Where the map is stored, if it is managed.
-    var managedLocation: ManagedListLocation? { location }
-
-    /// The realm managing this map, or nil if it is unmanaged.
-    public var realm: Realm? { location?.owner.realm }
-
-    /// Whether the map can no longer be used: its object was deleted, or its realm was
-    /// invalidated since it was read. An unmanaged map is never invalidated.
-    public var isInvalidated: Bool {
-        guard let location else { return false }
-        return location.realm.isInvalidated(location.owner)
+    override init(location: ManagedListLocation?) {
+        super.init(location: location)
     }
 
     /// The number of entries.

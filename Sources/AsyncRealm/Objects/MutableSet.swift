@@ -16,31 +16,16 @@ import StorageEngine
 ///
 /// Strings are the same element when their UTF-8 bytes are (as queries compare them), every NaN
 /// is one element, and `0.0` is the same element as `-0.0`.
-public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection {
+public final class MutableSet<Element: RealmCollectionValue>: _CollectionBase, RandomAccessCollection {
     private var unmanaged: [Element] = []
-    /// Where a managed set lives: its owner's row and column.
-    private let location: ManagedListLocation?
 
     /// An empty unmanaged set.
     public init() {
-        location = nil
+        super.init(location: nil)
     }
 
-    init(location: ManagedListLocation) {
-        self.location = location
-    }
-
-    /// Where the set is stored, if it is managed (for queries on it).
-    var managedLocation: ManagedListLocation? { location }
-
-    /// The realm managing this set, or nil if it is unmanaged.
-    public var realm: Realm? { location?.owner.realm }
-
-    /// Whether the set can no longer be used: its object was deleted, or its realm was
-    /// invalidated since it was read. An unmanaged set is never invalidated.
-    public var isInvalidated: Bool {
-        guard let location else { return false }
-        return location.realm.isInvalidated(location.owner)
+    override init(location: ManagedListLocation?) {
+        super.init(location: location)
     }
 
     public var startIndex: Int { 0 }
