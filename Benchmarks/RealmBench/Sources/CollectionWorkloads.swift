@@ -32,8 +32,7 @@ private func attributes(of id: Int) -> [(key: String, value: String)] { (0..<5).
 func runCollectionWorkloads(directory: String, objectCount: Int, runs: Int, only: Set<String>?, peers: Bool) throws -> [CollectionWorkload: [String: Double]] {
     let workloads = CollectionWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }
-    var samples: [String: [CollectionWorkload: [Double]]] = [:]
-    var checksums: [CollectionWorkload: [String: Int]] = [:]
+    var turns = TurnTaking<CollectionWorkload>()
     let repetitions = 100
 
     let url = URL(fileURLWithPath: directory + "/collections.realm")
@@ -59,8 +58,7 @@ func runCollectionWorkloads(directory: String, objectCount: Int, runs: Int, only
                 }
             }
         }
-        if run > 0 { samples["asyncrealm", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["asyncrealm"] = checksum
+        turns.record("asyncrealm", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
     let sqlitePath = directory + "/collections.sqlite"
@@ -85,26 +83,11 @@ func runCollectionWorkloads(directory: String, objectCount: Int, runs: Int, only
                 sqlite3_reset(select)
             }
         }
-        if run > 0 { samples["sqlite", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["sqlite"] = checksum
+        turns.record("sqlite", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
-    // The engines take turns workload by workload, the one going first alternating.
-    for run in 0...runs {
-        for workload in workloads {
-            if run % 2 == 1, peers { sqliteRun(workload, run) }
-            asyncRealmRun(workload, run)
-            if run % 2 == 0, peers { sqliteRun(workload, run) }
-        }
-    }
-    var results: [CollectionWorkload: [String: Double]] = [:]
-    for (engine, byWorkload) in samples {
-        for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
-    }
-    for (workload, sums) in checksums where Set(sums.values).count > 1 {
-        print("warning: \(workload.rawValue) checksums differ between engines: \(sums)")
-    }
-    return results
+    TurnTaking.alternate(runs: runs, workloads: workloads, peers: peers, asyncRealm: asyncRealmRun, sqlite: sqliteRun)
+    return turns.medians()
 }
 
 /// The same tags and attributes in SQLite's side tables, in one transaction.

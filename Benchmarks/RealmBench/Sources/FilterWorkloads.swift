@@ -23,8 +23,7 @@ func runFilterWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
     let workloads = FilterWorkload.allCases.filter { only?.contains($0.rawValue) ?? true }
     guard !workloads.isEmpty else { return [:] }
     let rows = BenchRow.make(count: objectCount)
-    var samples: [String: [FilterWorkload: [Double]]] = [:]
-    var checksums: [FilterWorkload: [String: Int]] = [:]
+    var turns = TurnTaking<FilterWorkload>()
     let repetitions = 100
 
     let url = URL(fileURLWithPath: directory + "/filters.realm")
@@ -42,8 +41,7 @@ func runFilterWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
                 }
             }
         }
-        if run > 0 { samples["asyncrealm", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["asyncrealm"] = checksum
+        turns.record("asyncrealm", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
     let sqlitePath = directory + "/filters.sqlite"
@@ -67,25 +65,9 @@ func runFilterWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
                 sqlite3_reset(select)
             }
         }
-        if run > 0 { samples["sqlite", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["sqlite"] = checksum
+        turns.record("sqlite", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
-    // The engines take turns workload by workload, the one going first alternating (see the
-    // query workloads).
-    for run in 0...runs {
-        for workload in workloads {
-            if run % 2 == 1, peers { sqliteRun(workload, run) }
-            asyncRealmRun(workload, run)
-            if run % 2 == 0, peers { sqliteRun(workload, run) }
-        }
-    }
-    var results: [FilterWorkload: [String: Double]] = [:]
-    for (engine, byWorkload) in samples {
-        for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
-    }
-    for (workload, sums) in checksums where Set(sums.values).count > 1 {
-        print("warning: \(workload.rawValue) checksums differ between engines: \(sums)")
-    }
-    return results
+    TurnTaking.alternate(runs: runs, workloads: workloads, peers: peers, asyncRealm: asyncRealmRun, sqlite: sqliteRun)
+    return turns.medians()
 }

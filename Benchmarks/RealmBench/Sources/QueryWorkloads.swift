@@ -40,8 +40,7 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
     let rows = BenchRow.make(count: objectCount)
     var generator = BenchGenerator(seed: 12)
     let probes = (0..<1000).map { _ in rows[Int(generator.next() % UInt64(rows.count))].name }
-    var results: [QueryWorkload: [String: Double]] = [:]
-    var checksums: [QueryWorkload: [String: Int]] = [:]
+    var turns = TurnTaking<QueryWorkload>()
 
     // AsyncRealm
     let url = URL(fileURLWithPath: directory + "/queries.realm")
@@ -60,7 +59,6 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
         }
     }
     let objects = realm.objects(QueryBenchObject.self)
-    var samples: [String: [QueryWorkload: [Double]]] = [:]
     func asyncRealmRun(_ workload: QueryWorkload, _ run: Int) {
         var checksum = 0
         let elapsed = measure(engine: "asyncrealm") {
@@ -81,8 +79,7 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
                 for _ in 0..<100 { checksum &+= Int(objects.sum(ofProperty: "score") as Double) }
             }
         }
-        if run > 0 { samples["asyncrealm", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["asyncrealm"] = checksum
+        turns.record("asyncrealm", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
     // SQLite
@@ -130,25 +127,9 @@ func runQueryWorkloads(directory: String, objectCount: Int, runs: Int, only: Set
                 }
             }
         }
-        if run > 0 { samples["sqlite", default: [:]][workload, default: []].append(elapsed) }
-        checksums[workload, default: [:]]["sqlite"] = checksum
+        turns.record("sqlite", workload, run: run, seconds: elapsed, checksum: checksum)
     }
 
-    // The engines take turns, workload by workload, so that a slow spell of the machine (a
-    // virtual machine's neighbours) falls on both rather than on whichever ran then; the one
-    // that goes first alternates, so that neither always finds the caches warm from the other.
-    for run in 0...runs {
-        for workload in workloads {
-            if run % 2 == 1, peers { try sqliteRun(workload, run) }
-            asyncRealmRun(workload, run)
-            if run % 2 == 0, peers { try sqliteRun(workload, run) }
-        }
-    }
-    for (engine, byWorkload) in samples {
-        for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
-    }
-    for (workload, sums) in checksums where Set(sums.values).count > 1 {
-        print("warning: \(workload.rawValue) checksums differ between engines: \(sums)")
-    }
-    return results
+    try TurnTaking.alternate(runs: runs, workloads: workloads, peers: peers, asyncRealm: asyncRealmRun, sqlite: sqliteRun)
+    return turns.medians()
 }

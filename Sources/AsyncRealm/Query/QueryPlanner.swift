@@ -360,14 +360,14 @@ struct QueryPlanner {
     private func lookup(_ comparison: BoundComparison, in table: any TableReading) -> IndexLookup? {
         if let range = rangeLookup(comparison, in: table) { return range }
         guard !comparison.caseInsensitive, !comparison.diacriticInsensitive, comparison.op == .equal || comparison.op == .in else { return nil }
-        if let elements = elementLookup(comparison) { return elements }
-        guard comparison.quantifier == nil else { return nil }
         // A column of the object itself, worked out when the comparison was bound; matching the
         // sides again would copy them, counting references, on every query.
-        if let direct = comparison.direct {
+        if comparison.quantifier == nil, let direct = comparison.direct {
             guard table.hasIndex(on: direct.column) else { return nil }
             return IndexLookup(column: direct.column, constants: direct.constants, type: direct.type)
         }
+        if let elements = elementLookup(comparison) { return elements }
+        guard comparison.quantifier == nil else { return nil }
         guard case .path(let path, nil) = comparison.left, path.hops.count == 1,
               case .constant(let constants) = comparison.right else { return nil }
         // A value column, or a to-one link (whose backlink index finds the objects linking to one).
