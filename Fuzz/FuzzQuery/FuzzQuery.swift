@@ -15,6 +15,9 @@ final class FuzzOwner: Object {
     @Persisted var born: Date
     @Persisted var tags: List<String>
     @Persisted var pets: List<FuzzPet>
+    @Persisted var labels: MutableSet<String>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var extra: AnyRealmValue
 }
 
 final class FuzzPet: Object {
@@ -47,6 +50,10 @@ func realm() throws -> Realm {
             owner.score = [Double.nan, -Double.infinity, -0.0, 0, 1.5, .infinity, 1e300, -7][id]
             owner.born = Date(timeIntervalSince1970: Double(id) * 1e9 - 3e9)
             owner.tags.append(objectsIn: ["t\(id)", "shared"])
+            owner.labels.insert(objectsIn: ["l\(id % 3)", "shared"])
+            owner.scores["k\(id % 4)"] = id
+            owner.scores["shared"] = -id
+            owner.extra = [AnyRealmValue.none, .int(id), .string("x\(id)"), .double(Double(id) / 2)][id % 4]
             let pet = FuzzPet()
             pet.name = "pet\(id)"
             pet.age = id
