@@ -13,7 +13,9 @@ public struct ProjectedResults<Element: ProjectionObservable>: RandomAccessColle
         self.rootResults = rootResults
     }
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// The position after the last projection: the number of objects the results hold now.
     public var endIndex: Int { rootResults.count }
 
     /// The projection of the object at `position`.

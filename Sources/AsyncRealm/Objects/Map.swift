@@ -10,7 +10,11 @@ public protocol _MapKey: Hashable, Sendable {
 }
 
 extension String: _MapKey {
+    /// The string itself.
     public var _mapKeyString: String { self }
+    /// The stored string.
+    ///
+    /// - Parameter string: The key as stored.
     public init(_mapKeyString string: String) { self = string }
 }
 

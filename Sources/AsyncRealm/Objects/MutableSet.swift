@@ -28,7 +28,9 @@ public final class MutableSet<Element: RealmCollectionValue>: _CollectionBase, R
         super.init(location: location)
     }
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// The position after the last element: the number of elements the set holds now.
     public var endIndex: Int { location?.count ?? unmanaged.count }
 
     /// The element at a position; positions follow no order.

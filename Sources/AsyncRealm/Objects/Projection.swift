@@ -36,14 +36,25 @@ open class Projection<Root: Object>: ThreadConfined, Hashable, CustomStringConve
         Root._resolve(description, in: realm).map { Self(projecting: $0) }
     }
 
+    /// Whether two projections project the same object (the same instance, or the same stored
+    /// object).
+    ///
+    /// - Parameters:
+    ///   - left: A projection.
+    ///   - right: Another projection of the same class.
+    /// - Returns: True if their projected objects are equal.
     public static func == (left: Projection, right: Projection) -> Bool {
         left.rootObject == right.rootObject
     }
 
+    /// Hashes the projected object, as `==` compares it.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rootObject)
     }
 
+    /// The projection's class and each projected property with its value, one per line.
     public var description: String {
         let properties = projectedProperties.map { "\($0.name) = \(self[projected: $0.name] ?? "nil")" }
         return "\(Self.self) {\n" + properties.map { "    " + $0 }.joined(separator: "\n") + "\n}"
