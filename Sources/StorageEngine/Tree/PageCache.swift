@@ -14,6 +14,8 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
+        /// What readers derived from the node and keep with it (see `attachment(to:tag:)`).
+        var attachments: [(tag: Int, object: any AnyObject & Sendable)] = []
     }
 
     private struct State {
@@ -50,6 +52,36 @@ package final class PageCache: Sendable {
             state.hits += 1
             summary.pointee.markReferenced()
             return state.slots[Int(summary.pointee.slot)].node
+        }
+    }
+
+    /// The object attached to the cached node at `ref` under `tag` (see `attach`), if the node
+    /// is cached and has one.
+    package func attachment(to ref: PageRef, tag: Int) -> (any AnyObject & Sendable)? {
+        state.withLock { state in
+            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else { return nil }
+            summary.pointee.markReferenced()
+            for attachment in state.slots[Int(summary.pointee.slot)].attachments where attachment.tag == tag {
+                return attachment.object
+            }
+            return nil
+        }
+    }
+
+    /// Keeps `object`, derived from the node at `ref` (a column of a leaf's rows, decoded), with
+    /// that node while the cache holds it: pages never change, so it stays right for as long as
+    /// the node does, and leaves the cache with it. `cost` counts against the cache as the
+    /// node's bytes do. Does nothing if the node is not cached.
+    package func attach(_ object: any AnyObject & Sendable, to ref: PageRef, tag: Int, cost: Int) {
+        state.withLock { state in
+            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else { return }
+            summary.pointee.markReferenced()
+            let index = Int(summary.pointee.slot)
+            guard !state.slots[index].attachments.contains(where: { $0.tag == tag }) else { return }
+            state.slots[index].attachments.append((tag, object))
+            state.slots[index].cost += cost
+            if state.slots[index].isHeld { state.heldBytes += cost } else { state.usedBytes += cost }
+            evict(&state)
         }
     }
 
@@ -181,6 +213,7 @@ package final class PageCache: Sendable {
             state.usedBytes -= state.slots[index].cost
             state.summaries.remove(state.slots[index].ref.offset)
             state.slots[index].node = nil
+            state.slots[index].attachments = []
             state.freeSlots.append(index)
         }
     }

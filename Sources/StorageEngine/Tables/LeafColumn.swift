@@ -1,0 +1,127 @@
+/// One column of a leaf's rows, decoded into a packed array: what a filter, a count or an
+/// aggregate over many rows reads instead of each row's bytes.
+///
+/// Built the first time a scan asks for that column of that leaf, and kept with the leaf in the
+/// page cache (`PageCache.attach(_:to:tag:cost:)`): a page never changes, so the column stays
+/// right for as long as the leaf is cached, and the next scan reads the packed array alone. A
+/// leaf a write transaction changed and has not stored yet gets a column built for the one
+/// scan. The packed arrays are what the loops in `ColumnFilter` and `TableReading+Columns`
+/// run over, a word of 64 rows at a time, in code the compiler vectorizes.
+package final class LeafColumn: Sendable {
+    /// The type of value a column is read as; a row holding anything else (null, a column
+    /// added after it was written) is not present.
+    package enum Kind: Int, Sendable {
+        case integer = 0, double = 1, string = 2
+    }
+
+    /// The number of rows.
+    let count: Int
+    /// Bit `i % 64` of word `i / 64` is set when row `i` holds a value of the kind.
+    let present: [UInt64]
+    /// For an integer column, each row's value (0 where not present).
+    let integers: [Int64]
+    /// For a double column, each row's value (0 where not present).
+    let doubles: [Double]
+    /// For a string column, where each row's UTF-8 bytes end in `stringBytes`.
+    let stringEnds: [UInt32]
+    let stringBytes: [UInt8]
+
+    private init(count: Int, present: [UInt64], integers: [Int64] = [], doubles: [Double] = [], stringEnds: [UInt32] = [], stringBytes: [UInt8] = []) {
+        self.count = count
+        self.present = present
+        self.integers = integers
+        self.doubles = doubles
+        self.stringEnds = stringEnds
+        self.stringBytes = stringBytes
+    }
+
+    /// The bytes the column keeps, as the page cache counts them.
+    private var cost: Int {
+        64 + present.count * 8 + integers.count * 8 + doubles.count * 8 + stringEnds.count * 4 + stringBytes.count
+    }
+
+    /// Column `column` of `leaf`'s rows read as `kind`: the one kept with the leaf's page if
+    /// there is one, otherwise built, and kept if the leaf is stored (`ref` not nil).
+    static func of(_ leaf: Leaf, ref: PageRef?, column: Int, kind: Kind, store: PageStore) throws -> LeafColumn {
+        let tag = column << 2 | kind.rawValue
+        if let ref, let kept = store.cache.attachment(to: ref, tag: tag) as? LeafColumn { return kept }
+        let built = try build(column, kind: kind, of: leaf, store: store)
+        if let ref { store.cache.attach(built, to: ref, tag: tag, cost: built.cost) }
+        return built
+    }
+
+    private static func build(_ column: Int, kind: Kind, of leaf: Leaf, store: PageStore) throws -> LeafColumn {
+        let count = leaf.count
+        var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
+        @inline(__always) func mark(_ row: Int) { present[row >> 6] |= 1 << UInt64(row & 63) }
+        switch kind {
+        case .integer:
+            var values = [Int64](repeating: 0, count: count)
+            for row in 0..<count {
+                var cursor = ColumnCursor()
+                if let value = try leaf.withValue(at: row, store: store, { RowCodec.integer(column, of: $0, cursor: &cursor) }) {
+                    values[row] = value
+                    mark(row)
+                }
+            }
+            return LeafColumn(count: count, present: present, integers: values)
+        case .double:
+            var values = [Double](repeating: 0, count: count)
+            for row in 0..<count {
+                var cursor = ColumnCursor()
+                if let value = try leaf.withValue(at: row, store: store, { RowCodec.double(column, of: $0, cursor: &cursor) }) {
+                    values[row] = value
+                    mark(row)
+                }
+            }
+            return LeafColumn(count: count, present: present, doubles: values)
+        case .string:
+            var ends = [UInt32]()
+            ends.reserveCapacity(count)
+            var bytes = [UInt8]()
+            for row in 0..<count {
+                var cursor = ColumnCursor()
+                try leaf.withValue(at: row, store: store) { stored in
+                    guard let string = RowCodec.string(column, of: stored, cursor: &cursor) else { return }
+                    bytes.append(contentsOf: string)
+                    mark(row)
+                }
+                ends.append(UInt32(bytes.count))
+            }
+            return LeafColumn(count: count, present: present, stringEnds: ends, stringBytes: bytes)
+        }
+    }
+
+    /// Calls `body` with each row's string bytes, nil where the row holds no string.
+    @inline(__always)
+    func forEachString(_ body: (Int, UnsafeRawBufferPointer?) throws -> Void) rethrows {
+        try stringBytes.withUnsafeBytes { bytes in
+            var start = 0
+            for row in 0..<count {
+                let end = Int(stringEnds[row])
+                try body(row, Bitmap.contains(present, row) ? UnsafeRawBufferPointer(rebasing: bytes[start..<end]) : nil)
+                start = end
+            }
+        }
+    }
+}
+
+/// Rows as bits: bit `i % 64` of word `i / 64` for row `i`.
+enum Bitmap {
+    static func words(for count: Int) -> Int { (count + 63) >> 6 }
+
+    @inline(__always)
+    static func contains(_ words: [UInt64], _ row: Int) -> Bool { words[row >> 6] >> UInt64(row & 63) & 1 != 0 }
+
+    /// The bits of word `word` that stand for one of `count` rows.
+    @inline(__always)
+    static func mask(word: Int, count: Int) -> UInt64 {
+        let rows = count - word << 6
+        return rows >= 64 ? ~0 : (1 << UInt64(rows)) &- 1
+    }
+
+    /// How many rows the set bits of `words` stand for.
+    static func population(_ words: [UInt64]) -> Int {
+        words.reduce(0) { $0 + $1.nonzeroBitCount }
+    }
+}

@@ -1,0 +1,108 @@
+/// Counts, keys and totals of the rows a `ColumnFilter` picks, read a leaf at a time from the
+/// leaves' packed columns (`LeafColumn`) instead of row by row.
+extension TableReading {
+    /// How many rows pass `filter`.
+    package func count(where filter: ColumnFilter) throws -> Int {
+        var count = 0
+        var matches: [UInt64] = []
+        try forEachLeafRows { rows in
+            try filter.evaluate(rows, into: &matches)
+            count += Bitmap.population(matches)
+        }
+        return count
+    }
+
+    /// The keys of the rows that pass `filter`, in key order.
+    package func keys(where filter: ColumnFilter) throws -> [UInt64] {
+        var keys: [UInt64] = []
+        var matches: [UInt64] = []
+        try forEachLeafRows { rows in
+            try filter.evaluate(rows, into: &matches)
+            rows.leaf.keys.withUnsafeBufferPointer { leafKeys in
+                for (word, bits) in matches.enumerated() {
+                    var remaining = bits
+                    while remaining != 0 {
+                        keys.append(leafKeys[word << 6 | remaining.trailingZeroBitCount])
+                        remaining &= remaining &- 1
+                    }
+                }
+            }
+        }
+        return keys
+    }
+
+    /// The sum of integer or double column `column` (as `kind` says) over every row, or over
+    /// the rows `filter` picks, and how many of them hold a number there: what
+    /// `total(ofColumn:where:)` gives, from the packed columns.
+    package func total(
+        ofColumn column: Int, kind: LeafColumn.Kind, where filter: ColumnFilter?
+    ) throws -> (integers: Int128, reals: Double, count: Int) {
+        require(kind != .string, "a total is of an integer or a double column, not a string column")
+        var (integers, reals, count): (Int128, Double, Int) = (0, 0, 0)
+        var matches: [UInt64] = []
+        try forEachLeafRows { rows in
+            let values = try rows.column(column, kind)
+            if let filter { try filter.evaluate(rows, into: &matches) } else { matches = values.present }
+            for word in matches.indices { matches[word] &= values.present[word] }
+            count += Bitmap.population(matches)
+            if kind == .integer {
+                integers += Self.sum(values.integers, selectedBy: matches)
+            } else {
+                Self.add(values.doubles, selectedBy: matches, to: &reals)
+            }
+        }
+        return (integers, reals, count)
+    }
+
+    /// Calls `body` with each leaf of the row tree, in key order.
+    private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
+        let store = rowTree.store
+        try rowTree.forEachLeaf { leaf, ref in
+            try body(LeafRows(leaf: leaf, ref: ref, store: store))
+            return true
+        }
+    }
+
+    /// The sum of the values whose bits are set, exactly: each word's values are added in an
+    /// `Int64` with a check for overflow, and only a word that overflows is added again wide.
+    private static func sum(_ values: [Int64], selectedBy bits: [UInt64]) -> Int128 {
+        values.withUnsafeBufferPointer { values in
+            var total: Int128 = 0
+            for (word, selected) in bits.enumerated() where selected != 0 {
+                let base = word << 6
+                let rows = Swift.min(64, values.count - base)
+                var partial: Int64 = 0
+                var overflowed = false
+                for row in 0..<rows {
+                    // The value where its bit is set, 0 where not, without a branch.
+                    let mask = 0 &- Int64(bitPattern: selected >> UInt64(row) & 1)
+                    let (sum, overflow) = partial.addingReportingOverflow(values[base &+ row] & mask)
+                    partial = sum
+                    overflowed = overflowed || overflow
+                }
+                if overflowed {
+                    for row in 0..<rows where selected >> UInt64(row) & 1 != 0 { total += Int128(values[base &+ row]) }
+                } else {
+                    total += Int128(partial)
+                }
+            }
+            return total
+        }
+    }
+
+    /// Adds the values whose bits are set to `total`, in row order (so the sum rounds as adding
+    /// them one by one does).
+    private static func add(_ values: [Double], selectedBy bits: [UInt64], to total: inout Double) {
+        values.withUnsafeBufferPointer { values in
+            var sum = total
+            for (word, selected) in bits.enumerated() where selected != 0 {
+                let base = word << 6
+                for row in 0..<Swift.min(64, values.count - base) {
+                    // Adding 0 for an unselected row changes no sum that starts at +0.
+                    sum += selected >> UInt64(row) & 1 != 0 ? values[base &+ row] : 0
+                }
+            }
+            total = sum
+        }
+    }
+}

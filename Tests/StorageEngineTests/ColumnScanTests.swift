@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import StorageEngine
+
+/// Counts, keys and totals read from leaves' packed columns (`LeafColumn`, `ColumnFilter`)
+/// against the same questions answered row by row.
+@Suite("Column scans")
+struct ColumnScanTests {
+    /// A row of random columns: 0 an integer (some null, some huge, some negative), 1 a double
+    /// (some null), 2 a string (some null, some not ASCII, a few long enough for an overflow
+    /// page); some rows stop after column 1, as rows written before a column was added do.
+    static func row(_ generator: inout SystemRandomNumberGenerator) -> [RowValue] {
+        let integer: RowValue = switch Int.random(in: 0..<10, using: &generator) {
+        case 0: .null
+        case 1: .int(.max - Int64.random(in: 0..<4, using: &generator))
+        case 2: .int(.min + Int64.random(in: 0..<4, using: &generator))
+        default: .int(Int64.random(in: -50...50, using: &generator))
+        }
+        let double: RowValue = Int.random(in: 0..<8, using: &generator) == 0 ? .null : .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8)
+        var values = [integer, double]
+        guard Int.random(in: 0..<10, using: &generator) != 0 else { return values }
+        let words = ["apple", "Avocado", "banana", "\u{E9}clair", "", "abc", "ab"]
+        let string: RowValue = switch Int.random(in: 0..<12, using: &generator) {
+        case 0: .null
+        case 1: .string("a" + String(repeating: "long", count: 700))
+        default: .string(words.randomElement(using: &generator)!)
+        }
+        values.append(string)
+        return values
+    }
+
+    static var filters: [(String, ColumnFilter, ([RowValue]) -> Bool)] {
+        func integer(_ row: [RowValue]) -> Int64? { if case .int(let value) = row[0] { value } else { nil } }
+        func string(_ row: [RowValue]) -> String? { if row.count > 2, case .string(let value) = row[2] { value } else { nil } }
+        let startsWithA: (UnsafeRawBufferPointer?) -> Bool = { $0.map { $0.first == UInt8(ascii: "a") } ?? false }
+        return [
+            ("integer in -10...20", .integerRange(column: 0, range: -10...20, nullMatches: false), { integer($0).map { (-10...20).contains($0) } ?? false }),
+            ("integer at least max - 2", .integerRange(column: 0, range: (Int64.max - 2)...Int64.max, nullMatches: false), { (integer($0) ?? 0) >= Int64.max - 2 }),
+            ("integer anything", .integerRange(column: 0, range: Int64.min...Int64.max, nullMatches: false), { integer($0) != nil }),
+            ("integer none, null passes", .integerRange(column: 0, range: nil, nullMatches: true), { integer($0) == nil }),
+            ("integer != 3", .not(.integerRange(column: 0, range: 3...3, nullMatches: false)), { integer($0) != 3 }),
+            ("integer in {1, 2, min}", .integerSet(column: 0, values: [1, 2, .min], nullMatches: false), { [1, 2, .min].contains(integer($0)) }),
+            ("string starts with a", .string(column: 2, test: startsWithA), { string($0)?.hasPrefix("a") ?? false }),
+            ("integer > 0 and string starts with a", .and([.integerRange(column: 0, range: 1...Int64.max, nullMatches: false), .string(column: 2, test: startsWithA)]),
+             { (integer($0) ?? 0) > 0 && (string($0)?.hasPrefix("a") ?? false) }),
+            ("integer < 0 or no string", .or([.integerRange(column: 0, range: Int64.min...(-1), nullMatches: false), .string(column: 2, test: { $0 == nil })]),
+             { (integer($0) ?? 0) < 0 || string($0) == nil }),
+            ("everything", .constant(true), { _ in true }),
+            ("nothing", .constant(false), { _ in false }),
+        ]
+    }
+
+    /// Checks every filter's count, keys and totals on `table` against `rows`.
+    static func check(_ table: some TableReading, against rows: [UInt64: [RowValue]], _ stage: String) throws {
+        for (name, filter, passes) in filters {
+            let expected = rows.keys.filter { passes(rows[$0]!) }.sorted()
+            #expect(try table.keys(where: filter) == expected, "\(stage): keys where \(name)")
+            #expect(try table.count(where: filter) == expected.count, "\(stage): count where \(name)")
+            var integers: Int128 = 0
+            var reals = 0.0
+            var (integerCount, realCount) = (0, 0)
+            for key in expected {
+                if case .int(let value) = rows[key]![0] { integers += Int128(value); integerCount += 1 }
+                if case .double(let value) = rows[key]![1] { reals += value; realCount += 1 }
+            }
+            let integerTotal = try table.total(ofColumn: 0, kind: .integer, where: filter)
+            #expect(integerTotal.integers == integers && integerTotal.count == integerCount, "\(stage): integer total where \(name)")
+            let realTotal = try table.total(ofColumn: 1, kind: .double, where: filter)
+            #expect(realTotal.reals == reals && realTotal.count == realCount, "\(stage): double total where \(name)")
+        }
+        let whole = try table.total(ofColumn: 1, kind: .double, where: nil)
+        let rowByRow = try table.total(ofColumn: 1, where: nil)
+        #expect(whole.reals == rowByRow.reals && whole.count == rowByRow.count, "\(stage): the whole table's double total")
+    }
+
+    @Test("counts, keys and totals from packed columns equal those read row by row: in a write transaction, in snapshots, and after changes to cached leaves")
+    func columnScansMatchRows() throws {
+        var generator = SystemRandomNumberGenerator()
+        let database = try Database.open(file: InMemoryFile())
+        var rows: [UInt64: [RowValue]] = [:]
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for _ in 0..<3000 {
+                let row = Self.row(&generator)
+                rows[try table.insert(row)] = row
+            }
+            try Self.check(table, against: rows, "in the first write transaction")
+        }
+        let firstSnapshot = try database.snapshot()
+        let first = try firstSnapshot.table("t")
+        try Self.check(first, against: rows, "in a snapshot")
+        // Again, now that the leaves' columns are kept in the page cache.
+        try Self.check(first, against: rows, "in a snapshot, from kept columns")
+        let firstRows = rows
+        for round in 0..<3 {
+            try database.write { transaction in
+                let table = try transaction.table("t")
+                for key in rows.keys.shuffled(using: &generator).prefix(200) {
+                    if Bool.random(using: &generator) {
+                        _ = try table.delete(key)
+                        rows[key] = nil
+                    } else {
+                        let row = Self.row(&generator)
+                        _ = try table.update(key, to: row)
+                        rows[key] = row
+                    }
+                }
+                for _ in 0..<100 {
+                    let row = Self.row(&generator)
+                    rows[try table.insert(row)] = row
+                }
+                try Self.check(table, against: rows, "in write transaction \(round + 2)")
+            }
+            try Self.check(try database.snapshot().table("t"), against: rows, "after write transaction \(round + 2)")
+        }
+        // The first snapshot still reads its own version, its kept columns untouched.
+        try withExtendedLifetime(firstSnapshot) {
+            try Self.check(first, against: firstRows, "in the first snapshot, after the changes")
+        }
+    }
+
+    @Test("a leaf's packed column is kept with its page in the cache and leaves with it")
+    func columnsAreKeptWithTheirLeaf() throws {
+        let database = try Database.open(file: InMemoryFile(), cacheBytes: 1 << 20)
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for number in 0..<400 { _ = try table.insert([.int(Int64(number)), .double(Double(number))]) }
+        }
+        let table = try database.snapshot().table("t")
+        let cache = table.rowTree.store.cache
+        #expect(try table.count(where: .integerRange(column: 0, range: 0...99, nullMatches: false)) == 100)
+        let used = cache.statistics.usedBytes
+        #expect(try table.count(where: .integerRange(column: 0, range: 0...99, nullMatches: false)) == 100)
+        #expect(cache.statistics.usedBytes == used, "the second count builds nothing")
+        #expect(try table.total(ofColumn: 1, kind: .double, where: nil).reals == Double((0..<400).reduce(0, +)))
+        #expect(cache.statistics.usedBytes > used, "the double column is kept too")
+    }
+}
