@@ -38,10 +38,10 @@ enum ObjectWorkload: String, CaseIterable {
         switch self {
         case .batchWrite: return 0.5
         case .simpleWrite: return 1.0
-        case .fullScan: return 0.5
-        case .count: return 0.05
-        case .primaryKeyLookup: return 0.7
-        case .delete: return 0.5
+        case .fullScan: return 0.35
+        case .count: return 0.002
+        case .primaryKeyLookup: return 0.08
+        case .delete: return 0.2
         }
     }
 }

@@ -26,9 +26,10 @@ enum QueryWorkload: String, CaseIterable {
 
     var target: Double {
         switch self {
-        case .simpleQuery, .rangeCount: return 0.5
+        case .simpleQuery: return 0.5
+        case .rangeCount: return 0.08
         case .stringContains, .sortTwoKeys: return 0.7
-        case .sum: return 0.3
+        case .sum: return 0.04
         }
     }
 }

@@ -71,14 +71,22 @@ extension Results {
     private func scannedTotal(of name: String) -> (Any, Int)? {
         guard let column = info.columns[name], let property = info.schema[name], !property.isCollection,
               property.type == .int || property.type == .double, let table = readableTable, let scan = rowScan(of: table) else { return nil }
-        let (integers, reals, count) = readOrStop { try table.total(ofColumn: column, where: scan.matches) }
+        let (integers, reals, count) = readOrStop {
+            if scan.matches == nil || scan.filter != nil {
+                // From the packed columns, a leaf at a time.
+                return try table.total(ofColumn: column, kind: property.type == .int ? .integer : .double, where: scan.filter)
+            }
+            return try table.total(ofColumn: column, where: scan.matches)
+        }
         return property.type == .int ? (integers, count) : (reals, count)
     }
 
     /// A pass over every stored row of the class, testing each with `matches` (every row is
-    /// one of the objects when it is nil).
+    /// one of the objects when it is nil), or `filter` on the packed columns when the engine
+    /// can make the same test there.
     private struct RowScan {
         let matches: ((RowView) throws -> Bool)?
+        let filter: ColumnFilter?
     }
 
     /// How a single pass over the class's stored rows finds these results' objects: every row
@@ -88,10 +96,10 @@ extension Results {
     /// that an index answers faster: those read the objects their keys name.
     private func rowScan(of table: any TableReading) -> RowScan? {
         guard steps.isEmpty, base == nil else { return nil }
-        guard let query else { return RowScan(matches: nil) }
+        guard let query else { return RowScan(matches: nil, filter: nil) }
         guard QueryPlanner(realm: handle, info: info).indexLookup(for: query, in: table) == nil,
               let matches = QueryEvaluator.compileOnRows(query) else { return nil }
-        return RowScan(matches: matches)
+        return RowScan(matches: matches, filter: QueryEvaluator.columnFilter(query))
     }
 
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {

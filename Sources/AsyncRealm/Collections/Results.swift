@@ -101,11 +101,25 @@ public final class Results<Element: Object>: RandomAccessCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
 
-    /// The number of objects: the table's row count when unfiltered (no keys are read).
+    /// The number of objects: the table's row count when unfiltered (no keys are read), and
+    /// for a filter not evaluated yet that the stored columns decide, a count of the rows that
+    /// pass (no keys are collected).
     public var count: Int {
         handle.checkThread()
-        guard query == nil && steps.isEmpty && base == nil else { return keys.count }
-        return readableTable?.count ?? 0
+        if query == nil && steps.isEmpty && base == nil { return readableTable?.count ?? 0 }
+        if cachedStamp != handle.stamp, let counted = countedOnColumns() { return counted }
+        return keys.count
+    }
+
+    /// The number of objects of a filter of the whole class that the engine can test on its
+    /// packed columns (`QueryEvaluator.columnFilter`) and no index answers: sorting changes no
+    /// count, distinct and limits do.
+    private func countedOnColumns() -> Int? {
+        guard base == nil, let query, let table = readableTable,
+              steps.allSatisfy({ if case .sort = $0 { true } else { false } }),
+              QueryPlanner(realm: handle, info: info).indexLookup(for: query, in: table) == nil,
+              let filter = QueryEvaluator.columnFilter(query) else { return nil }
+        return readOrStop { try table.count(where: filter) }
     }
 
     // MARK: Filtering

@@ -139,6 +139,10 @@ struct QueryPlanner {
             keys.removeLast(keys.count - matches)
             return (keys, kept.rows(count: keys.count))
         }
+        if !keepingRows, let filter = QueryEvaluator.columnFilter(query) {
+            // Tested a leaf at a time on its packed columns: only the keys are wanted.
+            return (readOrStop { try table.keys(where: filter) }, nil)
+        }
         if case .comparison(let comparison) = query, case .integer(let column, let test, let nilHolds)? = comparison.rowTest,
            let bounds = test.bounds {
             // One integer column within bounds: the engine tests it inside its scan loop.

@@ -184,9 +184,21 @@ struct ASCIIStringTest: Sendable {
         return { row in try needle.withUnsafeBufferPointer { try matches(row, comparison, needle: $0) } }
     }
 
+    /// The test as a scan of packed columns calls it for each row's string bytes (nil where
+    /// the row holds no string).
+    func compiledOnBytes(_ comparison: BoundComparison) -> (UnsafeRawBufferPointer?) -> Bool {
+        let needle = Array(needle.utf8)
+        return { bytes in needle.withUnsafeBufferPointer { matches(bytes, comparison, needle: $0) } }
+    }
+
     @inline(__always)
     private func matches(_ row: RowView, _ comparison: BoundComparison, needle: UnsafeBufferPointer<UInt8>) throws -> Bool {
-        guard let bytes = try row.stringBytes(column) else { return op == .notEqual }
+        matches(try row.stringBytes(column), comparison, needle: needle)
+    }
+
+    @inline(__always)
+    private func matches(_ bytes: UnsafeRawBufferPointer?, _ comparison: BoundComparison, needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let bytes else { return op == .notEqual }
         // The same bytes are the same string, ASCII or not: what an index's candidate for
         // `==` usually holds, decided without looking at its characters.
         if !lowercase, op == .equal || op == .notEqual, bytes.count == needle.count,

@@ -36,8 +36,9 @@ package indirect enum ColumnFilter {
                 let low = range.lowerBound
                 let width = UInt64(bitPattern: range.upperBound &- low)
                 var bits: UInt64 = 0
-                for row in 0..<rows where UInt64(bitPattern: integers[base &+ row] &- low) <= width {
-                    bits |= 1 << UInt64(row)
+                for row in 0..<rows {
+                    let passes: UInt64 = UInt64(bitPattern: integers[base &+ row] &- low) <= width ? 1 : 0
+                    bits |= passes &<< UInt64(row)
                 }
                 return bits
             }
@@ -45,14 +46,14 @@ package indirect enum ColumnFilter {
             let values = try rows.column(column, .integer)
             Self.test(values, nullMatches: nullMatches, into: &matches) { integers, base, rows in
                 var bits: UInt64 = 0
-                for row in 0..<rows where set.contains(integers[base &+ row]) { bits |= 1 << UInt64(row) }
+                for row in 0..<rows where set.contains(integers[base &+ row]) { bits |= 1 &<< UInt64(row) }
                 return bits
             }
         case .string(let column, let test):
             let values = try rows.column(column, .string)
             matches.append(contentsOf: repeatElement(0, count: words))
             values.forEachString { row, bytes in
-                if test(bytes) { matches[row >> 6] |= 1 << UInt64(row & 63) }
+                if test(bytes) { matches[row >> 6] |= 1 &<< UInt64(row & 63) }
             }
         case .not(let inner):
             try inner.evaluate(rows, into: &matches)

@@ -53,7 +53,7 @@ package final class LeafColumn: Sendable {
     private static func build(_ column: Int, kind: Kind, of leaf: Leaf, store: PageStore) throws -> LeafColumn {
         let count = leaf.count
         var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
-        @inline(__always) func mark(_ row: Int) { present[row >> 6] |= 1 << UInt64(row & 63) }
+        @inline(__always) func mark(_ row: Int) { present[row >> 6] |= 1 &<< UInt64(row & 63) }
         switch kind {
         case .integer:
             var values = [Int64](repeating: 0, count: count)
@@ -111,13 +111,13 @@ enum Bitmap {
     static func words(for count: Int) -> Int { (count + 63) >> 6 }
 
     @inline(__always)
-    static func contains(_ words: [UInt64], _ row: Int) -> Bool { words[row >> 6] >> UInt64(row & 63) & 1 != 0 }
+    static func contains(_ words: [UInt64], _ row: Int) -> Bool { words[row &>> 6] &>> UInt64(row & 63) & 1 != 0 }
 
     /// The bits of word `word` that stand for one of `count` rows.
     @inline(__always)
     static func mask(word: Int, count: Int) -> UInt64 {
         let rows = count - word << 6
-        return rows >= 64 ? ~0 : (1 << UInt64(rows)) &- 1
+        return rows >= 64 ? ~0 : (1 &<< UInt64(rows)) &- 1
     }
 
     /// How many rows the set bits of `words` stand for.

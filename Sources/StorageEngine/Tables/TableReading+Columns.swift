@@ -42,13 +42,17 @@ extension TableReading {
         var matches: [UInt64] = []
         try forEachLeafRows { rows in
             let values = try rows.column(column, kind)
-            if let filter { try filter.evaluate(rows, into: &matches) } else { matches = values.present }
-            for word in matches.indices { matches[word] &= values.present[word] }
-            count += Bitmap.population(matches)
+            if let filter {
+                try filter.evaluate(rows, into: &matches)
+                for word in matches.indices { matches[word] &= values.present[word] }
+            }
+            // Unfiltered, the rows holding a number are the ones to add: no bitmap is made.
+            let selected = filter == nil ? values.present : matches
+            count += Bitmap.population(selected)
             if kind == .integer {
-                integers += Self.sum(values.integers, selectedBy: matches)
+                integers += Self.sum(values.integers, selectedBy: selected)
             } else {
-                Self.add(values.doubles, selectedBy: matches, to: &reals)
+                Self.add(values.doubles, selectedBy: selected, to: &reals)
             }
         }
         return (integers, reals, count)
@@ -75,13 +79,13 @@ extension TableReading {
                 var overflowed = false
                 for row in 0..<rows {
                     // The value where its bit is set, 0 where not, without a branch.
-                    let mask = 0 &- Int64(bitPattern: selected >> UInt64(row) & 1)
+                    let mask = 0 &- Int64(bitPattern: selected &>> UInt64(row) & 1)
                     let (sum, overflow) = partial.addingReportingOverflow(values[base &+ row] & mask)
                     partial = sum
                     overflowed = overflowed || overflow
                 }
                 if overflowed {
-                    for row in 0..<rows where selected >> UInt64(row) & 1 != 0 { total += Int128(values[base &+ row]) }
+                    for row in 0..<rows where selected &>> UInt64(row) & 1 != 0 { total += Int128(values[base &+ row]) }
                 } else {
                     total += Int128(partial)
                 }
@@ -99,7 +103,7 @@ extension TableReading {
                 let base = word << 6
                 for row in 0..<Swift.min(64, values.count - base) {
                     // Adding 0 for an unselected row changes no sum that starts at +0.
-                    sum += selected >> UInt64(row) & 1 != 0 ? values[base &+ row] : 0
+                    sum += selected &>> UInt64(row) & 1 != 0 ? values[base &+ row] : 0
                 }
             }
             total = sum
