@@ -31,6 +31,8 @@ package struct StorageError: Error, Sendable, CustomStringConvertible, Equatable
         /// The encryption key is not the file's: the wrong key, a key of the wrong length, no
         /// key for an encrypted file, or a key for a plain one.
         case invalidEncryptionKey
+        /// The file is an AsyncRealm file of another format version than this build reads.
+        case unsupportedFormat
     }
 
     package var code: Code

@@ -63,6 +63,9 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         /// The encryption key does not open the file: it is another key, it is not 64 bytes
         /// long, the file is encrypted and no key was given, or it is not and one was.
         case invalidEncryptionKey
+        /// The file was written in another file format version than this build reads. There is
+        /// no conversion between formats yet: open it with the version that wrote it.
+        case fileFormatUpgradeRequired
     }
 
     /// What went wrong: stable across releases, for code to switch on.
@@ -102,6 +105,7 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible, L
         case .alreadyOpen: code = .alreadyOpen
         case .fileExists: code = .fileExists
         case .invalidEncryptionKey: code = .invalidEncryptionKey
+        case .unsupportedFormat: code = .fileFormatUpgradeRequired
         }
         self.init(code: code, message: error.message, offset: error.offset)
     }
@@ -133,6 +137,8 @@ extension RealmError {
     public static var fileExists: Code { .fileExists }
     /// `Code.invalidEncryptionKey`, for `catch Realm.Error.invalidEncryptionKey`.
     public static var invalidEncryptionKey: Code { .invalidEncryptionKey }
+    /// `Code.fileFormatUpgradeRequired`, for `catch Realm.Error.fileFormatUpgradeRequired`.
+    public static var fileFormatUpgradeRequired: Code { .fileFormatUpgradeRequired }
     /// `Code.filePermissionDenied`, for `catch Realm.Error.filePermissionDenied`.
     public static var filePermissionDenied: Code { .filePermissionDenied }
     /// `Code.duplicatePrimaryKey`, for `catch Realm.Error.duplicatePrimaryKey`.

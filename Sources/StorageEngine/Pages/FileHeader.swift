@@ -15,7 +15,7 @@ import CXXHash
 ///
 ///     [0, 8)     checksum
 ///     [8, 16)    magic "AsyncRlm"
-///     [16, 20)   format version (1)
+///     [16, 20)   format version (2)
 ///     [20, 24)   flags: bit 0 = the file is encrypted
 ///     [24, 32)   version
 ///     [32, 52)   catalog root (PageRef)
@@ -48,7 +48,7 @@ package struct FileHeader: Sendable, Equatable {
     static let encryptedSlotBytes = 192
     private static let encryptedFlag: UInt32 = 1
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
-    package static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 2
 
     package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64, fileID: UInt64) {
         self.version = version
@@ -98,7 +98,7 @@ package struct FileHeader: Sendable, Equatable {
     }
 
     /// The checksum of `slot` (128 or 192 bytes, as it is plain or encrypted).
-    private static func checksum(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
+    static func checksum(_ slot: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
         XXH3_64bits_withSeed(slot.baseAddress! + 8, slot.count - 8, offset ^ 0x4153_594E_4352_4C4D)
     }
 
@@ -117,6 +117,8 @@ package struct FileHeader: Sendable, Equatable {
         case valid(FileHeader)
         case foreign
         case damaged(String)
+        /// Intact, but written in another format version.
+        case otherFormat(UInt32)
     }
 
     /// Reads one slot (`encryptedSlotBytes` read from the file) of a file whose pages `cipher`
@@ -139,7 +141,7 @@ package struct FileHeader: Sendable, Equatable {
         var reader = ByteReader(slot, position: 16, origin: offset)
         do {
             let format = try reader.readUInt32()
-            guard format == formatVersion else { return .damaged("has format version \(format); this build reads \(formatVersion)") }
+            guard format == formatVersion else { return .otherFormat(format) }
             _ = try reader.readUInt32()
             let version = try reader.readUInt64()
             let catalog = try PageRef.read(from: &reader)
@@ -202,6 +204,7 @@ package struct FileHeader: Sendable, Equatable {
         var candidates: [(header: FileHeader, slot: Int)] = []
         var problems: [String] = []
         var foreign = 0
+        var otherFormat: UInt32?
         for (slot, (offset, reading)) in zip(slotOffsets, readings).enumerated() {
             switch reading {
             case .valid(let header):
@@ -211,8 +214,12 @@ package struct FileHeader: Sendable, Equatable {
                 problems.append("header slot at \(offset) lacks the AsyncRealm magic number")
             case .damaged(let reason):
                 problems.append("header slot at \(offset) \(reason)")
+            case .otherFormat(let format):
+                otherFormat = format
+                problems.append("header slot at \(offset) has format version \(format)")
             }
         }
+        if candidates.isEmpty, let otherFormat { throw unsupportedFormat(otherFormat) }
         for candidate in candidates.sorted(by: { $0.header.version > $1.header.version }) {
             guard let missing = try missingPart(candidate.header) else { return candidate }
             problems.append("the commit of version \(candidate.header.version) is incomplete: \(missing)")
@@ -221,6 +228,15 @@ package struct FileHeader: Sendable, Equatable {
             throw StorageError.corrupted("not an AsyncRealm database file (no header slot carries the magic number)", at: 0)
         }
         throw StorageError.corrupted("no valid header: " + problems.joined(separator: "; "), at: 0)
+    }
+
+    /// The error for a file written in format version `format`: this build reads only its own
+    /// (there were no users' files of an older format to convert).
+    static func unsupportedFormat(_ format: UInt32) -> StorageError {
+        let age = format < formatVersion ? "an older" : "a newer"
+        return StorageError(
+            .unsupportedFormat,
+            "the file has format version \(format), \(age) format than this build of AsyncRealm reads (format version \(formatVersion)); open it with the version that wrote it, or delete it and let the app create it again")
     }
 
     /// Writes this header into `slot`. The caller orders this against syncs.

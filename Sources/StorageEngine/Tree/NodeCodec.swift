@@ -1,17 +1,22 @@
 /// The raw (pre-compression) encoding of tree nodes.
 ///
-/// Leaf body: entry count (varint); keys (first absolute, then deltas, varints); per entry
-/// `length << 1 | overflow` (varint); then the values back to back. Keys, lengths and values
-/// sit in separate runs because each run is regular on its own, which is what LZ4 rewards.
+/// Leaf body: entry count (varint); keys (first absolute, then deltas, varints); a layout
+/// byte; then the values. Layout 1: the values are rows, stored a column at a time
+/// (`RowColumns`), which every leaf of a table's rows is. Layout 0, for any other values (an
+/// index's buckets, a row too long for the page): per entry `length << 1 | overflow`
+/// (varint), then the values back to back. Keys, lengths and values sit in separate runs
+/// because each run is regular on its own, which is what LZ4 rewards.
 ///
 /// Branch body: child count (varint); separator keys (first absolute, then deltas, varints);
 /// then one `PageRef` (offset u64, length u32, checksum u64) per child.
 package enum NodeCodec {
     package static func encode(_ leaf: Leaf) -> [UInt8] {
+        if let columns = encodeByColumns(leaf) { return columns }
         // At most ten bytes for the count, each key's delta and each value's length.
-        UnsafeByteWriter.bytes(maximum: 10 + leaf.count * 20 + leaf.bytes.count) { writer in
+        return UnsafeByteWriter.bytes(maximum: 11 + leaf.count * 20 + leaf.bytes.count) { writer in
             writer.appendVarint(UInt64(leaf.count))
             appendDeltas(of: leaf.keys, to: &writer)
+            writer.append(Layout.values.rawValue)
             leaf.ends.withUnsafeBufferPointer { ends in
                 var start: UInt32 = 0
                 for field in ends {
@@ -22,6 +27,25 @@ package enum NodeCodec {
             }
             leaf.bytes.withUnsafeBytes { writer.append($0) }
         }
+    }
+
+    /// The layouts of a leaf's values.
+    enum Layout: UInt8 {
+        case values = 0, rowsByColumn = 1
+    }
+
+    /// `leaf` with its values stored by column, or nil unless every value is a row as
+    /// `RowCodec` writes it and none is in an overflow page.
+    private static func encodeByColumns(_ leaf: Leaf) -> [UInt8]? {
+        guard leaf.count > 0, !leaf.ends.contains(where: { $0 & Leaf.overflowBit != 0 }) else { return nil }
+        var writer = ByteWriter(capacity: 16 + leaf.count * 4 + leaf.bytes.count)
+        writer.appendVarint(UInt64(leaf.count))
+        appendDeltas(of: leaf.keys, to: &writer)
+        writer.append(Layout.rowsByColumn.rawValue)
+        let encoded = leaf.bytes.withUnsafeBytes { bytes in
+            leaf.ends.withUnsafeBufferPointer { ends in RowColumns.encode(bytes: bytes, ends: ends, into: &writer) }
+        }
+        return encoded ? writer.bytes : nil
     }
 
     /// Writes `branch`; `writer` needs room for `encodedSize(of: branch)` bytes, and ten more
@@ -41,7 +65,7 @@ package enum NodeCodec {
 
     /// The first key, then each key's distance from the one before, as varints.
     @inline(__always)
-    private static func appendDeltas(of keys: [UInt64], to writer: inout UnsafeByteWriter) {
+    private static func appendDeltas(of keys: [UInt64], to writer: inout some ByteSink) {
         keys.withUnsafeBufferPointer { keys in
             var previous: UInt64 = 0
             for key in keys {
@@ -83,6 +107,13 @@ package enum NodeCodec {
             if index > 0 && delta == 0 { throw reader.corrupted("has keys out of order") }
             key &+= delta
             keys.append(key)
+        }
+        switch Layout(rawValue: try reader.readByte()) {
+        case .values?: break
+        case .rowsByColumn?:
+            let (ends, bytes) = try RowColumns.decode(&reader, count: count)
+            return Leaf(keys: keys, ends: ends, bytes: bytes)
+        case nil: throw reader.corrupted("has values in an unknown layout")
         }
         var ends = [UInt32]()
         ends.reserveCapacity(count)
