@@ -87,4 +87,37 @@ struct FilteredAggregateTests {
         #expect(evens.filter("TRUEPREDICATE SORT(value DESC) LIMIT(2)").sum(ofProperty: "value") as Int == 198)
         #expect(evens.sorted(byKeyPath: "value").filter("value < 10").sum(ofProperty: "value") as Int == 20)
     }
+
+    @Test("counts and sums follow every add and delete inside a write transaction, and go back when it is cancelled")
+    func countsInsideWrites() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "counts-inside-writes", objectTypes: [Measured.self]))
+        func add(_ value: Int) {
+            let reading = Measured()
+            reading.value = value
+            reading.name = value.isMultiple(of: 2) ? "a\(value)" : "b\(value)"
+            realm.add(reading)
+        }
+        try realm.write { for value in 0..<500 { add(value) } }
+        let all = realm.objects(Measured.self)
+        #expect(all.count == 500)
+        #expect(realm.objects(Measured.self).filter("value < 100").count == 100)
+        #expect(realm.objects(Measured.self).sum(ofProperty: "value") as Int == 124_750)
+        realm.beginWrite()
+        for value in 500..<520 {
+            add(value)
+            #expect(realm.objects(Measured.self).count == value + 1)
+            #expect(all.count == value + 1)
+            #expect(realm.objects(Measured.self).filter("value >= 500").count == value - 499)
+            #expect(realm.objects(Measured.self).filter("name BEGINSWITH 'a'").sorted(byKeyPath: "value").count == 250 + (value - 498) / 2)
+        }
+        realm.delete(realm.objects(Measured.self).filter("value < 100"))
+        #expect(all.count == 420)
+        #expect(realm.objects(Measured.self).filter("value < 200").count == 100)
+        #expect(realm.objects(Measured.self).filter("value < 200").sum(ofProperty: "value") as Int == (100..<200).reduce(0, +))
+        realm.cancelWrite()
+        #expect(all.count == 500)
+        #expect(realm.objects(Measured.self).count == 500)
+        #expect(realm.objects(Measured.self).filter("value >= 500").count == 0)
+        #expect(realm.objects(Measured.self).filter("value < 100").sum(ofProperty: "value") as Int == 4950)
+    }
 }

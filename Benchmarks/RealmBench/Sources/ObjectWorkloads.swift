@@ -1,6 +1,7 @@
 import AsyncRealm
 import CSQLite
 import Foundation
+import StorageEngine
 
 /// The model of the object workloads.
 final class BenchObject: Object {
@@ -47,7 +48,13 @@ enum ObjectWorkload: String, CaseIterable {
 }
 
 /// Runs the object workloads and returns median seconds per workload and engine.
-func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Set<String>?, peers: Bool) throws -> [ObjectWorkload: [String: Double]] {
+///
+/// `fileBytes` gets each engine's file size after the last run's `BatchWrite`: SQLite's
+/// database and WAL after a checkpoint, AsyncRealm's file and redo log with the file's unused
+/// tail given back (`Database.trimFile`), as `EngineBulkInsert` measures them.
+func runObjectWorkloads(
+    directory: String, objectCount: Int, runs: Int, only: Set<String>?, peers: Bool, fileBytes: inout [String: UInt64]
+) throws -> [ObjectWorkload: [String: Double]] {
     let data = ObjectWorkloadData(objectCount: objectCount, runs: runs)
     let (rows, extra, lookupIDs) = (data.rows, data.extra, data.lookupIDs)
     var results: [ObjectWorkload: [String: Double]] = [:]
@@ -93,6 +100,14 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
         record(.batchWrite, try turns(first: run, {
             try realm.write { for row in rows { realm.add(row.object()) } }
         }, { try $0.insert(rows, oneTransaction: true) }))
+        if run == runs {
+            try Database.open(path: realmURL.path).trimFile()
+            fileBytes["asyncrealm"] = [realmURL.path, realmURL.path + ".log"].reduce(0) { $0 + ((try? bytesOfFile(at: $1)) ?? 0) }
+            if let db {
+                try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                fileBytes["sqlite"] = [sqlitePath, sqlitePath + "-wal"].reduce(0) { $0 + ((try? bytesOfFile(at: $1)) ?? 0) }
+            }
+        }
 
         var simple: [String: Double] = [:]
         let chunk = 100
@@ -125,4 +140,9 @@ func runObjectWorkloads(directory: String, objectCount: Int, runs: Int, only: Se
         for (workload, values) in byWorkload { results[workload, default: [:]][engine] = median(values) }
     }
     return results.filter { workloads.contains($0.key) }
+}
+
+/// The size of the file at `path`.
+func bytesOfFile(at path: String) throws -> UInt64 {
+    (try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
 }

@@ -206,9 +206,15 @@ func comparedTable<Workload: SQLiteComparedWorkload>(
 }
 
 func objectWorkloadTable(count: Int) throws -> [ObjectWorkload: [String: Double]] {
-    try comparedTable("object workloads: \(count) BenchObjects (id primary key, name, age, score, active, created)") {
-        try runObjectWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers)
+    var fileBytes: [String: UInt64] = [:]
+    let seconds = try comparedTable("object workloads: \(count) BenchObjects (id primary key, name, age, score, active, created)") {
+        try runObjectWorkloads(directory: directory, objectCount: count, runs: options.runs, only: options.only, peers: options.peers, fileBytes: &fileBytes)
     }
+    if let ours = fileBytes["asyncrealm"], let sqlite = fileBytes["sqlite"] {
+        let ratio = Double(ours) / Double(sqlite)
+        print("| file bytes after BatchWrite | \(ours) | \(sqlite) | \(formatRatio(ratio)) | <= 0.5 \(ratio <= 0.5 ? "met" : "MISSED") |")
+    }
+    return seconds
 }
 
 func queryWorkloadTable(count: Int) throws -> [QueryWorkload: [String: Double]] {

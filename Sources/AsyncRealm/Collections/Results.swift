@@ -106,7 +106,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// pass (no keys are collected).
     public var count: Int {
         handle.checkThread()
-        if query == nil && steps.isEmpty && base == nil { return readableTable?.count ?? 0 }
+        if query == nil && steps.isEmpty && base == nil { return handle.invalidations == invalidations ? handle.rowCount(info) : 0 }
         if cachedStamp != handle.stamp, let counted = countedOnColumns() { return counted }
         return keys.count
     }

@@ -10,6 +10,8 @@ final class ClassInfo {
     /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
     @exclusivity(unchecked) var table: (any TableReading)?
     @exclusivity(unchecked) var tableStamp = -1
+    /// The number of rows of `table` (see `Realm.rowCount(_:)`).
+    @exclusivity(unchecked) var tableRowCount = 0
     /// The class's table in the write transaction numbered `writerSerial` (see
     /// `Realm.writeTable(_:)`).
     @exclusivity(unchecked) var writer: TableWriter?

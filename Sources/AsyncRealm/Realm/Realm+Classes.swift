@@ -36,8 +36,17 @@ extension Realm {
         if info.tableStamp == stamp { return info.table }
         let table = readTable(named: info.tableName)
         info.table = table
+        info.tableRowCount = table?.count ?? 0
         info.tableStamp = stamp
         return table
+    }
+
+    /// How many objects of `info`'s class this handle reads now: the count of a whole class
+    /// with no copy of its table (an existential box too big to hold inline, allocated and
+    /// freed on every `realm.objects(T.self).count`).
+    func rowCount(_ info: ClassInfo) -> Int {
+        if info.tableStamp != stamp { _ = readTable(info) }
+        return info.tableRowCount
     }
 
     /// The table of `info`'s class in the current write transaction, kept in `info` for the
