@@ -15,7 +15,7 @@ struct RowColumnsTests {
     static func randomLeaf(count: Int, width: Int, using random: inout SeededGenerator) -> Leaf {
         var leaf = Leaf()
         var key = UInt64.random(in: 0...1000, using: &random)
-        let kinds = (0..<width).map { _ in Int.random(in: 0..<5, using: &random) }
+        let kinds = (0..<width).map { _ in Int.random(in: 0..<7, using: &random) }
         for _ in 0..<count {
             let columns = Int.random(in: 0..<8, using: &random) == 0 ? Int.random(in: 0...width, using: &random) : width
             let row: [RowValue] = (0..<columns).map { column in
@@ -25,7 +25,12 @@ struct RowColumnsTests {
                 case 1: return .int(Int64.random(in: Int64.min...Int64.max, using: &random))
                 case 2: return .double(Double.random(in: -1...1, using: &random))
                 case 3: return .string(String(repeating: "ab", count: Int.random(in: 0...9, using: &random)))
-                default: return .timestamp(seconds: Int64.random(in: 1_600_000_000...1_700_000_000, using: &random), nanoseconds: 0)
+                case 4: return .timestamp(seconds: Int64.random(in: 1_600_000_000...1_700_000_000, using: &random), nanoseconds: 0)
+                case 5: return .timestamp(seconds: Int64.random(in: -5_000...5_000, using: &random), nanoseconds: Int32.random(in: 0..<1_000_000_000, using: &random))
+                default:
+                    // Decimals of two places, some too long or too large for a decimal.
+                    let cents = Double(Int64.random(in: -1_000_000...1_000_000, using: &random)) / 100
+                    return .double(Int.random(in: 0..<20, using: &random) == 0 ? cents * 1e300 : cents)
                 }
             }
             key += UInt64.random(in: 1...3, using: &random)
@@ -78,6 +83,26 @@ struct RowColumnsTests {
         #expect(raw.count < 200 + columns + 64, "\(raw.count) bytes for rows of \(leaf.bytes.count)")
         let decoded = try Self.decodedLeaf(raw)
         #expect(decoded.bytes == leaf.bytes && decoded.ends == leaf.ends)
+    }
+
+    @Test("doubles that are decimals and timestamps are packed, and come back bit for bit; -0, NaN and long fractions keep their bytes")
+    func decimalsAndTimestampsArePacked() throws {
+        var leaf = Leaf()
+        for key in 1...200 {
+            // A price in cents, a date of whole seconds in one year.
+            let row: [RowValue] = [.double(Double(key * 37 % 100_000) / 100), .timestamp(seconds: 1_650_000_000 + Int64(key * 9973 % 31_536_000), nanoseconds: 0)]
+            RowCodec.encode(row).withUnsafeBytes { leaf.append(key: UInt64(key), value: $0, overflow: false) }
+        }
+        let raw = NodeCodec.encode(leaf)
+        // Per row: 17 bits of cents, 25 of seconds, none of nanoseconds, two tags.
+        #expect(raw.count < 200 + 200 * (17 + 25 + 8) / 8 + 64, "\(raw.count) bytes for rows of \(leaf.bytes.count)")
+        #expect(try Self.decodedLeaf(raw).bytes == leaf.bytes)
+        for odd in [-0.0, .nan, -.nan, .infinity, 0.1 + 0.2, .leastNonzeroMagnitude, 1e300, Double(Int64.max)] {
+            var mixed = leaf
+            RowCodec.encode([.double(odd), .timestamp(seconds: .min, nanoseconds: 999_999_999)]).withUnsafeBytes { mixed.append(key: 1000, value: $0, overflow: false) }
+            let decoded = try Self.decodedLeaf(NodeCodec.encode(mixed))
+            #expect(decoded.bytes == mixed.bytes && decoded.ends == mixed.ends, "\(odd)")
+        }
     }
 
     @Test("values that are not rows exactly as the row codec writes them keep the layout of whole values, and come back the same")

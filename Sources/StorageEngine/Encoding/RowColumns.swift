@@ -2,14 +2,16 @@
 /// (format version 2, see `Docs/Internals/FileFormat.md`).
 ///
 /// Each column of the page's rows is stored together: the rows' tags for that column, four
-/// bits each; the integers of the column (its rows tagged zero, positive or negative) packed as
-/// offsets from their smallest value, in as many bits as the largest offset needs, when that is
-/// shorter than their varints; and the other rows' payloads back to back. A column of ages
-/// takes seven bits a row, a column of increasing ids as many bits as the page's spread of ids
-/// needs, a column of nulls or of a constant nothing but its tags, which LZ4 then takes to
-/// almost nothing. Rows come back byte for byte as they were written: only a row exactly as
-/// `RowCodec` writes it (the shortest varints, nothing after its last payload) is stored this
-/// way, and a page whose rows are not all such rows keeps them whole (`NodeCodec`).
+/// bits each; then, where that is shorter than their payloads, the column's numbers packed
+/// (`Packing`): its integers as offsets from the smallest, in as many bits as the largest
+/// offset needs, its doubles that are decimals (a price, a score of two decimals) as integers
+/// packed the same way, its timestamps as packed seconds and nanoseconds; and the other rows'
+/// payloads back to back. A column of ages takes seven bits a row, of increasing ids as many
+/// bits as the page's spread of ids needs, of nulls or a constant nothing but its tags, which
+/// LZ4 then takes to almost nothing. Rows come back byte for byte as they were written: only
+/// a row exactly as `RowCodec` writes it (the shortest varints, nothing after its last
+/// payload) is stored this way, a value is packed only if it comes back bit for bit, and a page
+/// whose rows are not all such rows keeps them whole (`NodeCodec`).
 enum RowColumns {
     /// The tag of a row that has no such column (it was written before the column was added).
     static let absent: UInt8 = 15
@@ -20,14 +22,38 @@ enum RowColumns {
     /// an integer.
     struct Part {
         var tag: UInt8 = RowColumns.absent
+        /// Whether the payload can be packed and written again the same (see `Packing`).
+        var packable = false
         var start: Int32 = 0
         var end: Int32 = 0
-        var integer: Int64 = 0
+        /// An integer's value; a double's bit pattern; a timestamp's zigzagged seconds.
+        var first: Int64 = 0
+        /// A timestamp's nanoseconds.
+        var second: Int64 = 0
     }
 
-    private static func isInteger(_ tag: UInt8) -> Bool {
-        tag == RowCodec.Tag.zero.rawValue || tag == RowCodec.Tag.positive.rawValue || tag == RowCodec.Tag.negative.rawValue
+    /// The kinds of values a column may store packed, each a bit of the column's mode byte:
+    /// integers as offsets from their smallest; doubles that are decimals (`n / 10^e` for one
+    /// `e` of the column, `n` an integer) as their `n`; timestamps as their seconds and their
+    /// nanoseconds. A kind's values are packed when that is shorter than their payloads.
+    enum Packing: UInt8, CaseIterable {
+        case integers = 1, decimals = 2, timestamps = 4
+
+        /// Whether a value tagged `tag` is of this kind.
+        func holds(_ tag: UInt8) -> Bool {
+            switch self {
+            case .integers: tag == RowCodec.Tag.zero.rawValue || tag == RowCodec.Tag.positive.rawValue || tag == RowCodec.Tag.negative.rawValue
+            case .decimals: tag == RowCodec.Tag.double.rawValue
+            case .timestamps: tag == RowCodec.Tag.timestamp.rawValue
+            }
+        }
+
+        /// The kind a value tagged `tag` is of, if any.
+        static func of(_ tag: UInt8) -> Packing? { allCases.first { $0.holds(tag) } }
     }
+
+    /// 10^e for the exponents of packed decimals, each exact in a Double.
+    static let powersOfTen: [Double] = (0...9).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
 
     // MARK: Encoding
 
@@ -80,24 +106,39 @@ enum RowColumns {
         for column in 0..<columns {
             let byte = bytes[tags + column / 2]
             let tag = column & 1 == 0 ? byte & 0x0f : byte >> 4
-            let start = position
-            var integer: Int64 = 0
+            var part = Part(tag: tag, start: Int32(position))
             switch tag {
+            case RowCodec.Tag.zero.rawValue:
+                part.packable = true
             case RowCodec.Tag.positive.rawValue, RowCodec.Tag.negative.rawValue:
                 // Only the shortest varint of a magnitude an Int64 holds comes back the same.
                 guard let magnitude = shortestVarint(in: bytes, at: &position, end: range.upperBound),
                       magnitude <= UInt64(Int64.max) else { return false }
                 if tag == RowCodec.Tag.positive.rawValue {
                     guard magnitude > 0 else { return false }
-                    integer = Int64(magnitude)
+                    part.first = Int64(magnitude)
                 } else {
-                    integer = ~Int64(magnitude)
+                    part.first = ~Int64(magnitude)
                 }
+                part.packable = true
+            case RowCodec.Tag.double.rawValue:
+                guard position + 8 <= range.upperBound else { return false }
+                part.first = Int64(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+                part.packable = true
+                position += 8
+            case RowCodec.Tag.timestamp.rawValue:
+                var end = position
+                if let seconds = shortestVarint(in: bytes, at: &end, end: range.upperBound),
+                   let nanoseconds = shortestVarint(in: bytes, at: &end, end: range.upperBound), nanoseconds <= UInt64(Int64.max) {
+                    (part.first, part.second, part.packable) = (Int64(bitPattern: seconds), Int64(nanoseconds), true)
+                }
+                fallthrough
             default:
                 guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
                 position += length
             }
-            parts[first + column] = Part(tag: tag, start: Int32(start), end: Int32(position), integer: integer)
+            part.end = Int32(position)
+            parts[first + column] = part
         }
         return position == range.upperBound
     }
@@ -106,60 +147,91 @@ enum RowColumns {
         _ column: Int, of parts: UnsafeBufferPointer<Part>, rows: Int, width: Int,
         bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<UInt32>, into writer: inout ByteWriter
     ) {
-        var low = Int64.max, high = Int64.min
-        var integers = 0, integerBytes = 0
-        for row in 0..<rows {
-            let part = parts[row * width + column]
-            guard isInteger(part.tag) else { continue }
-            low = min(low, part.integer)
-            high = max(high, part.integer)
-            integers += 1
-            integerBytes += Int(part.end - part.start)
+        @inline(__always) func part(_ row: Int) -> Part { parts[row * width + column] }
+        let exponent = decimalExponent(of: (0..<rows).lazy.map(part))
+        // Each kind's numbers, packed, if that saves bytes; the payloads of all its rows else.
+        var packed: [(kind: Packing, bytes: [UInt8])] = []
+        for kind in Packing.allCases {
+            let members = (0..<rows).lazy.map(part).filter { kind.holds($0.tag) }
+            guard !members.isEmpty, members.allSatisfy(\.packable), kind != .decimals || exponent != nil else { continue }
+            var section = ByteWriter()
+            switch kind {
+            case .integers: PackedNumbers.write(members.map(\.first), to: &section)
+            case .decimals:
+                section.append(UInt8(exponent!))
+                PackedNumbers.write(members.map { decimal(of: $0.first, exponent: exponent!)! }, to: &section)
+            case .timestamps:
+                PackedNumbers.write(members.map(\.first), to: &section)
+                PackedNumbers.write(members.map(\.second), to: &section)
+            }
+            if section.count < members.reduce(0, { $0 + Int($1.end - $1.start) }) { packed.append((kind, section.bytes)) }
         }
-        let bits = integers == 0 ? 0 : 64 - UInt64(bitPattern: high &- low).leadingZeroBitCount
-        let packedBytes = (integers * bits + 7) / 8
-        // Packed when that is shorter than the varints, counting the base and the width.
-        let packs = integers > 0 && packedBytes + 11 < integerBytes
-        writer.append(packs ? 1 : 0)
+        let packs = packed.reduce(UInt8(0)) { $0 | $1.kind.rawValue }
+        @inline(__always) func isPacked(_ tag: UInt8) -> Bool { Packing.of(tag).map { packs & $0.rawValue != 0 } ?? false }
+        writer.append(packs)
         var tagByte: UInt8 = 0
         for row in 0..<rows {
-            let tag = parts[row * width + column].tag
+            let tag = part(row).tag
             if row & 1 == 0 { tagByte = tag } else { writer.append(tagByte | tag << 4) }
         }
         if rows & 1 == 1 { writer.append(tagByte) }
-        if packs {
-            writer.appendVarint(UInt64(bitPattern: (low << 1) ^ (low >> 63)))
-            writer.append(UInt8(bits))
-            var packed = BitPacker(count: integers, bits: bits)
-            for row in 0..<rows where isInteger(parts[row * width + column].tag) {
-                packed.append(UInt64(bitPattern: parts[row * width + column].integer &- low))
-            }
-            writer.append(contentsOf: packed.bytes)
-        }
+        for section in packed { writer.append(contentsOf: section.bytes) }
         var payloadBytes = 0
-        for row in 0..<rows {
-            let part = parts[row * width + column]
-            if !(packs && isInteger(part.tag)) { payloadBytes += Int(part.end - part.start) }
-        }
+        for row in 0..<rows where !isPacked(part(row).tag) { payloadBytes += Int(part(row).end - part(row).start) }
         writer.appendVarint(UInt64(payloadBytes))
         for row in 0..<rows {
-            let part = parts[row * width + column]
-            guard !(packs && isInteger(part.tag)), part.end > part.start else { continue }
+            let part = part(row)
+            guard !isPacked(part.tag), part.end > part.start else { continue }
             writer.append(UnsafeRawBufferPointer(rebasing: bytes[Int(part.start)..<Int(part.end)]))
         }
     }
 
+    /// The one exponent `e` at which every double of the column is `n / 10^e` exactly, `n` an
+    /// integer below 2^53 in magnitude: the largest of each double's smallest such exponent,
+    /// checked for every double (a double written at a larger exponent need not come back the
+    /// same). Nil if there is none, or there are no doubles.
+    private static func decimalExponent(of parts: some Sequence<Part>) -> Int? {
+        var exponent = -1
+        for part in parts where part.tag == RowCodec.Tag.double.rawValue {
+            guard let smallest = (0..<powersOfTen.count).first(where: { decimal(of: part.first, exponent: $0) != nil }) else { return nil }
+            exponent = max(exponent, smallest)
+        }
+        guard exponent >= 0 else { return nil }
+        for part in parts where part.tag == RowCodec.Tag.double.rawValue {
+            guard decimal(of: part.first, exponent: exponent) != nil else { return nil }
+        }
+        return exponent
+    }
+
+    /// The integer `n` with `Double(n) / 10^exponent` bit for bit the double whose bit
+    /// pattern is `bits`, if there is one below 2^53 in magnitude.
+    static func decimal(of bits: Int64, exponent: Int) -> Int64? {
+        let value = Double(bitPattern: UInt64(bitPattern: bits))
+        let scaled = (value * powersOfTen[exponent]).rounded()
+        guard scaled.isFinite, abs(scaled) < 9_007_199_254_740_992 else { return nil }
+        let integer = Int64(scaled)
+        return (Double(integer) / powersOfTen[exponent]).bitPattern == value.bitPattern ? integer : nil
+    }
+
     // MARK: Decoding
 
-    /// One column as stored: its rows' tags, its packed integers, its other payloads.
+    /// One column as stored: its rows' tags, its packed numbers, its other payloads.
     private struct StoredColumn {
         var tags: [UInt8]
+        var packs: UInt8 = 0
         var integers: [Int64] = []
-        var packs = false
+        var decimalExponent = 0
+        var decimals: [Int64] = []
+        var seconds: [Int64] = []
+        var nanoseconds: [Int64] = []
         var payloads: UnsafeRawBufferPointer
-        /// How far the rows read so far have used `integers` and `payloads`.
-        var nextInteger = 0
+        /// How far the rows read so far have used the packed numbers and the payloads.
+        var nextInteger = 0, nextDecimal = 0, nextTimestamp = 0
         var nextPayload = 0
+
+        var isUsedUp: Bool {
+            nextPayload == payloads.count && nextInteger == integers.count && nextDecimal == decimals.count && nextTimestamp == seconds.count
+        }
     }
 
     /// Reads `count` rows stored a column at a time, and returns them as rows back to back
@@ -177,33 +249,35 @@ enum RowColumns {
             try appendRow(row, of: &columns, to: &bytes, reader: reader)
             ends.append(UInt32(bytes.count))
         }
-        for column in columns where column.nextPayload != column.payloads.count || column.nextInteger != column.integers.count {
-            throw reader.corrupted("has a column with values no row uses")
-        }
+        guard columns.allSatisfy(\.isUsedUp) else { throw reader.corrupted("has a column with values no row uses") }
         return (ends, bytes.bytes)
     }
 
     private static func readColumn(_ reader: inout ByteReader, rows: Int) throws -> StoredColumn {
-        let mode = try reader.readByte()
-        guard mode <= 1 else { throw reader.corrupted("has a column stored in an unknown way (\(mode))") }
-        let packed = try reader.readBytes((rows + 1) / 2)
+        let packs = try reader.readByte()
+        guard packs & ~7 == 0 else { throw reader.corrupted("has a column stored in an unknown way (\(packs))") }
+        let packedTags = try reader.readBytes((rows + 1) / 2)
         var tags = [UInt8](repeating: 0, count: rows)
-        var integers = 0
+        var counts: [Packing: Int] = [:]
         for row in 0..<rows {
-            let tag = row & 1 == 0 ? packed[row / 2] & 0x0f : packed[row / 2] >> 4
+            let tag = row & 1 == 0 ? packedTags[row / 2] & 0x0f : packedTags[row / 2] >> 4
             guard tag <= RowCodec.Tag.list.rawValue || tag == absent else { throw reader.corrupted("has an unknown tag \(tag)") }
             tags[row] = tag
-            if isInteger(tag) { integers += 1 }
+            if let kind = Packing.of(tag) { counts[kind, default: 0] += 1 }
         }
-        var column = StoredColumn(tags: tags, payloads: UnsafeRawBufferPointer(start: nil, count: 0))
-        if mode == 1 {
-            let zigzag = try reader.readVarint()
-            let low = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-            let bits = Int(try reader.readByte())
-            guard bits <= 64 else { throw reader.corrupted("packs integers in \(bits) bits") }
-            let stored = try reader.readBytes((integers * bits + 7) / 8)
-            column.integers = BitPacker.unpack(stored, count: integers, bits: bits).map { low &+ Int64(bitPattern: $0) }
-            column.packs = true
+        var column = StoredColumn(tags: tags, packs: packs, payloads: UnsafeRawBufferPointer(start: nil, count: 0))
+        for kind in Packing.allCases where packs & kind.rawValue != 0 {
+            let count = counts[kind] ?? 0
+            switch kind {
+            case .integers: column.integers = try PackedNumbers.read(count, from: &reader)
+            case .decimals:
+                column.decimalExponent = Int(try reader.readByte())
+                guard column.decimalExponent < powersOfTen.count else { throw reader.corrupted("has decimals of exponent \(column.decimalExponent)") }
+                column.decimals = try PackedNumbers.read(count, from: &reader)
+            case .timestamps:
+                column.seconds = try PackedNumbers.read(count, from: &reader)
+                column.nanoseconds = try PackedNumbers.read(count, from: &reader)
+            }
         }
         column.payloads = try reader.readBytes(try reader.readLength(limit: reader.remaining))
         return column
@@ -225,15 +299,8 @@ enum RowColumns {
         }
         for column in 0..<count {
             let tag = columns[column].tags[row]
-            if columns[column].packs && isInteger(tag) {
-                let value = columns[column].integers[columns[column].nextInteger]
-                columns[column].nextInteger += 1
-                switch tag {
-                case RowCodec.Tag.zero.rawValue where value == 0: break
-                case RowCodec.Tag.positive.rawValue where value > 0: bytes.appendVarint(UInt64(value))
-                case RowCodec.Tag.negative.rawValue where value < 0: bytes.appendVarint(UInt64(~value))
-                default: throw reader.corrupted("has an integer \(value) that does not match its tag \(tag)")
-                }
+            if let kind = Packing.of(tag), columns[column].packs & kind.rawValue != 0 {
+                try appendPacked(kind, tag: tag, of: &columns[column], to: &bytes, reader: reader)
                 continue
             }
             let payloads = columns[column].payloads
@@ -243,6 +310,31 @@ enum RowColumns {
             }
             if length > 0 { bytes.append(UnsafeRawBufferPointer(rebasing: payloads[start..<(start + length)])) }
             columns[column].nextPayload = start + length
+        }
+    }
+
+    /// Appends the payload of the next packed value of `kind` in `column`, tagged `tag`.
+    private static func appendPacked(_ kind: Packing, tag: UInt8, of column: inout StoredColumn, to bytes: inout ByteWriter, reader: ByteReader) throws {
+        switch kind {
+        case .integers:
+            let value = column.integers[column.nextInteger]
+            column.nextInteger += 1
+            switch tag {
+            case RowCodec.Tag.zero.rawValue where value == 0: break
+            case RowCodec.Tag.positive.rawValue where value > 0: bytes.appendVarint(UInt64(value))
+            case RowCodec.Tag.negative.rawValue where value < 0: bytes.appendVarint(UInt64(~value))
+            default: throw reader.corrupted("has an integer \(value) that does not match its tag \(tag)")
+            }
+        case .decimals:
+            let value = Double(column.decimals[column.nextDecimal]) / powersOfTen[column.decimalExponent]
+            column.nextDecimal += 1
+            bytes.appendUInt64(value.bitPattern)
+        case .timestamps:
+            let nanoseconds = column.nanoseconds[column.nextTimestamp]
+            guard nanoseconds >= 0 else { throw reader.corrupted("has a negative count of nanoseconds") }
+            bytes.appendVarint(UInt64(bitPattern: column.seconds[column.nextTimestamp]))
+            bytes.appendVarint(UInt64(nanoseconds))
+            column.nextTimestamp += 1
         }
     }
 
@@ -287,6 +379,31 @@ enum RowColumns {
         let start = position
         guard let value = varint(in: bytes, at: &position, end: end), position - start == ByteWriter.varintSize(value) else { return nil }
         return value
+    }
+}
+
+/// Integers stored as offsets from the smallest of them, each in as many bits as the largest
+/// offset needs: the smallest (a zigzag varint), the width in bits (one byte), then the packed
+/// offsets (`BitPacker`).
+enum PackedNumbers {
+    static func write(_ values: [Int64], to writer: inout ByteWriter) {
+        let low = values.min() ?? 0
+        let high = values.max() ?? 0
+        let bits = 64 - UInt64(bitPattern: high &- low).leadingZeroBitCount
+        writer.appendVarint(UInt64(bitPattern: (low << 1) ^ (low >> 63)))
+        writer.append(UInt8(bits))
+        var packed = BitPacker(count: values.count, bits: bits)
+        for value in values { packed.append(UInt64(bitPattern: value &- low)) }
+        writer.append(contentsOf: packed.bytes)
+    }
+
+    static func read(_ count: Int, from reader: inout ByteReader) throws -> [Int64] {
+        let zigzag = try reader.readVarint()
+        let low = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        let bits = Int(try reader.readByte())
+        guard bits <= 64 else { throw reader.corrupted("packs numbers in \(bits) bits") }
+        let stored = try reader.readBytes((count * bits + 7) / 8)
+        return BitPacker.unpack(stored, count: count, bits: bits).map { low &+ Int64(bitPattern: $0) }
     }
 }
 
