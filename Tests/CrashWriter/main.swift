@@ -37,6 +37,24 @@ struct XorShift {
     }
 }
 
+/// The file a writer lists the numbers of its acknowledged commits in, one per line, opened
+/// with `O_APPEND`: several writers share it, and each line goes in whole at the end in one
+/// `write`. (A seek to the end and a write were two steps: two writers could seek to the same
+/// end, and one number overwrite or run into another.)
+struct SideFile {
+    let descriptor: Int32
+
+    init(path: String) {
+        descriptor = open(path, O_WRONLY | O_APPEND)
+        if descriptor < 0 { fail("cannot open \(path) to append") }
+    }
+
+    func append(_ number: UInt64) {
+        let line = Array("\(number)\n".utf8)
+        guard line.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == line.count else { fail("cannot append to the side file") }
+    }
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(2)
@@ -48,7 +66,7 @@ switch arguments[1] {
 case "append":
     guard arguments.count == 5, let seed = UInt64(arguments[4]) else { fail("usage: CrashWriter append <database> <side file> <seed>") }
     let database = try Database.open(path: arguments[2], encryptionKey: key)
-    let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
+    let side = SideFile(path: arguments[3])
     var random = XorShift(state: seed | 1)
     let appendLimit = 2_000
     for _ in 0..<appendLimit {
@@ -61,15 +79,13 @@ case "append":
             try log.insert([.int(Int64(number)), .binary(payload)], forKey: number)
             return number
         }
-        // O_APPEND semantics through seekToEnd + write: several writers may share the side file.
-        try side.seekToEnd()
-        side.write(Data("\(number)\n".utf8))
+        side.append(number)
     }
     while true { sleep(60) }
 case "hold":
     guard arguments.count == 4 else { fail("usage: CrashWriter hold <database> <side file>") }
     let database = try Database.open(path: arguments[2], encryptionKey: key)
-    let side = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[3]))
+    let side = SideFile(path: arguments[3])
     while true {
         let (number, _) = try database.write { transaction in
             let log = transaction.createTable("log")
@@ -77,8 +93,7 @@ case "hold":
             try log.insert([.int(Int64(number))], forKey: number)
             return number
         }
-        try side.seekToEnd()
-        side.write(Data("\(number)\n".utf8))
+        side.append(number)
         usleep(10_000)
     }
 case "rewrite":
