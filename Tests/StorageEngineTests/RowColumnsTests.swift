@@ -69,6 +69,21 @@ struct RowColumnsTests {
         }
     }
 
+    @Test("numbers packed in every width from 0 to 64 bits unpack to themselves, and take exactly the bytes their bits need")
+    func bitPackingRoundTrips() throws {
+        var random = SeededGenerator(seed: 32)
+        for bits in 0...64 {
+            for count in [0, 1, 7, 64, 65, 200] {
+                let values = (0..<count).map { _ in bits == 0 ? 0 : UInt64.random(in: 0...UInt64.max, using: &random) >> UInt64(64 - bits) }
+                var packer = BitPacker(count: count, bits: bits)
+                for value in values { packer.append(value) }
+                let bytes = packer.bytes
+                #expect(bytes.count == (count * bits + 7) / 8, "\(bits) bits, \(count) values")
+                #expect(bytes.withUnsafeBytes { BitPacker.unpack($0, count: count, bits: bits) } == values, "\(bits) bits, \(count) values")
+            }
+        }
+    }
+
     @Test("a column of small integers is packed in as many bits as its spread needs")
     func integersArePacked() throws {
         var leaf = Leaf()

@@ -39,17 +39,19 @@ enum RowColumns {
     enum Packing: UInt8, CaseIterable {
         case integers = 1, decimals = 2, timestamps = 4
 
-        /// Whether a value tagged `tag` is of this kind.
-        func holds(_ tag: UInt8) -> Bool {
-            switch self {
-            case .integers: tag == RowCodec.Tag.zero.rawValue || tag == RowCodec.Tag.positive.rawValue || tag == RowCodec.Tag.negative.rawValue
-            case .decimals: tag == RowCodec.Tag.double.rawValue
-            case .timestamps: tag == RowCodec.Tag.timestamp.rawValue
-            }
-        }
+        /// The kind's position among the kinds: 0, 1, 2.
+        var index: Int { rawValue.trailingZeroBitCount }
 
         /// The kind a value tagged `tag` is of, if any.
-        static func of(_ tag: UInt8) -> Packing? { allCases.first { $0.holds(tag) } }
+        @inline(__always)
+        static func of(_ tag: UInt8) -> Packing? {
+            switch tag {
+            case RowCodec.Tag.zero.rawValue, RowCodec.Tag.positive.rawValue, RowCodec.Tag.negative.rawValue: .integers
+            case RowCodec.Tag.double.rawValue: .decimals
+            case RowCodec.Tag.timestamp.rawValue: .timestamps
+            default: nil
+            }
+        }
     }
 
     /// 10^e for the exponents of packed decimals, each exact in a Double.
@@ -86,17 +88,20 @@ enum RowColumns {
         }
         let width = counts.max() ?? 0
         var parts = [Part](repeating: Part(), count: ends.count * width)
-        start = 0
-        for row in 0..<ends.count {
-            guard splitRow(bytes, start..<Int(ends[row]), columns: counts[row], into: &parts, at: row * width) else { return nil }
-            start = Int(ends[row])
+        let split = parts.withUnsafeMutableBufferPointer { parts in
+            var start = 0
+            for row in 0..<ends.count {
+                guard splitRow(bytes, start..<Int(ends[row]), columns: counts[row], into: parts, at: row * width) else { return false }
+                start = Int(ends[row])
+            }
+            return true
         }
-        return (parts, width)
+        return split ? (parts, width) : nil
     }
 
     /// Fills `parts[first...]` with the parts of the row at `range` of `bytes`, which has
     /// `columns` columns; false if it is not as `RowCodec` writes it.
-    private static func splitRow(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, columns: Int, into parts: inout [Part], at first: Int) -> Bool {
+    private static func splitRow(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, columns: Int, into parts: UnsafeMutableBufferPointer<Part>, at first: Int) -> Bool {
         var position = range.lowerBound + ByteWriter.varintSize(UInt64(columns))
         let tags = position
         position += (columns + 1) / 2
@@ -147,26 +152,21 @@ enum RowColumns {
         _ column: Int, of parts: UnsafeBufferPointer<Part>, rows: Int, width: Int,
         bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<UInt32>, into writer: inout ByteWriter
     ) {
-        @inline(__always) func part(_ row: Int) -> Part { parts[row * width + column] }
-        let exponent = decimalExponent(of: (0..<rows).lazy.map(part))
+        @inline(__always) func part(_ row: Int) -> Part { parts[row &* width &+ column] }
+        var kinds = KindSurvey()
+        for row in 0..<rows { kinds.add(part(row)) }
         // Each kind's numbers, packed, if that saves bytes; the payloads of all its rows else.
-        var packed: [(kind: Packing, bytes: [UInt8])] = []
+        var packs: UInt8 = 0
+        var sections = ByteWriter()
         for kind in Packing.allCases {
-            let members = (0..<rows).lazy.map(part).filter { kind.holds($0.tag) }
-            guard !members.isEmpty, members.allSatisfy(\.packable), kind != .decimals || exponent != nil else { continue }
-            var section = ByteWriter()
-            switch kind {
-            case .integers: PackedNumbers.write(members.map(\.first), to: &section)
-            case .decimals:
-                section.append(UInt8(exponent!))
-                PackedNumbers.write(members.map { decimal(of: $0.first, exponent: exponent!)! }, to: &section)
-            case .timestamps:
-                PackedNumbers.write(members.map(\.first), to: &section)
-                PackedNumbers.write(members.map(\.second), to: &section)
+            let start = sections.count
+            guard kinds.write(kind, of: (0..<rows).lazy.map(part), to: &sections) else { continue }
+            if sections.count - start < kinds[kind].payloadBytes {
+                packs |= kind.rawValue
+            } else {
+                sections.bytes.removeLast(sections.count - start)
             }
-            if section.count < members.reduce(0, { $0 + Int($1.end - $1.start) }) { packed.append((kind, section.bytes)) }
         }
-        let packs = packed.reduce(UInt8(0)) { $0 | $1.kind.rawValue }
         @inline(__always) func isPacked(_ tag: UInt8) -> Bool { Packing.of(tag).map { packs & $0.rawValue != 0 } ?? false }
         writer.append(packs)
         var tagByte: UInt8 = 0
@@ -175,7 +175,7 @@ enum RowColumns {
             if row & 1 == 0 { tagByte = tag } else { writer.append(tagByte | tag << 4) }
         }
         if rows & 1 == 1 { writer.append(tagByte) }
-        for section in packed { writer.append(contentsOf: section.bytes) }
+        sections.bytes.withUnsafeBytes { writer.append($0) }
         var payloadBytes = 0
         for row in 0..<rows where !isPacked(part(row).tag) { payloadBytes += Int(part(row).end - part(row).start) }
         writer.appendVarint(UInt64(payloadBytes))
@@ -186,21 +186,75 @@ enum RowColumns {
         }
     }
 
-    /// The one exponent `e` at which every double of the column is `n / 10^e` exactly, `n` an
-    /// integer below 2^53 in magnitude: the largest of each double's smallest such exponent,
-    /// checked for every double (a double written at a larger exponent need not come back the
-    /// same). Nil if there is none, or there are no doubles.
-    private static func decimalExponent(of parts: some Sequence<Part>) -> Int? {
-        var exponent = -1
-        for part in parts where part.tag == RowCodec.Tag.double.rawValue {
-            guard let smallest = (0..<powersOfTen.count).first(where: { decimal(of: part.first, exponent: $0) != nil }) else { return nil }
-            exponent = max(exponent, smallest)
+    /// What one pass over a column's parts learns of each packable kind: how many values,
+    /// their payloads' bytes, whether all can be packed, and for doubles the exponent that
+    /// makes them integers.
+    private struct KindSurvey {
+        /// How many values of a kind, their payloads' bytes, and whether one cannot be packed.
+        struct Kind {
+            var count = 0
+            var payloadBytes = 0
+            var unpackable = false
         }
-        guard exponent >= 0 else { return nil }
-        for part in parts where part.tag == RowCodec.Tag.double.rawValue {
-            guard decimal(of: part.first, exponent: exponent) != nil else { return nil }
+
+        var integers = Kind(), decimals = Kind(), timestamps = Kind()
+        /// The largest of each double's smallest exponent so far; nil once one has none.
+        var exponent: Int? = 0
+
+        subscript(kind: Packing) -> Kind {
+            switch kind {
+            case .integers: integers
+            case .decimals: decimals
+            case .timestamps: timestamps
+            }
         }
-        return exponent
+
+        @inline(__always)
+        mutating func add(_ part: Part) {
+            @inline(__always) func count(_ kind: inout Kind) {
+                kind.count &+= 1
+                kind.payloadBytes &+= Int(part.end &- part.start)
+                if !part.packable { kind.unpackable = true }
+            }
+            switch Packing.of(part.tag) {
+            case .integers?: count(&integers)
+            case .timestamps?: count(&timestamps)
+            case .decimals?:
+                count(&decimals)
+                guard let current = exponent else { return }
+                // Most doubles of a column share an exponent: one check at the current one.
+                if decimal(of: part.first, exponent: current) != nil { return }
+                exponent = ((current + 1)..<powersOfTen.count).first { decimal(of: part.first, exponent: $0) != nil }
+            case nil: return
+            }
+        }
+
+        /// Writes `kind`'s section for `parts` and returns true, or returns false (writing
+        /// nothing) if the column has no value of the kind or one that cannot be packed.
+        func write(_ kind: Packing, of parts: some Collection<Part>, to writer: inout ByteWriter) -> Bool {
+            let count = self[kind].count
+            guard count > 0, !self[kind].unpackable else { return false }
+            // The kind's numbers in row order: one array each, no copy of the parts.
+            var first: [Int64] = [], second: [Int64] = []
+            first.reserveCapacity(count)
+            if kind == .timestamps { second.reserveCapacity(count) }
+            for part in parts where Packing.of(part.tag) == kind {
+                switch kind {
+                case .integers: first.append(part.first)
+                case .decimals:
+                    // A double checked at a smaller exponent need not come back the same at this one.
+                    guard let exponent, let integer = decimal(of: part.first, exponent: exponent) else { return false }
+                    first.append(integer)
+                case .timestamps:
+                    first.append(part.first)
+                    second.append(part.second)
+                }
+            }
+            if kind == .decimals { writer.append(UInt8(exponent!)) }
+            PackedNumbers.write(first, to: &writer)
+            if kind == .timestamps { PackedNumbers.write(second, to: &writer) }
+            return true
+        }
     }
 
     /// The integer `n` with `Double(n) / 10^exponent` bit for bit the double whose bit
@@ -258,16 +312,16 @@ enum RowColumns {
         guard packs & ~7 == 0 else { throw reader.corrupted("has a column stored in an unknown way (\(packs))") }
         let packedTags = try reader.readBytes((rows + 1) / 2)
         var tags = [UInt8](repeating: 0, count: rows)
-        var counts: [Packing: Int] = [:]
+        var counts = [0, 0, 0]
         for row in 0..<rows {
             let tag = row & 1 == 0 ? packedTags[row / 2] & 0x0f : packedTags[row / 2] >> 4
             guard tag <= RowCodec.Tag.list.rawValue || tag == absent else { throw reader.corrupted("has an unknown tag \(tag)") }
             tags[row] = tag
-            if let kind = Packing.of(tag) { counts[kind, default: 0] += 1 }
+            if let kind = Packing.of(tag) { counts[kind.index] += 1 }
         }
         var column = StoredColumn(tags: tags, packs: packs, payloads: UnsafeRawBufferPointer(start: nil, count: 0))
         for kind in Packing.allCases where packs & kind.rawValue != 0 {
-            let count = counts[kind] ?? 0
+            let count = counts[kind.index]
             switch kind {
             case .integers: column.integers = try PackedNumbers.read(count, from: &reader)
             case .decimals:
@@ -410,45 +464,56 @@ enum PackedNumbers {
 /// Unsigned integers packed in `bits` bits each, little-endian bit order: value `i` takes bits
 /// `i * bits ..< (i + 1) * bits` of the bytes, bit 0 of a byte first.
 struct BitPacker {
-    private(set) var bytes: [UInt8]
+    private var words: [UInt64]
     private let bits: Int
-    private var position = 0
+    private let count: Int
+    /// The word being filled, how many of its bits are, and how many words are done.
+    private var accumulator: UInt64 = 0
+    private var filled = 0
+    private var done = 0
 
     init(count: Int, bits: Int) {
-        bytes = [UInt8](repeating: 0, count: (count * bits + 7) / 8)
+        words = [UInt64](repeating: 0, count: (count * bits + 63) / 64)
         self.bits = bits
+        self.count = count
     }
 
+    /// Adds `value`, which must be below 2^bits.
+    @inline(__always)
     mutating func append(_ value: UInt64) {
-        var value = value
-        var left = bits
-        while left > 0 {
-            let shift = position & 7
-            let take = min(8 - shift, left)
-            bytes[position >> 3] |= UInt8(truncatingIfNeeded: (value & ((1 << UInt64(take)) - 1)) << UInt64(shift))
-            value >>= UInt64(take)
-            left -= take
-            position += take
-        }
+        accumulator |= value &<< UInt64(filled)
+        filled += bits
+        guard filled >= 64 else { return }
+        words[done] = accumulator.littleEndian
+        done += 1
+        filled -= 64
+        // The bits of `value` that did not fit start the next word.
+        accumulator = filled == 0 ? 0 : value &>> UInt64(bits - filled)
+    }
+
+    /// The packed values: `(count * bits + 7) / 8` bytes.
+    var bytes: [UInt8] {
+        var words = words
+        if filled > 0 { words[done] = accumulator.littleEndian }
+        return words.withUnsafeBytes { Array($0.prefix((count * bits + 7) / 8)) }
     }
 
     static func unpack(_ bytes: UnsafeRawBufferPointer, count: Int, bits: Int) -> [UInt64] {
         guard bits > 0 else { return [UInt64](repeating: 0, count: count) }
+        // Whole words, the last padded with zeros, so that every value is read with at most
+        // two word loads.
+        var words = [UInt64](repeating: 0, count: (bytes.count + 7) / 8 + 1)
+        words.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+        let mask = bits == 64 ? UInt64.max : (1 << UInt64(bits)) - 1
         var values = [UInt64]()
         values.reserveCapacity(count)
         var position = 0
         for _ in 0..<count {
-            var value: UInt64 = 0
-            var got = 0
-            while got < bits {
-                let shift = position & 7
-                let take = min(8 - shift, bits - got)
-                let piece = (UInt64(bytes[position >> 3]) >> UInt64(shift)) & ((1 << UInt64(take)) - 1)
-                value |= piece << UInt64(got)
-                got += take
-                position += take
-            }
-            values.append(value)
+            let word = position >> 6, shift = position & 63
+            var value = UInt64(littleEndian: words[word]) &>> UInt64(shift)
+            if shift + bits > 64 { value |= UInt64(littleEndian: words[word + 1]) &<< UInt64(64 - shift) }
+            values.append(value & mask)
+            position += bits
         }
         return values
     }
