@@ -102,13 +102,28 @@ extension Results {
         return RowScan(matches: matches, filter: QueryEvaluator.columnFilter(query))
     }
 
+    /// The smallest and largest value of an integer property over the objects, from the
+    /// packed columns (see `rowScan(of:)`): nil when that does not apply, `.some(nil)` when no
+    /// object holds a value.
+    private func scannedIntegerRange(of name: String) -> ClosedRange<Int64>?? {
+        guard let column = info.columns[name], let property = info.schema[name], !property.isCollection, property.type == .int,
+              let table = readableTable, let scan = rowScan(of: table), scan.matches == nil || scan.filter != nil else { return nil }
+        return .some(readOrStop { try table.integerRange(ofColumn: column, where: scan.filter) })
+    }
+
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
+        handle.checkThread()
+        if let range = scannedIntegerRange(of: property) {
+            guard let range else { return nil }
+            return Aggregates.extreme([.int(better(1) ? range.upperBound : range.lowerBound)], type: .int, better)
+        }
         let (values, type) = values(of: property, for: "take the minimum or maximum of")
         return Aggregates.extreme(values, type: type, better)
     }
 
     /// The sum (`Int128`, `Double` or `Decimal`, as the property's type) and the count.
     private func total(of property: String) -> (Any, Int) {
+        handle.checkThread()
         if let total = scannedTotal(of: property) { return total }
         let (values, type) = values(of: property, for: "sum")
         return Aggregates.total(values, type: type, of: "'\(info.schema.className).\(property)'")

@@ -54,27 +54,25 @@ package final class LeafColumn: Sendable {
         let count = leaf.count
         var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
         @inline(__always) func mark(_ row: Int) { present[row >> 6] |= 1 &<< UInt64(row & 63) }
+        /// Each row's value as `read` finds it (zero where it finds none), marked present.
+        func values<Value: Numeric>(_ read: (UnsafeRawBufferPointer, inout ColumnCursor) -> Value?) throws -> [Value] {
+            var values = [Value](repeating: 0, count: count)
+            for row in 0..<count {
+                var cursor = ColumnCursor()
+                if let value = try leaf.withValue(at: row, store: store, { read($0, &cursor) }) {
+                    values[row] = value
+                    mark(row)
+                }
+            }
+            return values
+        }
         switch kind {
         case .integer:
-            var values = [Int64](repeating: 0, count: count)
-            for row in 0..<count {
-                var cursor = ColumnCursor()
-                if let value = try leaf.withValue(at: row, store: store, { RowCodec.integer(column, of: $0, cursor: &cursor) }) {
-                    values[row] = value
-                    mark(row)
-                }
-            }
-            return LeafColumn(count: count, present: present, integers: values)
+            let integers = try values { RowCodec.integer(column, of: $0, cursor: &$1) }
+            return LeafColumn(count: count, present: present, integers: integers)
         case .double:
-            var values = [Double](repeating: 0, count: count)
-            for row in 0..<count {
-                var cursor = ColumnCursor()
-                if let value = try leaf.withValue(at: row, store: store, { RowCodec.double(column, of: $0, cursor: &cursor) }) {
-                    values[row] = value
-                    mark(row)
-                }
-            }
-            return LeafColumn(count: count, present: present, doubles: values)
+            let doubles = try values { RowCodec.double(column, of: $0, cursor: &$1) }
+            return LeafColumn(count: count, present: present, doubles: doubles)
         case .string:
             var ends = [UInt32]()
             ends.reserveCapacity(count)

@@ -58,6 +58,34 @@ extension TableReading {
         return (integers, reals, count)
     }
 
+    /// The smallest and the largest integer of column `column` over every row, or over the
+    /// rows `filter` picks; nil if none of them holds an integer there.
+    package func integerRange(ofColumn column: Int, where filter: ColumnFilter?) throws -> ClosedRange<Int64>? {
+        var (low, high) = (Int64.max, Int64.min)
+        var found = false
+        var matches: [UInt64] = []
+        try forEachLeafRows { rows in
+            let values = try rows.column(column, .integer)
+            if let filter {
+                try filter.evaluate(rows, into: &matches)
+                for word in matches.indices { matches[word] &= values.present[word] }
+            }
+            let selected = filter == nil ? values.present : matches
+            values.integers.withUnsafeBufferPointer { integers in
+                for (word, bits) in selected.enumerated() {
+                    var remaining = bits
+                    while remaining != 0 {
+                        let value = integers[word << 6 | remaining.trailingZeroBitCount]
+                        (low, high) = (Swift.min(low, value), Swift.max(high, value))
+                        found = true
+                        remaining &= remaining &- 1
+                    }
+                }
+            }
+        }
+        return found ? low...high : nil
+    }
+
     /// Calls `body` with each leaf of the row tree, in key order.
     private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
         let store = rowTree.store
