@@ -120,7 +120,7 @@ struct ColumnScanTests {
         }
     }
 
-    @Test("a leaf's packed column is kept with its page in the cache and leaves with it")
+    @Test("a leaf's packed column is kept in the cache under the leaf's page, and a second scan builds nothing")
     func columnsAreKeptWithTheirLeaf() throws {
         let database = try Database.open(file: InMemoryFile(), cacheBytes: 1 << 20)
         try database.write { transaction in
@@ -135,5 +135,26 @@ struct ColumnScanTests {
         #expect(cache.statistics.usedBytes == used, "the second count builds nothing")
         #expect(try table.total(ofColumn: 1, kind: .double, where: nil).reals == Double((0..<400).reduce(0, +)))
         #expect(cache.statistics.usedBytes > used, "the double column is kept too")
+    }
+
+    @Test("with a cache too small for the leaves and their columns, repeated sums come to read only the kept columns, no leaf")
+    func keptColumnsNeedNoLeaves() throws {
+        let database = try Database.open(file: InMemoryFile(), cacheBytes: 400 << 10)
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for number in 0..<20_000 { _ = try table.insert([.int(Int64(number)), .double(Double(number) / 4), .string("row \(number) of the table")]) }
+        }
+        let table = try database.snapshot().table("t")
+        let cache = table.rowTree.store.cache
+        let expected = Double((0..<20_000).reduce(0, +)) / 4
+        var missesPerSum: [Int] = []
+        for _ in 0..<6 {
+            let before = cache.statistics.misses
+            #expect(try table.total(ofColumn: 1, kind: .double, where: nil).reals == expected)
+            missesPerSum.append(cache.statistics.misses - before)
+        }
+        #expect(missesPerSum.first! > 20, "the first sum reads the leaves: \(missesPerSum)")
+        #expect(missesPerSum.last! == 0, "the last sums read no page: \(missesPerSum)")
+        #expect(cache.statistics.usedBytes <= 400 << 10)
     }
 }

@@ -19,13 +19,25 @@ package indirect enum ColumnFilter {
     case and([ColumnFilter])
     case or([ColumnFilter])
 
+    /// The first column the test reads, and as what: a scan looks for it kept in the cache to
+    /// know a leaf it need not read.
+    var firstColumn: (column: Int, kind: LeafColumn.Kind)? {
+        switch self {
+        case .constant: nil
+        case .integerRange(let column, _, _), .integerSet(let column, _, _): (column, .integer)
+        case .string(let column, _): (column, .string)
+        case .not(let inner): inner.firstColumn
+        case .and(let operands), .or(let operands): operands.first?.firstColumn
+        }
+    }
+
     /// Sets `matches` to the bitmap of the rows of `rows` that pass (see `Bitmap`).
     func evaluate(_ rows: LeafRows, into matches: inout [UInt64]) throws {
-        let count = rows.leaf.count
-        let words = Bitmap.words(for: count)
         matches.removeAll(keepingCapacity: true)
         switch self {
         case .constant(let passes):
+            let count = try rows.count()
+            let words = Bitmap.words(for: count)
             matches.append(contentsOf: repeatElement(0, count: words))
             if passes { for word in 0..<words { matches[word] = Bitmap.mask(word: word, count: count) } }
         case .integerRange(let column, let range, let nullMatches):
@@ -51,13 +63,14 @@ package indirect enum ColumnFilter {
             }
         case .string(let column, let test):
             let values = try rows.column(column, .string)
-            matches.append(contentsOf: repeatElement(0, count: words))
+            matches.append(contentsOf: repeatElement(0, count: Bitmap.words(for: values.count)))
             values.forEachString { row, bytes in
                 if test(bytes) { matches[row >> 6] |= 1 &<< UInt64(row & 63) }
             }
         case .not(let inner):
             try inner.evaluate(rows, into: &matches)
-            for word in 0..<words { matches[word] = ~matches[word] & Bitmap.mask(word: word, count: count) }
+            let count = try rows.count()
+            for word in matches.indices { matches[word] = ~matches[word] & Bitmap.mask(word: word, count: count) }
         case .and(let operands), .or(let operands):
             var isAnd = false
             if case .and = self { isAnd = true }
@@ -85,25 +98,15 @@ package indirect enum ColumnFilter {
 
     /// The bitmap of `operands` all passing (`isAnd`) or any passing.
     private static func combine(_ operands: [ColumnFilter], isAnd: Bool, _ rows: LeafRows, into matches: inout [UInt64]) throws {
-        try ColumnFilter.constant(isAnd).evaluate(rows, into: &matches)
+        // The first operand's bitmap to start from: no column is needed to know the rows.
+        guard let first = operands.first else { return try ColumnFilter.constant(isAnd).evaluate(rows, into: &matches) }
+        try first.evaluate(rows, into: &matches)
         var operandMatches: [UInt64] = []
-        for operand in operands {
+        for operand in operands.dropFirst() {
             try operand.evaluate(rows, into: &operandMatches)
             for word in matches.indices {
                 matches[word] = isAnd ? matches[word] & operandMatches[word] : matches[word] | operandMatches[word]
             }
         }
-    }
-}
-
-/// The rows of one leaf as a scan by columns reads them: the leaf, and its columns as packed
-/// arrays, kept with its page when it is stored.
-struct LeafRows {
-    let leaf: Leaf
-    let ref: PageRef?
-    let store: PageStore
-
-    func column(_ column: Int, _ kind: LeafColumn.Kind) throws -> LeafColumn {
-        try LeafColumn.of(leaf, ref: ref, column: column, kind: kind, store: store)
     }
 }

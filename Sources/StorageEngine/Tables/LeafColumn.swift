@@ -36,21 +36,15 @@ package final class LeafColumn: Sendable {
     }
 
     /// The bytes the column keeps, as the page cache counts them.
-    private var cost: Int {
+    var cost: Int {
         64 + present.count * 8 + integers.count * 8 + doubles.count * 8 + stringEnds.count * 4 + stringBytes.count
     }
 
-    /// Column `column` of `leaf`'s rows read as `kind`: the one kept with the leaf's page if
-    /// there is one, otherwise built, and kept if the leaf is stored (`ref` not nil).
-    static func of(_ leaf: Leaf, ref: PageRef?, column: Int, kind: Kind, store: PageStore) throws -> LeafColumn {
-        let tag = column << 2 | kind.rawValue
-        if let ref, let kept = store.cache.attachment(to: ref, tag: tag) as? LeafColumn { return kept }
-        let built = try build(column, kind: kind, of: leaf, store: store)
-        if let ref { store.cache.attach(built, to: ref, tag: tag, cost: built.cost) }
-        return built
-    }
+    /// What the page cache keeps column `column` read as `kind` under, with the leaf's
+    /// reference.
+    static func tag(column: Int, kind: Kind) -> Int { column << 2 | kind.rawValue }
 
-    private static func build(_ column: Int, kind: Kind, of leaf: Leaf, store: PageStore) throws -> LeafColumn {
+    static func build(_ column: Int, kind: Kind, of leaf: Leaf, store: PageStore) throws -> LeafColumn {
         let count = leaf.count
         var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
         @inline(__always) func mark(_ row: Int) { present[row >> 6] |= 1 &<< UInt64(row & 63) }

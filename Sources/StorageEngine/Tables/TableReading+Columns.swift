@@ -5,7 +5,7 @@ extension TableReading {
     package func count(where filter: ColumnFilter) throws -> Int {
         var count = 0
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(probing: filter.firstColumn) { rows in
             try filter.evaluate(rows, into: &matches)
             count += Bitmap.population(matches)
         }
@@ -16,9 +16,9 @@ extension TableReading {
     package func keys(where filter: ColumnFilter) throws -> [UInt64] {
         var keys: [UInt64] = []
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(probing: nil) { rows in
             try filter.evaluate(rows, into: &matches)
-            rows.leaf.keys.withUnsafeBufferPointer { leafKeys in
+            try rows.leaf().keys.withUnsafeBufferPointer { leafKeys in
                 for (word, bits) in matches.enumerated() {
                     var remaining = bits
                     while remaining != 0 {
@@ -40,7 +40,7 @@ extension TableReading {
         require(kind != .string, "a total is of an integer or a double column, not a string column")
         var (integers, reals, count): (Int128, Double, Int) = (0, 0, 0)
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(probing: (column, kind)) { rows in
             let values = try rows.column(column, kind)
             if let filter {
                 try filter.evaluate(rows, into: &matches)
@@ -64,7 +64,7 @@ extension TableReading {
         var (low, high) = (Int64.max, Int64.min)
         var found = false
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(probing: (column, .integer)) { rows in
             let values = try rows.column(column, .integer)
             if let filter {
                 try filter.evaluate(rows, into: &matches)
@@ -86,11 +86,13 @@ extension TableReading {
         return found ? low...high : nil
     }
 
-    /// Calls `body` with each leaf of the row tree, in key order.
-    private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
+    /// Calls `body` with each leaf of the row tree, in key order. A stored leaf for which the
+    /// cache keeps column `probing` is not read unless `body` asks for it: a scan over kept
+    /// columns reads no leaf, and does not make the cache keep the leaves too.
+    private func forEachLeafRows(probing: (column: Int, kind: LeafColumn.Kind)?, _ body: (LeafRows) throws -> Void) throws {
         let store = rowTree.store
-        try rowTree.forEachLeaf { leaf, ref in
-            try body(LeafRows(leaf: leaf, ref: ref, store: store))
+        try rowTree.forEachLeaf(isKnownLeaf: { ref in probing.map { LeafRows.isKept($0.column, $0.kind, of: ref, in: store) } ?? false }) { ref, leaf in
+            try body(LeafRows(ref: ref, leaf: leaf, store: store))
             return true
         }
     }

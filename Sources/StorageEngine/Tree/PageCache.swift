@@ -14,11 +14,28 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
-        /// What readers derived from the node and keep with it (see `attachment(to:tag:)`).
-        var attachments: [(tag: Int, object: any AnyObject & Sendable)] = []
+    }
+
+    /// What an attached object is kept under: its node's reference and its tag.
+    private struct AttachmentKey: Hashable {
+        let offset: UInt64
+        let checksum: UInt64
+        let tag: Int
+    }
+
+    private struct Attachment {
+        let object: any AnyObject & Sendable
+        let cost: Int
+        /// The CLOCK reference bit, as a node's.
+        var referenced: Bool
     }
 
     private struct State {
+        var attachments: [AttachmentKey: Attachment] = [:]
+        /// The keys of `attachments` in the order the attachments' CLOCK hand visits them
+        /// (keys of attachments gone are dropped when the hand meets them).
+        var attachmentRing: [AttachmentKey] = []
+        var attachmentHand = 0
         var slots: [Slot] = []
         /// The slot of each cached node, what lookups read of it, and its reference bit, by
         /// offset (see `NodeSummary`).
@@ -55,32 +72,34 @@ package final class PageCache: Sendable {
         }
     }
 
-    /// The object attached to the cached node at `ref` under `tag` (see `attach`), if the node
-    /// is cached and has one.
+    /// The object attached to the node at `ref` under `tag` (see `attach`), if the cache
+    /// still keeps it.
     package func attachment(to ref: PageRef, tag: Int) -> (any AnyObject & Sendable)? {
         state.withLock { state in
-            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else { return nil }
-            summary.pointee.markReferenced()
-            for attachment in state.slots[Int(summary.pointee.slot)].attachments where attachment.tag == tag {
-                return attachment.object
-            }
-            return nil
+            let key = AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)
+            guard let index = state.attachments.index(forKey: key) else { return nil }
+            state.attachments.values[index].referenced = true
+            return state.attachments.values[index].object
         }
     }
 
-    /// Keeps `object`, derived from the node at `ref` (a column of a leaf's rows, decoded), with
-    /// that node while the cache holds it: pages never change, so it stays right for as long as
-    /// the node does, and leaves the cache with it. `cost` counts against the cache as the
-    /// node's bytes do. Does nothing if the node is not cached.
+    /// Whether the cache keeps an object attached to the node at `ref` under `tag`.
+    package func hasAttachment(to ref: PageRef, tag: Int) -> Bool {
+        state.withLock { $0.attachments[AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)] != nil }
+    }
+
+    /// Keeps `object`, derived from the node at `ref` (a column of a leaf's rows, decoded),
+    /// under `tag`: pages never change, so it stays right for as long as it is kept. It is
+    /// kept apart from the node, so a reader that needs only it does not need the node read
+    /// or kept, and the two are evicted each as it goes unused; `cost` counts against the
+    /// cache's capacity as the nodes' bytes do.
     package func attach(_ object: any AnyObject & Sendable, to ref: PageRef, tag: Int, cost: Int) {
         state.withLock { state in
-            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else { return }
-            summary.pointee.markReferenced()
-            let index = Int(summary.pointee.slot)
-            guard !state.slots[index].attachments.contains(where: { $0.tag == tag }) else { return }
-            state.slots[index].attachments.append((tag, object))
-            state.slots[index].cost += cost
-            if state.slots[index].isHeld { state.heldBytes += cost } else { state.usedBytes += cost }
+            let key = AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)
+            guard state.attachments[key] == nil else { return }
+            state.attachments[key] = Attachment(object: object, cost: cost, referenced: true)
+            state.attachmentRing.append(key)
+            state.usedBytes += cost
             evict(&state)
         }
     }
@@ -197,24 +216,56 @@ package final class PageCache: Sendable {
         state.withLock { ($0.hits, $0.misses, $0.usedBytes) }
     }
 
+    /// Evicts until the cache is within its capacity: nodes and attached objects each by a
+    /// CLOCK of their own, a step of one and then of the other, so that what is used stays,
+    /// whichever it is (a sum over a column uses the column of every leaf and not the leaves).
     private func evict(_ state: inout State) {
-        var budget = state.slots.count * 2 + 1
+        var budget = (state.slots.count + state.attachmentRing.count) * 2 + 2
+        var nodeTurn = false
         while state.usedBytes > capacityBytes && budget > 0 {
             budget -= 1
-            if state.hand >= state.slots.count { state.hand = 0 }
-            let index = state.hand
-            state.hand += 1
-            guard state.slots[index].node != nil, !state.slots[index].isHeld,
-                  let summary = state.summaries.summary(for: state.slots[index].ref.offset) else { continue }
-            if summary.pointee.referenced {
-                summary.pointee.referenced = false
-                continue
+            nodeTurn.toggle()
+            if nodeTurn || state.attachmentRing.isEmpty {
+                stepNodeClock(&state)
+            } else {
+                stepAttachmentClock(&state)
             }
-            state.usedBytes -= state.slots[index].cost
-            state.summaries.remove(state.slots[index].ref.offset)
-            state.slots[index].node = nil
-            state.slots[index].attachments = []
-            state.freeSlots.append(index)
         }
+    }
+
+    private func stepNodeClock(_ state: inout State) {
+        guard !state.slots.isEmpty else { return }
+        if state.hand >= state.slots.count { state.hand = 0 }
+        let index = state.hand
+        state.hand += 1
+        guard state.slots[index].node != nil, !state.slots[index].isHeld,
+              let summary = state.summaries.summary(for: state.slots[index].ref.offset) else { return }
+        if summary.pointee.referenced {
+            summary.pointee.referenced = false
+            return
+        }
+        state.usedBytes -= state.slots[index].cost
+        state.summaries.remove(state.slots[index].ref.offset)
+        state.slots[index].node = nil
+        state.freeSlots.append(index)
+    }
+
+    private func stepAttachmentClock(_ state: inout State) {
+        if state.attachmentHand >= state.attachmentRing.count { state.attachmentHand = 0 }
+        let key = state.attachmentRing[state.attachmentHand]
+        guard let attachment = state.attachments[key] else {
+            state.attachmentRing.swapAt(state.attachmentHand, state.attachmentRing.count - 1)
+            state.attachmentRing.removeLast()
+            return
+        }
+        if attachment.referenced {
+            state.attachments[key]?.referenced = false
+            state.attachmentHand += 1
+            return
+        }
+        state.usedBytes -= attachment.cost
+        state.attachments[key] = nil
+        state.attachmentRing.swapAt(state.attachmentHand, state.attachmentRing.count - 1)
+        state.attachmentRing.removeLast()
     }
 }
