@@ -1,11 +1,11 @@
 /// One column of a leaf's rows, decoded into a packed array: what a filter, a count or an
 /// aggregate over many rows reads instead of each row's bytes.
 ///
-/// Built the first time a scan asks for that column of that leaf, and kept with the leaf in the
-/// page cache (`PageCache.attach(_:to:tag:cost:)`): a page never changes, so the column stays
-/// right for as long as the leaf is cached, and the next scan reads the packed array alone. A
-/// leaf a write transaction changed and has not stored yet gets a column built for the one
-/// scan. The packed arrays are what the loops in `ColumnFilter` and `TableReading+Columns`
+/// Built the first time a scan asks for that column of that leaf, and kept in the page cache
+/// under the leaf's reference (`PageCache.attach(_:to:tag:cost:)`), apart from the leaf: a
+/// page never changes, so the column stays right for as long as it is kept, and the next scan
+/// reads the packed array alone, without the leaf (`LeafRows`). A leaf a write transaction
+/// changed and has not stored yet gets a column built for the one scan. The packed arrays are what the loops in `ColumnFilter` and `TableReading+Columns`
 /// run over, a word of 64 rows at a time, in code the compiler vectorizes.
 package final class LeafColumn: Sendable {
     /// The type of value a column is read as; a row holding anything else (null, a column
