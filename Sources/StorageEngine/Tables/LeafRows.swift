@@ -10,7 +10,7 @@ final class LeafRows {
 
     /// The rows of the leaf at `ref`, given as `leaf` if it was read already.
     init(ref: PageRef?, leaf: Leaf?, store: PageStore) {
-        precondition(ref != nil || leaf != nil, "a leaf not stored must be given")
+        require(ref != nil || leaf != nil, "LeafRows needs the leaf of a page not stored")
         self.ref = ref
         self.store = store
         loaded = leaf
