@@ -44,6 +44,13 @@ public final class Results<Element: Object>: RandomAccessCollection {
         return handle.invalidations != invalidations
     }
 
+    /// Every object of `type` in `realm` (`Realm.objects(_:)`).
+    @usableFromInline
+    convenience init(everyObjectOf type: Element.Type, in realm: Realm) {
+        realm.checkThread()
+        self.init(realm: realm, info: realm.classInfoOrStop(for: type))
+    }
+
     /// Results of `info`'s class in `realm`; `invalidations` is that of the results these are
     /// made from (a filter, sort or distinct of results the realm invalidated is empty too).
     init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
