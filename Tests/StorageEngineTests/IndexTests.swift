@@ -188,4 +188,35 @@ struct IndexTests {
         }
         #expect(database.shared.knownHeader.end < before * 2, "rebuilding the index reuses the space of the dropped one")
     }
+
+    @Test("deleting every row frees every page of a unique index and of an index with posting trees, in a committed and in an uncommitted version")
+    func deleteAllFreesIndexes() throws {
+        let file = InMemoryFile()
+        let database = try Database.open(file: file)
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            try table.addIndex(on: 0, unique: true)
+            try table.addIndex(on: 1, unique: false)
+            for key in 1...3_000 { _ = try table.insert([.int(Int64(key)), .bool(key % 2 == 0)]) }
+        }
+        let bucket = try #require(try database.snapshot().table("t").index(on: 1)?.tree.withValue(forKey: IndexKey.of(.bool(true))) { try IndexBucket.decode($0) })
+        guard case .tree? = bucket.postingList(for: .bool(true)) else {
+            Issue.record("a 1,500-row posting list should be a tree")
+            return
+        }
+        try database.write { transaction in
+            let table = try transaction.table("t")
+            // Rows added in the same transaction, some of them moving a posting tree's root.
+            for key in 3_001...3_400 { _ = try table.insert([.int(Int64(key)), .bool(true)]) }
+            try table.deleteAll()
+            #expect(try table.keys(where: 0, equals: .int(7)).isEmpty)
+        }
+        #expect(try spaceAccountingProblem(in: file) == nil)
+        let table = try database.snapshot().table("t")
+        #expect(table.count == 0)
+        #expect(try table.keys(where: 1, equals: .bool(true)).isEmpty)
+        try database.write { _ = try $0.table("t").insert([.int(7), .bool(true)]) }
+        #expect(try database.snapshot().table("t").keys(where: 0, equals: .int(7)).count == 1)
+        #expect(try spaceAccountingProblem(in: file) == nil)
+    }
 }

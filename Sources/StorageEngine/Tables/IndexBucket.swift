@@ -83,23 +83,24 @@ package struct IndexBucket {
         return try RowCodec.decodeColumn(0, of: encoded).isIdentical(to: value)
     }
 
-    /// The posting trees of the encoded bucket `bytes`, with their values' encodings, without
-    /// decoding any value or inline key: what freeing an index needs.
-    static func postingTrees(in bytes: UnsafeRawBufferPointer) throws -> [(encodedValue: UnsafeRawBufferPointer, root: PageRef)] {
-        var trees: [(UnsafeRawBufferPointer, PageRef)] = []
+    /// Calls `body` with each posting tree of the encoded bucket `bytes` and its value's
+    /// encoding, without decoding any value or inline key: what freeing an index needs. A
+    /// unique index has none, and clearing one visits every bucket, so nothing is collected.
+    static func forEachPostingTree(
+        in bytes: UnsafeRawBufferPointer, _ body: (_ encodedValue: UnsafeRawBufferPointer, _ root: PageRef) throws -> Void
+    ) throws {
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
             let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
             let field = try reader.readVarint()
             if field & 1 == 1 {
-                trees.append((encoded, try PageRef.read(from: &reader)))
+                try body(encoded, try PageRef.read(from: &reader))
                 continue
             }
             let count = Int(field >> 1)
             guard count <= reader.remaining else { throw reader.corrupted("index bucket declares \(count) keys") }
             for _ in 0..<count { _ = try reader.readVarint() }
         }
-        return trees
     }
 
     /// `count` row keys stored ascending, the first absolute and then deltas.

@@ -257,10 +257,13 @@ extension TableWriter {
             dirtyValues.insert(id.value)
             postings[id] = nil
         }
-        let tree = indexTrees[column]!.tree
+        let (tree, unique) = indexTrees[column]!
+        // A unique index holds one key per value, inline in its bucket, and so has no posting
+        // tree (they start past `PostingList.inlineLimit` keys): its buckets need no reading.
+        guard !unique else { return try tree.freeAll() }
         var storedRoots: [PageRef] = []
         try tree.scan { _, bytes in
-            for (encodedValue, root) in try IndexBucket.postingTrees(in: bytes) {
+            try IndexBucket.forEachPostingTree(in: bytes) { encodedValue, root in
                 if try dirtyValues.isEmpty || !dirtyValues.contains(RowCodec.decodeColumn(0, of: encodedValue)) {
                     storedRoots.append(root)
                 }

@@ -206,11 +206,12 @@ private struct VerificationWalk {
                 _ = checkedPage(descriptor.page, .overflow, overflow) { _, _ in () }
             } else if postingTrees {
                 let posting = Place(table: place.table, structure: "posting tree of \(place.structure)")
-                guard let trees = try? value.withUnsafeBytes({ try IndexBucket.postingTrees(in: $0) }) else {
+                var roots: [PageRef] = []
+                guard (try? value.withUnsafeBytes({ try IndexBucket.forEachPostingTree(in: $0) { _, root in roots.append(root) } })) != nil else {
                     damage(0, posting, "an index bucket that cannot be decoded")
                     continue
                 }
-                for tree in trees { walkTree(tree.root, posting, postingTrees: false) }
+                for root in roots { walkTree(root, posting, postingTrees: false) }
             }
         }
     }
