@@ -1,4 +1,5 @@
 import Foundation
+import StorageEngine
 
 /// A number a collection of values can add up, as RealmSwift's `AddableType`: the integer
 /// types, `Float`, `Double`, `Decimal`, and their optionals (whose nils count for nothing).
@@ -9,6 +10,14 @@ public protocol AddableType {
     static func _adding(_ left: Self, _ right: Self) -> Self
     /// The value as a `Double` for a mean; nil for nil.
     var _doubleValue: Double? { get }
+    /// The sum of `values`, in order (nils taken as zero).
+    static func _sum(_ values: some Sequence<Self>) -> Self
+}
+
+extension AddableType {
+    public static func _sum(_ values: some Sequence<Self>) -> Self {
+        values.reduce(_zero, _adding)
+    }
 }
 
 extension AddableType where Self: FixedWidthInteger {
@@ -33,6 +42,9 @@ extension Double: AddableType {
     public static var _zero: Double { 0 }
     public static func _adding(_ left: Double, _ right: Double) -> Double { left + right }
     public var _doubleValue: Double? { self }
+    /// Added as every other sum of doubles is (`DoubleSum`), so that a list's sum is the one
+    /// a query's `@sum` of it finds.
+    public static func _sum(_ values: some Sequence<Double>) -> Double { values.laneSum() }
 }
 
 extension Decimal: AddableType {
@@ -47,6 +59,9 @@ extension Optional: AddableType where Wrapped: AddableType {
         Wrapped._adding(left ?? Wrapped._zero, right ?? Wrapped._zero)
     }
     public var _doubleValue: Double? { self?._doubleValue }
+    public static func _sum(_ values: some Sequence<Wrapped?>) -> Wrapped? {
+        Wrapped._sum(values.lazy.compactMap { $0 })
+    }
 }
 
 /// The aggregates of a `List` or `MutableSet` of values, as RealmSwift gives collections of
@@ -62,7 +77,7 @@ extension ValueCollectionAggregates where Element: AddableType {
     ///
     /// - Returns: The sum.
     public func sum() -> Element {
-        reduce(Element._zero, Element._adding)
+        Element._sum(self)
     }
 
     /// The mean of the elements, nils left out.
@@ -71,7 +86,7 @@ extension ValueCollectionAggregates where Element: AddableType {
     public func average<T: BinaryFloatingPoint>() -> T? {
         let values = compactMap(\._doubleValue)
         guard !values.isEmpty else { return nil }
-        return T(values.reduce(0, +) / Double(values.count))
+        return T(values.laneSum() / Double(values.count))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StorageEngine
 
 /// The minimum, maximum, sum and mean of a property's values (nil ones left out), as `Results`
 /// and unmanaged lists compute them. `property` in each names the property for messages
@@ -17,7 +18,10 @@ enum Aggregates {
         case .int:
             return (values.reduce(Int128(0)) { if case .int(let number) = $1 { $0 + Int128(number) } else { $0 } }, values.count)
         case .float, .double:
-            return (values.reduce(0.0) { if case .double(let number) = $1 { $0 + number } else { $0 } }, values.count)
+            // Added as the packed columns add them (`DoubleSum`): every path's sum is the same.
+            var sum = DoubleSum()
+            for case .double(let number) in values { sum.add(number) }
+            return (sum.total, values.count)
         case .decimal128:
             return (values.reduce(Decimal(0)) { if case .decimal(let number) = $1 { $0 + number } else { $0 } }, values.count)
         default:

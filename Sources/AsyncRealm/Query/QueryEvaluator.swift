@@ -371,18 +371,19 @@ final class QueryEvaluator {
             // Integers add up exactly, in 128 bits; a sum past Int64 is a decimal, which
             // compares with any number.
             var wide: Int128 = 0
-            var real = 0.0
+            var reals = DoubleSum()
             var decimal = Decimal(0)
             var kind = 0  // 0 integers, 1 doubles, 2 decimals
             for value in present {
                 switch value {
                 case .int(let number): wide += Int128(number)
-                case .double(let number): real += number; kind = max(kind, 1)
+                case .double(let number): reals.add(number); kind = max(kind, 1)
                 case .decimal(let number): decimal += number; kind = 2
                 default: break
                 }
             }
             let integer = Decimal(wide)
+            let real = reals.total
             if aggregate == .sum {
                 switch kind {
                 case 0: return Int64(exactly: wide).map(QueryScalar.int) ?? .decimal(integer)

@@ -38,7 +38,7 @@ extension TableReading {
         ofColumn column: Int, kind: LeafColumn.Kind, where filter: ColumnFilter?
     ) throws -> (integers: Int128, reals: Double, count: Int) {
         require(kind != .string, "a total is of an integer or a double column, not a string column")
-        var (integers, reals, count): (Int128, Double, Int) = (0, 0, 0)
+        var (integers, reals, count): (Int128, DoubleSum, Int) = (0, DoubleSum(), 0)
         var matches: [UInt64] = []
         try forEachLeafRows(probing: (column, kind)) { rows in
             let values = try rows.column(column, kind)
@@ -55,7 +55,7 @@ extension TableReading {
                 Self.add(values.doubles, selectedBy: selected, to: &reals)
             }
         }
-        return (integers, reals, count)
+        return (integers, reals.total, count)
     }
 
     /// The smallest and the largest integer of column `column` over every row, or over the
@@ -124,19 +124,23 @@ extension TableReading {
         }
     }
 
-    /// Adds the values whose bits are set to `total`, in row order (so the sum rounds as adding
-    /// them one by one does).
-    private static func add(_ values: [Double], selectedBy bits: [UInt64], to total: inout Double) {
+    /// Adds the values whose bits are set to `sum`, in row order: a word whose rows are all
+    /// selected at once (`DoubleSum.add(contentsOf:)`), the others a set bit at a time.
+    private static func add(_ values: [Double], selectedBy bits: [UInt64], to sum: inout DoubleSum) {
         values.withUnsafeBufferPointer { values in
-            var sum = total
             for (word, selected) in bits.enumerated() where selected != 0 {
                 let base = word << 6
-                for row in 0..<Swift.min(64, values.count - base) {
-                    // Adding 0 for an unselected row changes no sum that starts at +0.
-                    sum += selected &>> UInt64(row) & 1 != 0 ? values[base &+ row] : 0
+                let rows = Swift.min(64, values.count &- base)
+                if selected == (rows == 64 ? ~0 : (1 &<< UInt64(rows)) &- 1) {
+                    sum.add(contentsOf: UnsafeBufferPointer(rebasing: values[base..<(base &+ rows)]))
+                    continue
+                }
+                var remaining = selected
+                while remaining != 0 {
+                    sum.add(values[base | remaining.trailingZeroBitCount])
+                    remaining &= remaining &- 1
                 }
             }
-            total = sum
         }
     }
 }

@@ -100,7 +100,7 @@ extension TableReading {
         let total = try foldRows(ColumnTotal()) { total, row in
             if try matches?(RowView(bytes: row)) ?? true { try total.add(column, of: row) }
         }
-        return (total.integers, total.reals, total.count)
+        return (total.integers, total.reals.total, total.count)
     }
 
     /// `body` applied to `initial` and every stored row in key order, a leaf at a time, its rows
@@ -263,7 +263,7 @@ package struct TableReader: TableReading, Sendable {
 private struct ColumnTotal {
     /// Wide enough that no table's integers overflow it (2^64 rows of Int64.max do not).
     var integers: Int128 = 0
-    var reals = 0.0
+    var reals = DoubleSum()
     var count = 0
 
     /// Adds column `column` of `row` if it holds a number; a plain double or a one-byte
@@ -272,7 +272,7 @@ private struct ColumnTotal {
     mutating func add(_ column: Int, of row: UnsafeRawBufferPointer) throws {
         if let (tag, offset) = RowCodec.locate(column, in: row) {
             if tag == RowCodec.Tag.double.rawValue, offset + 8 <= row.count {
-                reals += Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                reals.add(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
                 count += 1
                 return
             }
@@ -284,7 +284,7 @@ private struct ColumnTotal {
         }
         switch try RowCodec.decodeColumn(column, of: row) {
         case .int(let number): integers &+= Int128(number); count += 1
-        case .double(let number): reals += number; count += 1
+        case .double(let number): reals.add(number); count += 1
         default: break
         }
     }
