@@ -8,13 +8,19 @@ final class LeafRows {
     /// The number of rows, once a column or the leaf has said.
     private var knownCount: Int?
 
-    /// The rows of the leaf at `ref`, given as `leaf` if it was read already.
-    init(ref: PageRef?, leaf: Leaf?, store: PageStore) {
+    /// A column the cache keeps for the leaf, found before the leaf was (see `kept(_:_:of:in:)`),
+    /// with its tag.
+    private let found: (tag: Int, column: LeafColumn)?
+
+    /// The rows of the leaf at `ref`, given as `leaf` if it was read already, and one of its
+    /// columns if the cache was found to keep it.
+    init(ref: PageRef?, leaf: Leaf?, store: PageStore, found: (tag: Int, column: LeafColumn)? = nil) {
         require(ref != nil || leaf != nil, "LeafRows needs the leaf of a page not stored")
         self.ref = ref
         self.store = store
+        self.found = found
         loaded = leaf
-        knownCount = leaf?.count
+        knownCount = leaf?.count ?? found?.column.count
     }
 
     /// The leaf, read through the page store the first time it is asked for.
@@ -39,6 +45,7 @@ final class LeafRows {
     /// is one, otherwise built from the leaf, and kept if it is stored.
     func column(_ column: Int, _ kind: LeafColumn.Kind) throws -> LeafColumn {
         let tag = LeafColumn.tag(column: column, kind: kind)
+        if let found, found.tag == tag { return found.column }
         if let ref, let kept = store.cache.attachment(to: ref, tag: tag) as? LeafColumn {
             knownCount = kept.count
             return kept
@@ -48,8 +55,10 @@ final class LeafRows {
         return built
     }
 
-    /// Whether the cache keeps column `column` read as `kind` for the leaf at `ref`.
-    static func isKept(_ column: Int, _ kind: LeafColumn.Kind, of ref: PageRef, in store: PageStore) -> Bool {
-        store.cache.hasAttachment(to: ref, tag: LeafColumn.tag(column: column, kind: kind))
+    /// Column `column` read as `kind` of the leaf at `ref`, if the cache keeps it, with its
+    /// tag: given to `init` so that the column is found once per leaf.
+    static func kept(_ column: Int, _ kind: LeafColumn.Kind, of ref: PageRef, in store: PageStore) -> (tag: Int, column: LeafColumn)? {
+        let tag = LeafColumn.tag(column: column, kind: kind)
+        return (store.cache.attachment(to: ref, tag: tag) as? LeafColumn).map { (tag, $0) }
     }
 }

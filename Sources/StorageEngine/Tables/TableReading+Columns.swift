@@ -91,8 +91,14 @@ extension TableReading {
     /// columns reads no leaf, and does not make the cache keep the leaves too.
     private func forEachLeafRows(probing: (column: Int, kind: LeafColumn.Kind)?, _ body: (LeafRows) throws -> Void) throws {
         let store = rowTree.store
-        try rowTree.forEachLeaf(isKnownLeaf: { ref in probing.map { LeafRows.isKept($0.column, $0.kind, of: ref, in: store) } ?? false }) { ref, leaf in
-            try body(LeafRows(ref: ref, leaf: leaf, store: store))
+        // The probed column of the leaf recognised last, handed to its `LeafRows`: one lookup
+        // in the cache per leaf.
+        var found: (tag: Int, column: LeafColumn)?
+        try rowTree.forEachLeaf(isKnownLeaf: { ref in
+            found = probing.flatMap { LeafRows.kept($0.column, $0.kind, of: ref, in: store) }
+            return found != nil
+        }) { ref, leaf in
+            try body(LeafRows(ref: ref, leaf: leaf, store: store, found: leaf == nil ? found : nil))
             return true
         }
     }

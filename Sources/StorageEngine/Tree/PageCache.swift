@@ -21,6 +21,12 @@ package final class PageCache: Sendable {
         let offset: UInt64
         let checksum: UInt64
         let tag: Int
+
+        /// One word hashed, not three: a scan looks up an attachment for every leaf, and no two
+        /// pages share an offset (the checksum tells a reused offset's page apart in `==`).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(offset &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: tag))
+        }
     }
 
     private struct Attachment {
@@ -81,11 +87,6 @@ package final class PageCache: Sendable {
             state.attachments.values[index].referenced = true
             return state.attachments.values[index].object
         }
-    }
-
-    /// Whether the cache keeps an object attached to the node at `ref` under `tag`.
-    package func hasAttachment(to ref: PageRef, tag: Int) -> Bool {
-        state.withLock { $0.attachments[AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)] != nil }
     }
 
     /// Keeps `object`, derived from the node at `ref` (a column of a leaf's rows, decoded),
