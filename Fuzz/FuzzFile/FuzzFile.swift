@@ -45,6 +45,19 @@ func readEveryRow(key: Data?) {
             _ = try RowCodec.decode(row.bytes)
             return true
         }
+        readByColumns(table)
+    }
+}
+
+/// The table's first columns read as packed columns, a leaf at a time: totals, a count and
+/// the keys of a filter (`LeafColumn`, `ColumnFilter`, leaves handed over unread).
+func readByColumns(_ table: some TableReading) {
+    for column in 0..<4 {
+        _ = try? table.total(ofColumn: column, kind: .integer, where: nil)
+        _ = try? table.total(ofColumn: column, kind: .double, where: .integerRange(column: 0, range: -5...5, nullMatches: true))
+        _ = try? table.count(where: .string(column: column, test: { $0?.first == UInt8(ascii: "i") }))
+        _ = try? table.keys(where: .or([.integerSet(column: column, values: [1, 2], nullMatches: false), .not(.constant(true))]))
+        _ = try? table.integerRange(ofColumn: column, where: nil)
     }
 }
 

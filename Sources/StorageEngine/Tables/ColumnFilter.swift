@@ -19,18 +19,6 @@ package indirect enum ColumnFilter {
     case and([ColumnFilter])
     case or([ColumnFilter])
 
-    /// The first column the test reads, and as what: a scan looks for it kept in the cache to
-    /// know a leaf it need not read.
-    var firstColumn: (column: Int, kind: LeafColumn.Kind)? {
-        switch self {
-        case .constant: nil
-        case .integerRange(let column, _, _), .integerSet(let column, _, _): (column, .integer)
-        case .string(let column, _): (column, .string)
-        case .not(let inner): inner.firstColumn
-        case .and(let operands), .or(let operands): operands.first?.firstColumn
-        }
-    }
-
     /// Sets `matches` to the bitmap of the rows of `rows` that pass (see `Bitmap`).
     func evaluate(_ rows: LeafRows, into matches: inout [UInt64]) throws {
         matches.removeAll(keepingCapacity: true)

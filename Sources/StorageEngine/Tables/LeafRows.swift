@@ -8,25 +8,20 @@ final class LeafRows {
     /// The number of rows, once a column or the leaf has said.
     private var knownCount: Int?
 
-    /// A column the cache keeps for the leaf, found before the leaf was (see `kept(_:_:of:in:)`),
-    /// with its tag.
-    private let found: (tag: Int, column: LeafColumn)?
-
-    /// The rows of the leaf at `ref`, given as `leaf` if it was read already, and one of its
-    /// columns if the cache was found to keep it.
-    init(ref: PageRef?, leaf: Leaf?, store: PageStore, found: (tag: Int, column: LeafColumn)? = nil) {
+    /// The rows of the leaf at `ref`, given as `leaf` if it was read already.
+    init(ref: PageRef?, leaf: Leaf?, store: PageStore) {
         require(ref != nil || leaf != nil, "LeafRows needs the leaf of a page not stored")
         self.ref = ref
         self.store = store
-        self.found = found
         loaded = leaf
-        knownCount = leaf?.count ?? found?.column.count
+        knownCount = leaf?.count
     }
 
-    /// The leaf, read through the page store the first time it is asked for.
-    func leaf() throws -> Leaf {
+    /// The leaf, read through the page store the first time it is asked for; kept by the
+    /// cache if `caching` (see `PageStore.node(_:caching:)`).
+    func leaf(caching: Bool = true) throws -> Leaf {
         if let loaded { return loaded }
-        let node = try store.node(ref.unsafelyUnwrapped)
+        let node = try store.node(ref.unsafelyUnwrapped, caching: caching)
         guard case .leaf(let leaf) = node else {
             throw StorageError.corrupted("a page kept as a leaf's is a branch", at: ref.unsafelyUnwrapped.offset)
         }
@@ -42,23 +37,18 @@ final class LeafRows {
     }
 
     /// Column `column` of the rows read as `kind`: the one kept for the leaf's page if there
-    /// is one, otherwise built from the leaf, and kept if it is stored.
+    /// is one, otherwise built from the leaf, and kept if it is stored. A leaf read to build a
+    /// column is not kept by the cache: a scan by columns wants the columns kept, and a table
+    /// whose leaves and columns did not fit the cache together lost columns to leaves (at a
+    /// million objects, every sum read every leaf again).
     func column(_ column: Int, _ kind: LeafColumn.Kind) throws -> LeafColumn {
         let tag = LeafColumn.tag(column: column, kind: kind)
-        if let found, found.tag == tag { return found.column }
         if let ref, let kept = store.cache.attachment(to: ref, tag: tag) as? LeafColumn {
             knownCount = kept.count
             return kept
         }
-        let built = try LeafColumn.build(column, kind: kind, of: leaf(), store: store)
+        let built = try LeafColumn.build(column, kind: kind, of: leaf(caching: false), store: store)
         if let ref { store.cache.attach(built, to: ref, tag: tag, cost: built.cost) }
         return built
-    }
-
-    /// Column `column` read as `kind` of the leaf at `ref`, if the cache keeps it, with its
-    /// tag: given to `init` so that the column is found once per leaf.
-    static func kept(_ column: Int, _ kind: LeafColumn.Kind, of ref: PageRef, in store: PageStore) -> (tag: Int, column: LeafColumn)? {
-        let tag = LeafColumn.tag(column: column, kind: kind)
-        return (store.cache.attachment(to: ref, tag: tag) as? LeafColumn).map { (tag, $0) }
     }
 }

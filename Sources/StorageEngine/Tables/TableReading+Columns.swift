@@ -5,7 +5,7 @@ extension TableReading {
     package func count(where filter: ColumnFilter) throws -> Int {
         var count = 0
         var matches: [UInt64] = []
-        try forEachLeafRows(probing: filter.firstColumn) { rows in
+        try forEachLeafRows { rows in
             try filter.evaluate(rows, into: &matches)
             count += Bitmap.population(matches)
         }
@@ -16,7 +16,7 @@ extension TableReading {
     package func keys(where filter: ColumnFilter) throws -> [UInt64] {
         var keys: [UInt64] = []
         var matches: [UInt64] = []
-        try forEachLeafRows(probing: nil) { rows in
+        try forEachLeafRows { rows in
             try filter.evaluate(rows, into: &matches)
             try rows.leaf().keys.withUnsafeBufferPointer { leafKeys in
                 for (word, bits) in matches.enumerated() {
@@ -40,7 +40,7 @@ extension TableReading {
         require(kind != .string, "a total is of an integer or a double column, not a string column")
         var (integers, reals, count): (Int128, DoubleSum, Int) = (0, DoubleSum(), 0)
         var matches: [UInt64] = []
-        try forEachLeafRows(probing: (column, kind)) { rows in
+        try forEachLeafRows { rows in
             let values = try rows.column(column, kind)
             if let filter {
                 try filter.evaluate(rows, into: &matches)
@@ -64,7 +64,7 @@ extension TableReading {
         var (low, high) = (Int64.max, Int64.min)
         var found = false
         var matches: [UInt64] = []
-        try forEachLeafRows(probing: (column, .integer)) { rows in
+        try forEachLeafRows { rows in
             let values = try rows.column(column, .integer)
             if let filter {
                 try filter.evaluate(rows, into: &matches)
@@ -86,19 +86,12 @@ extension TableReading {
         return found ? low...high : nil
     }
 
-    /// Calls `body` with each leaf of the row tree, in key order. A stored leaf for which the
-    /// cache keeps column `probing` is not read unless `body` asks for it: a scan over kept
-    /// columns reads no leaf, and does not make the cache keep the leaves too.
-    private func forEachLeafRows(probing: (column: Int, kind: LeafColumn.Kind)?, _ body: (LeafRows) throws -> Void) throws {
+    /// Calls `body` with each leaf of the row tree, in key order, read only if `body` asks
+    /// for its rows or keys, or for a column the cache does not keep (`LeafRows`).
+    private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
         let store = rowTree.store
-        // The probed column of the leaf recognised last, handed to its `LeafRows`: one lookup
-        // in the cache per leaf.
-        var found: (tag: Int, column: LeafColumn)?
-        try rowTree.forEachLeaf(isKnownLeaf: { ref in
-            found = probing.flatMap { LeafRows.kept($0.column, $0.kind, of: ref, in: store) }
-            return found != nil
-        }) { ref, leaf in
-            try body(LeafRows(ref: ref, leaf: leaf, store: store, found: leaf == nil ? found : nil))
+        try rowTree.forEachLeafUnread { ref, leaf in
+            try body(LeafRows(ref: ref, leaf: leaf, store: store))
             return true
         }
     }

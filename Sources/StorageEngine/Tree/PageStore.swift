@@ -58,15 +58,16 @@ package final class PageStore: Sendable {
         cache.release(ref)
     }
 
-    /// The decoded tree node at `ref`, from the cache or from disk.
-    package func node(_ ref: PageRef) throws -> Node {
+    /// The decoded tree node at `ref`, from the cache or from disk; a node read from disk is
+    /// kept by the cache if `caching`.
+    package func node(_ ref: PageRef, caching: Bool = true) throws -> Node {
         if let node = cache.node(for: ref) { return node }
         if ref.isSynthetic {
             throw StorageError.corrupted("a node held in memory (\(ref)) was released while a version still used it", at: ref.offset)
         }
         let (kind, raw) = try readRaw(ref)
         let node = try NodeCodec.decode(kind: kind, raw: raw, origin: ref.offset)
-        cache.insert(node, for: ref, cost: raw.count + 64)
+        if caching { cache.insert(node, for: ref, cost: raw.count + 64) }
         return node
     }
 
