@@ -123,4 +123,29 @@ struct FilteredAggregateTests {
         #expect(realm.objects(Measured.self).filter("value >= 500").count == 0)
         #expect(realm.objects(Measured.self).filter("value < 100").sum(ofProperty: "value") as Int == 4950)
     }
+
+    @Test("min and max of a Double read from the packed columns order NaN and zeros as the row path does", arguments: [
+        [2, -0.0, 0.0, .nan, 5, -.infinity],
+        [0.0, -0.0, 1, -3],
+        [-0.0, 0.0],
+        [0.0, -0.0],
+        [.nan, 4, .nan],
+        [Double](),
+    ])
+    func doubleExtremes(levels: [Double]) throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "double-extremes-\(levels.map(\.bitPattern))", objectTypes: [Measured.self]))
+        try realm.write {
+            for (index, level) in levels.enumerated() { realm.create(Measured.self, value: ["value": index, "level": level]) }
+        }
+        // Every object from the packed columns; the same objects through a filter the columns
+        // cannot test (a Double comparison), read row by row.
+        let columns = realm.objects(Measured.self)
+        let rows = realm.objects(Measured.self).filter("level != 100")
+        for better in [{ (results: Results<Measured>) in results.min(ofProperty: "level") as Double? },
+                       { (results: Results<Measured>) in results.max(ofProperty: "level") as Double? }] {
+            #expect(better(columns)?.bitPattern == better(rows)?.bitPattern, "\(levels)")
+        }
+        #expect((columns.min(ofProperty: "level") as Double?)?.isNaN == (levels.contains { $0.isNaN } ? true : levels.isEmpty ? nil : false))
+        #expect((columns.max(ofProperty: "level") as Double?)?.bitPattern == levels.filter { !$0.isNaN }.max().map { max in levels.first { $0 == max }!.bitPattern } ?? levels.first?.bitPattern)
+    }
 }

@@ -23,6 +23,9 @@ struct ColumnScanTests {
         case 0: .null
         case 1, 2: .double(Double.random(in: -1e6...1e6, using: &generator))
         case 3: .double(Double.random(in: -1e15...1e15, using: &generator))
+        case 4 where Int.random(in: 0..<20, using: &generator) == 0: .double(.nan)
+        case 4 where Bool.random(using: &generator): .double(-0.0)
+        case 4: .double(0)
         default: .double(Double(Int.random(in: -1000...1000, using: &generator)) / 8)
         }
         var values = [integer, double]
@@ -58,6 +61,21 @@ struct ColumnScanTests {
         ]
     }
 
+    /// The bit patterns of the smallest and largest of `values` as queries order doubles
+    /// (NaN below every number, the first of equal values), found by comparing them one by one.
+    static func extremes(of values: [Double]) -> [UInt64]? {
+        func order(_ a: Double, _ b: Double) -> Int {
+            if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : -1) : 1 }
+            return a < b ? -1 : a == b ? 0 : 1
+        }
+        guard var (smallest, largest) = values.first.map({ ($0, $0) }) else { return nil }
+        for value in values.dropFirst() {
+            if order(value, smallest) < 0 { smallest = value }
+            if order(value, largest) > 0 { largest = value }
+        }
+        return [smallest.bitPattern, largest.bitPattern]
+    }
+
     /// Checks every filter's count, keys and totals on `table` against `rows`.
     static func check(_ table: some TableReading, against rows: [UInt64: [RowValue]], _ stage: String) throws {
         for (name, filter, passes) in filters {
@@ -73,6 +91,9 @@ struct ColumnScanTests {
             }
             let integerTotal = try table.total(ofColumn: 0, kind: .integer, where: filter)
             #expect(integerTotal.integers == integers && integerTotal.count == integerCount, "\(stage): integer total where \(name)")
+            #expect(try table.doubleExtremes(ofColumn: 1, where: filter).map { [$0.smallest.bitPattern, $0.largest.bitPattern] }
+                    == Self.extremes(of: expected.compactMap { if case .double(let value) = rows[$0]![1] { value } else { nil } }),
+                    "\(stage): double extremes where \(name)")
             let realTotal = try table.total(ofColumn: 1, kind: .double, where: filter)
             #expect(realTotal.reals.bitPattern == reals.total.bitPattern && realTotal.count == realCount, "\(stage): double total where \(name)")
         }

@@ -102,20 +102,28 @@ extension Results {
         return RowScan(matches: matches, filter: QueryEvaluator.columnFilter(query))
     }
 
-    /// The smallest and largest value of an integer property over the objects, from the
-    /// packed columns (see `rowScan(of:)`): nil when that does not apply, `.some(nil)` when no
-    /// object holds a value.
-    private func scannedIntegerRange(of name: String) -> ClosedRange<Int64>?? {
-        guard let column = info.columns[name], let property = info.schema[name], !property.isCollection, property.type == .int,
+    /// The smallest (or, if `better(1)`, the largest) value of an integer or double property
+    /// over the objects, from the packed columns (see `rowScan(of:)`), in the order
+    /// `QueryScalar.order` gives: nil when that does not apply, `.some(nil)` when no object
+    /// holds a value.
+    private func scannedExtreme(of name: String, _ better: (Int) -> Bool) -> QueryScalar?? {
+        guard let column = info.columns[name], let property = info.schema[name], !property.isCollection,
+              property.type == .int || property.type == .double,
               let table = readableTable, let scan = rowScan(of: table), scan.matches == nil || scan.filter != nil else { return nil }
-        return .some(readOrStop { try table.integerRange(ofColumn: column, where: scan.filter) })
+        let largest = better(1)
+        if property.type == .int {
+            let range = readOrStop { try table.integerRange(ofColumn: column, where: scan.filter) }
+            return .some(range.map { .int(largest ? $0.upperBound : $0.lowerBound) })
+        }
+        let extremes = readOrStop { try table.doubleExtremes(ofColumn: column, where: scan.filter) }
+        return .some(extremes.map { .double(largest ? $0.largest : $0.smallest) })
     }
 
     private func extreme<T: _Persistable>(of property: String, _ better: (Int) -> Bool) -> T? {
         handle.checkThread()
-        if let range = scannedIntegerRange(of: property) {
-            guard let range else { return nil }
-            return Aggregates.extreme([.int(better(1) ? range.upperBound : range.lowerBound)], type: .int, better)
+        if let scanned = scannedExtreme(of: property, better) {
+            guard let scanned else { return nil }
+            return Aggregates.extreme([scanned], type: info.schema[property]!.type, better)
         }
         let (values, type) = values(of: property, for: "take the minimum or maximum of")
         return Aggregates.extreme(values, type: type, better)

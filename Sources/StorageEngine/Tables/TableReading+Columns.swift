@@ -39,15 +39,7 @@ extension TableReading {
     ) throws -> (integers: Int128, reals: Double, count: Int) {
         require(kind != .string, "a total is of an integer or a double column, not a string column")
         var (integers, reals, count): (Int128, DoubleSum, Int) = (0, DoubleSum(), 0)
-        var matches: [UInt64] = []
-        try forEachLeafRows { rows in
-            let values = try rows.column(column, kind)
-            if let filter {
-                try filter.evaluate(rows, into: &matches)
-                for word in matches.indices { matches[word] &= values.present[word] }
-            }
-            // Unfiltered, the rows holding a number are the ones to add: no bitmap is made.
-            let selected = filter == nil ? values.present : matches
+        try forEachSelected(column, kind, where: filter) { values, selected in
             count += Bitmap.population(selected)
             if kind == .integer {
                 integers += Self.sum(values.integers, selectedBy: selected)
@@ -63,27 +55,59 @@ extension TableReading {
     package func integerRange(ofColumn column: Int, where filter: ColumnFilter?) throws -> ClosedRange<Int64>? {
         var (low, high) = (Int64.max, Int64.min)
         var found = false
-        var matches: [UInt64] = []
-        try forEachLeafRows { rows in
-            let values = try rows.column(column, .integer)
-            if let filter {
-                try filter.evaluate(rows, into: &matches)
-                for word in matches.indices { matches[word] &= values.present[word] }
-            }
-            let selected = filter == nil ? values.present : matches
-            values.integers.withUnsafeBufferPointer { integers in
-                for (word, bits) in selected.enumerated() {
-                    var remaining = bits
-                    while remaining != 0 {
-                        let value = integers[word << 6 | remaining.trailingZeroBitCount]
-                        (low, high) = (Swift.min(low, value), Swift.max(high, value))
-                        found = true
-                        remaining &= remaining &- 1
-                    }
-                }
+        try forEachSelected(column, .integer, where: filter) { values, selected in
+            Self.forEachSelected(values.integers, selectedBy: selected) { value in
+                (low, high) = (Swift.min(low, value), Swift.max(high, value))
+                found = true
             }
         }
         return found ? low...high : nil
+    }
+
+    /// The smallest and the largest double of column `column` over every row, or over the
+    /// rows `filter` picks, in the order queries compare doubles: NaN below every number, and
+    /// of values that compare equal (-0 and +0, two NaNs) the first in row order; nil if none
+    /// of the rows holds a double there.
+    package func doubleExtremes(ofColumn column: Int, where filter: ColumnFilter?) throws -> (smallest: Double, largest: Double)? {
+        var extremes: (smallest: Double, largest: Double)?
+        try forEachSelected(column, .double, where: filter) { values, selected in
+            Self.forEachSelected(values.doubles, selectedBy: selected) { value in
+                guard let (smallest, largest) = extremes else { return extremes = (value, value) }
+                if value.isNaN ? !smallest.isNaN : (!smallest.isNaN && value < smallest) { extremes!.smallest = value }
+                if !value.isNaN && (largest.isNaN || value > largest) { extremes!.largest = value }
+            }
+        }
+        return extremes
+    }
+
+    /// Calls `body` with each leaf's column `column` read as `kind`, and the bitmap of the
+    /// rows to read in it: those holding a value of the kind that `filter` picks, or all of
+    /// them without a filter (no bitmap is made then).
+    private func forEachSelected(
+        _ column: Int, _ kind: LeafColumn.Kind, where filter: ColumnFilter?, _ body: (LeafColumn, [UInt64]) throws -> Void
+    ) throws {
+        var matches: [UInt64] = []
+        try forEachLeafRows { rows in
+            let values = try rows.column(column, kind)
+            guard let filter else { return try body(values, values.present) }
+            try filter.evaluate(rows, into: &matches)
+            for word in matches.indices { matches[word] &= values.present[word] }
+            try body(values, matches)
+        }
+    }
+
+    /// Calls `body` with the values whose bits are set, in row order.
+    @inline(__always)
+    private static func forEachSelected<Value>(_ values: [Value], selectedBy bits: [UInt64], _ body: (Value) -> Void) {
+        values.withUnsafeBufferPointer { values in
+            for (word, selected) in bits.enumerated() {
+                var remaining = selected
+                while remaining != 0 {
+                    body(values[word << 6 | remaining.trailingZeroBitCount])
+                    remaining &= remaining &- 1
+                }
+            }
+        }
     }
 
     /// Calls `body` with each leaf of the row tree, in key order, read only if `body` asks
