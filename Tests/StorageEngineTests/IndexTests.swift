@@ -161,6 +161,8 @@ struct IndexTests {
             return
         }
         #expect(count == 10_000)
+        #expect(try table.firstKey(where: 0, equals: .bool(true)) == 3, "the first key of a posting tree")
+        #expect(try table.firstKey(where: 0, equals: .bool(false)) == 1)
 
         // Updates move rows between the lists; deleting most rows brings a list back inline.
         try database.write { transaction in
@@ -178,6 +180,7 @@ struct IndexTests {
             return
         }
         #expect(keys.count == 101)
+        #expect(try after.firstKey(where: 0, equals: .bool(true)) == 1, "the first key of an inline list")
         // The old snapshot still reads its own version of the index.
         #expect(try table.keys(where: 0, equals: .bool(true)).count == 10_000)
 

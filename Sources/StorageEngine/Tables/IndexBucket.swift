@@ -51,6 +51,23 @@ package struct IndexBucket {
 
     /// The posting list of `value` in the encoded bucket `bytes`, decoding no other entry's keys.
     static func postingList(for value: RowValue, in bytes: UnsafeRawBufferPointer) throws -> PostingList? {
+        try posting(for: value, in: bytes, inline: { count, reader in .inline(try readInlineKeys(count, from: &reader)) }, tree: { $0 })
+    }
+
+    /// The first row key holding `value` in the encoded bucket `bytes` if its keys are inline
+    /// (nil for none), without collecting the others into an array: what a primary-key lookup
+    /// needs, on every lookup. A posting tree is returned as it is.
+    static func firstInlineKey(for value: RowValue, in bytes: UnsafeRawBufferPointer) throws -> (first: UInt64?, tree: PostingList?)? {
+        try posting(for: value, in: bytes, inline: { count, reader in (count == 0 ? nil : try reader.readVarint(), nil) }, tree: { (nil, $0) })
+    }
+
+    /// Finds `value`'s entry in the encoded bucket `bytes` and gives its inline keys' count and
+    /// a reader at the first (to `inline`), or its posting tree (to `tree`).
+    @inline(__always)
+    private static func posting<Found>(
+        for value: RowValue, in bytes: UnsafeRawBufferPointer,
+        inline: (_ count: Int, _ reader: inout ByteReader) throws -> Found, tree: (PostingList) -> Found
+    ) throws -> Found? {
         var reader = ByteReader(bytes, origin: 0)
         while !reader.isAtEnd {
             let encoded = try reader.readBytes(try reader.readLength(limit: reader.remaining))
@@ -58,7 +75,7 @@ package struct IndexBucket {
             let field = try reader.readVarint()
             if field & 1 == 1 {
                 let root = try PageRef.read(from: &reader)
-                if matches { return .tree(root: root, count: field >> 1) }
+                if matches { return tree(.tree(root: root, count: field >> 1)) }
                 continue
             }
             let count = Int(field >> 1)
@@ -67,7 +84,7 @@ package struct IndexBucket {
                 for _ in 0..<count { _ = try reader.readVarint() }
                 continue
             }
-            return .inline(try readInlineKeys(count, from: &reader))
+            return try inline(count, &reader)
         }
         return nil
     }

@@ -205,12 +205,10 @@ extension TableReading {
         guard let (tree, _) = index(on: column) else {
             stopProgram("column \(column) of '\(name)' has no index; scan the table instead")
         }
-        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.postingList(for: value, in: $0) }
-        switch found ?? nil {
-        case nil: return nil
-        case .inline(let keys)?: return keys.first
-        case let list?: return try postingKeys(list, column: column, value: value).first
-        }
+        let found = try tree.withValue(forKey: IndexKey.of(value)) { try IndexBucket.firstInlineKey(for: value, in: $0) }
+        guard let (first, tree) = found ?? nil else { return nil }
+        guard let tree else { return first }
+        return try postingKeys(tree, column: column, value: value).first
     }
 
     /// The (value, keys) entries of the index on `column` whose index keys fall in `range`, in
