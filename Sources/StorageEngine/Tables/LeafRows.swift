@@ -38,9 +38,9 @@ final class LeafRows {
 
     /// Column `column` of the rows read as `kind`: the one kept for the leaf's page if there
     /// is one, otherwise built from the leaf, and kept if it is stored. A leaf read to build a
-    /// column is not kept by the cache: a scan by columns wants the columns kept, and a table
-    /// whose leaves and columns did not fit the cache together lost columns to leaves (at a
-    /// million objects, every sum read every leaf again).
+    /// column is not kept by the cache: a scan by columns wants the columns kept, and in a
+    /// table whose leaves and columns did not fit the cache together, the leaves a first sum
+    /// read pushed out columns it had just built, so the second sum read pages again.
     func column(_ column: Int, _ kind: LeafColumn.Kind) throws -> LeafColumn {
         let tag = LeafColumn.tag(column: column, kind: kind)
         if let ref, let kept = store.cache.attachment(to: ref, tag: tag) as? LeafColumn {
