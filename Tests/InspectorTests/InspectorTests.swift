@@ -78,7 +78,7 @@ struct InspectorTests {
         let run = try run("info", path)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.isEmpty)
-        for line in ["format version:  2", "schema version:  3", "encrypted:       no", "classes:         2", "  Owner  2 objects", "  Pet    3 objects"] {
+        for line in ["format version:  3", "schema version:  3", "encrypted:       no", "classes:         2", "  Owner  2 objects", "  Pet    3 objects"] {
             #expect(run.output.contains(line + "\n"), "no '\(line)' in:\n\(run.output)")
         }
         #expect(run.output.contains("current version: "))

@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 @testable import StorageEngine
 
-/// Leaf pages that store their rows a column at a time (`RowColumns`, format version 2).
+/// Leaf pages that store their rows a column at a time (`RowColumns`, format version 3), and
+/// index leaves of single-key buckets (`SingleKeyBuckets`).
 @Suite("Leaves stored by column")
 struct RowColumnsTests {
     /// Short samples of every kind of value (the long ones would make rows for overflow pages).
@@ -44,7 +45,11 @@ struct RowColumnsTests {
         try raw.withUnsafeBytes { buffer in
             var reader = ByteReader(buffer, origin: 0)
             _ = try reader.readVarint()
-            for _ in 0..<count { _ = try reader.readVarint() }
+            if try reader.readByte() == NodeCodec.KeyForm.run.rawValue {
+                _ = try (reader.readVarint(), reader.readVarint())
+            } else {
+                for _ in 0..<count { _ = try reader.readVarint() }
+            }
             return try reader.readByte()
         }
     }
@@ -173,18 +178,18 @@ struct RowColumnsTests {
         return bytes
     }
 
-    @Test("a file of another format version is refused with an error naming both versions, and left as it was")
-    func otherFormatVersionIsRefused() throws {
+    @Test("a file of another format version (older or newer) is refused with an error naming both versions, and left as it was", arguments: [1, 2, FileHeader.formatVersion + 1])
+    func otherFormatVersionIsRefused(format: UInt32) throws {
         let file = InMemoryFile()
         do {
             let database = try Database.open(file: file)
             try database.write { try $0.createTable("t").insert([.int(1)]) }
         }
-        // Both header slots rewritten as format version 1, their checksums made to match.
+        // Both header slots rewritten as the other format version, their checksums made to match.
         for offset in FileHeader.slotOffsets {
             var slot = [UInt8](repeating: 0, count: FileHeader.slotBytes)
             try slot.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
-            slot.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(1).littleEndian, toByteOffset: 16, as: UInt32.self) }
+            slot.withUnsafeMutableBytes { $0.storeBytes(of: format.littleEndian, toByteOffset: 16, as: UInt32.self) }
             let checksum = slot.withUnsafeBytes { FileHeader.checksum($0, at: offset) }
             slot.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
             try file.write(slot, at: offset)
@@ -192,7 +197,9 @@ struct RowColumnsTests {
         let before = try Self.contents(of: file)
         let error = #expect(throws: StorageError.self) { try Database.open(file: file) }
         #expect(error?.code == .unsupportedFormat)
-        #expect(error?.message.contains("format version 1") == true && error?.message.contains("format version 2") == true, "\(String(describing: error))")
+        let age = format < FileHeader.formatVersion ? "an older" : "a newer"
+        #expect(error?.message.contains("format version \(format), \(age) format") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("(format version \(FileHeader.formatVersion))") == true, "\(String(describing: error))")
         #expect(try Self.contents(of: file) == before, "the refused file is unchanged")
     }
 }

@@ -1,17 +1,19 @@
 /// Rows as `RowCodec` writes them, stored a column at a time: how a leaf page keeps its rows
-/// (format version 2, see `Docs/Internals/FileFormat.md`).
+/// (format version 3, see `Docs/Internals/FileFormat.md`).
 ///
-/// Each column of the page's rows is stored together: the rows' tags for that column, four
-/// bits each; then, where that is shorter than their payloads, the column's numbers packed
-/// (`Packing`): its integers as offsets from the smallest, in as many bits as the largest
-/// offset needs, its doubles that are decimals (a price, a score of two decimals) as integers
-/// packed the same way, its timestamps as packed seconds and nanoseconds; and the other rows'
-/// payloads back to back. A column of ages takes seven bits a row, of increasing ids as many
-/// bits as the page's spread of ids needs, of nulls or a constant nothing but its tags, which
-/// LZ4 then takes to almost nothing. Rows come back byte for byte as they were written: only
-/// a row exactly as `RowCodec` writes it (the shortest varints, nothing after its last
-/// payload) is stored this way, a value is packed only if it comes back bit for bit, and a page
-/// whose rows are not all such rows keeps them whole (`NodeCodec`).
+/// Each column of the page's rows is stored together: the rows' tags for that column
+/// (`PackedTags`: one tag for all, a bit a row for two, four bits a row else); then, where
+/// that is shorter than their payloads, the column's values packed (`Packing`): its integers
+/// as offsets from the smallest in as many bits as the largest offset needs (or as a run, when
+/// they count up evenly), its doubles that are decimals (a price, a score of two decimals) as
+/// integers packed the same way, its timestamps as packed seconds and nanoseconds, its
+/// strings in as few bits a byte as their alphabet needs (`PackedText`); and the other rows'
+/// payloads back to back. A column of ages takes seven bits a row, of ids added in order none,
+/// of Bools one, of names of lowercase letters five bits a letter. Rows come back byte for
+/// byte as they were written: only a row exactly as `RowCodec` writes it (the shortest
+/// varints, nothing after its last payload) is stored this way, a value is packed only if it
+/// comes back bit for bit, and a page whose rows are not all such rows keeps them whole
+/// (`NodeCodec`).
 enum RowColumns {
     /// The tag of a row that has no such column (it was written before the column was added).
     static let absent: UInt8 = 15
@@ -26,20 +28,26 @@ enum RowColumns {
         var packable = false
         var start: Int32 = 0
         var end: Int32 = 0
-        /// An integer's value; a double's bit pattern; a timestamp's zigzagged seconds.
+        /// An integer's value; a double's bit pattern; a timestamp's zigzagged seconds; where a
+        /// string's bytes start.
         var first: Int64 = 0
-        /// A timestamp's nanoseconds.
+        /// A timestamp's nanoseconds; a string's length in bytes.
         var second: Int64 = 0
     }
 
     /// The kinds of values a column may store packed, each a bit of the column's mode byte:
     /// integers as offsets from their smallest; doubles that are decimals (`n / 10^e` for one
     /// `e` of the column, `n` an integer) as their `n`; timestamps as their seconds and their
-    /// nanoseconds. A kind's values are packed when that is shorter than their payloads.
+    /// nanoseconds; strings in as few bits a byte as their alphabet needs (`PackedText`). A
+    /// kind's values are packed when that is shorter than their payloads (for strings, than
+    /// what LZ4 would leave of them).
     enum Packing: UInt8, CaseIterable {
-        case integers = 1, decimals = 2, timestamps = 4
+        case integers = 1, decimals = 2, timestamps = 4, text = 8
 
-        /// The kind's position among the kinds: 0, 1, 2.
+        /// Every kind's bit.
+        static let all: UInt8 = 15
+
+        /// The kind's position among the kinds: 0, 1, 2, 3.
         var index: Int { rawValue.trailingZeroBitCount }
 
         /// The kind a value tagged `tag` is of, if any.
@@ -49,6 +57,7 @@ enum RowColumns {
             case RowCodec.Tag.zero.rawValue, RowCodec.Tag.positive.rawValue, RowCodec.Tag.negative.rawValue: .integers
             case RowCodec.Tag.double.rawValue: .decimals
             case RowCodec.Tag.timestamp.rawValue: .timestamps
+            case RowCodec.Tag.string.rawValue: .text
             default: nil
             }
         }
@@ -137,7 +146,16 @@ enum RowColumns {
                    let nanoseconds = shortestVarint(in: bytes, at: &end, end: range.upperBound), nanoseconds <= UInt64(Int64.max) {
                     (part.first, part.second, part.packable) = (Int64(bitPattern: seconds), Int64(nanoseconds), true)
                 }
-                fallthrough
+                guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
+                position += length
+            case RowCodec.Tag.string.rawValue:
+                var end = position
+                // Only a shortest length varint comes back the same from packed text.
+                if let length = shortestVarint(in: bytes, at: &end, end: range.upperBound), length <= UInt64(range.upperBound - end) {
+                    (part.first, part.second, part.packable) = (Int64(end), Int64(length), true)
+                }
+                guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
+                position += length
             default:
                 guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
                 position += length
@@ -154,27 +172,23 @@ enum RowColumns {
     ) {
         @inline(__always) func part(_ row: Int) -> Part { parts[row &* width &+ column] }
         var kinds = KindSurvey()
-        for row in 0..<rows { kinds.add(part(row)) }
+        for row in 0..<rows { kinds.add(part(row), bytes: bytes) }
         // Each kind's numbers, packed, if that saves bytes; the payloads of all its rows else.
         var packs: UInt8 = 0
         var sections = ByteWriter()
         for kind in Packing.allCases {
             let start = sections.count
-            guard kinds.write(kind, of: (0..<rows).lazy.map(part), to: &sections) else { continue }
-            if sections.count - start < kinds[kind].payloadBytes {
+            guard kinds.write(kind, of: (0..<rows).lazy.map(part), bytes: bytes, to: &sections) else { continue }
+            if sections.count - start < kinds.storedBytes(kind) {
                 packs |= kind.rawValue
             } else {
                 sections.bytes.removeLast(sections.count - start)
             }
         }
         @inline(__always) func isPacked(_ tag: UInt8) -> Bool { Packing.of(tag).map { packs & $0.rawValue != 0 } ?? false }
-        writer.append(packs)
-        var tagByte: UInt8 = 0
-        for row in 0..<rows {
-            let tag = part(row).tag
-            if row & 1 == 0 { tagByte = tag } else { writer.append(tagByte | tag << 4) }
-        }
-        if rows & 1 == 1 { writer.append(tagByte) }
+        let tags = PackedTags.form(count: rows) { part($0).tag }
+        writer.append(packs | tags.rawValue << 4)
+        PackedTags.write(tags, count: rows, to: &writer) { part($0).tag }
         sections.bytes.withUnsafeBytes { writer.append($0) }
         var payloadBytes = 0
         for row in 0..<rows where !isPacked(part(row).tag) { payloadBytes += Int(part(row).end - part(row).start) }
@@ -197,20 +211,28 @@ enum RowColumns {
             var unpackable = false
         }
 
-        var integers = Kind(), decimals = Kind(), timestamps = Kind()
+        var integers = Kind(), decimals = Kind(), timestamps = Kind(), strings = Kind()
         /// The largest of each double's smallest exponent so far; nil once one has none.
         var exponent: Int? = 0
+        var text = PackedText.Survey()
 
         subscript(kind: Packing) -> Kind {
             switch kind {
             case .integers: integers
             case .decimals: decimals
             case .timestamps: timestamps
+            case .text: strings
             }
         }
 
+        /// What the kind's values take stored as payloads, once LZ4 has compressed the page:
+        /// their bytes, less (for text) the repeats LZ4 would find.
+        func storedBytes(_ kind: Packing) -> Int {
+            kind == .text ? self[kind].payloadBytes - text.repeated : self[kind].payloadBytes
+        }
+
         @inline(__always)
-        mutating func add(_ part: Part) {
+        mutating func add(_ part: Part, bytes: UnsafeRawBufferPointer) {
             @inline(__always) func count(_ kind: inout Kind) {
                 kind.count &+= 1
                 kind.payloadBytes &+= Int(part.end &- part.start)
@@ -219,6 +241,13 @@ enum RowColumns {
             switch Packing.of(part.tag) {
             case .integers?: count(&integers)
             case .timestamps?: count(&timestamps)
+            case .text?:
+                count(&strings)
+                guard part.packable else { return }
+                let start = Int(part.first)
+                text.add(
+                    payload: UnsafeRawBufferPointer(rebasing: bytes[Int(part.start)..<Int(part.end)]),
+                    text: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(part.second))]))
             case .decimals?:
                 count(&decimals)
                 guard let current = exponent else { return }
@@ -231,9 +260,17 @@ enum RowColumns {
 
         /// Writes `kind`'s section for `parts` and returns true, or returns false (writing
         /// nothing) if the column has no value of the kind or one that cannot be packed.
-        func write(_ kind: Packing, of parts: some Collection<Part>, to writer: inout ByteWriter) -> Bool {
+        func write(_ kind: Packing, of parts: some Collection<Part>, bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) -> Bool {
             let count = self[kind].count
             guard count > 0, !self[kind].unpackable else { return false }
+            if kind == .text {
+                guard text.alphabetCount <= PackedText.maximumAlphabet else { return false }
+                let strings = parts.filter { $0.tag == RowCodec.Tag.string.rawValue }.map { part in
+                    UnsafeRawBufferPointer(rebasing: bytes[Int(part.first)..<Int(part.first + part.second)])
+                }
+                PackedText.write(strings, alphabet: text.alphabet, to: &writer)
+                return true
+            }
             // The kind's numbers in row order: one array each, no copy of the parts.
             var first: [Int64] = [], second: [Int64] = []
             first.reserveCapacity(count)
@@ -248,6 +285,7 @@ enum RowColumns {
                 case .timestamps:
                     first.append(part.first)
                     second.append(part.second)
+                case .text: break
                 }
             }
             if kind == .decimals { writer.append(UInt8(exponent!)) }
@@ -278,24 +316,27 @@ enum RowColumns {
         var decimals: [Int64] = []
         var seconds: [Int64] = []
         var nanoseconds: [Int64] = []
+        var textLengths: [Int64] = []
+        var text: [UInt8] = []
         var payloads: UnsafeRawBufferPointer
         /// How far the rows read so far have used the packed numbers and the payloads.
-        var nextInteger = 0, nextDecimal = 0, nextTimestamp = 0
+        var nextInteger = 0, nextDecimal = 0, nextTimestamp = 0, nextText = 0, nextTextByte = 0
         var nextPayload = 0
 
         var isUsedUp: Bool {
             nextPayload == payloads.count && nextInteger == integers.count && nextDecimal == decimals.count && nextTimestamp == seconds.count
+                && nextText == textLengths.count
         }
     }
 
     /// Reads `count` rows stored a column at a time, and returns them as rows back to back
-    /// with where each ends.
-    static func decode(_ reader: inout ByteReader, count: Int) throws -> (ends: [UInt32], bytes: [UInt8]) {
+    /// with where each ends. The rows must end the page unless `endingThePage` is false.
+    static func decode(_ reader: inout ByteReader, count: Int, endingThePage: Bool = true) throws -> (ends: [UInt32], bytes: [UInt8]) {
         let width = try reader.readLength(limit: maximumColumns)
         var columns: [StoredColumn] = []
         columns.reserveCapacity(width)
         for _ in 0..<width { columns.append(try readColumn(&reader, rows: count)) }
-        guard reader.isAtEnd else { throw reader.corrupted("has stray bytes after its columns") }
+        guard reader.isAtEnd || !endingThePage else { throw reader.corrupted("has stray bytes after its columns") }
         var ends: [UInt32] = []
         ends.reserveCapacity(count)
         var bytes = ByteWriter(capacity: reader.buffer.count * 2)
@@ -308,15 +349,15 @@ enum RowColumns {
     }
 
     private static func readColumn(_ reader: inout ByteReader, rows: Int) throws -> StoredColumn {
-        let packs = try reader.readByte()
-        guard packs & ~7 == 0 else { throw reader.corrupted("has a column stored in an unknown way (\(packs))") }
-        let packedTags = try reader.readBytes((rows + 1) / 2)
-        var tags = [UInt8](repeating: 0, count: rows)
-        var counts = [0, 0, 0]
-        for row in 0..<rows {
-            let tag = row & 1 == 0 ? packedTags[row / 2] & 0x0f : packedTags[row / 2] >> 4
+        let mode = try reader.readByte()
+        let packs = mode & Packing.all
+        guard mode >> 6 == 0, let form = PackedTags.Form(rawValue: mode >> 4) else {
+            throw reader.corrupted("has a column stored in an unknown way (\(mode))")
+        }
+        let tags = try PackedTags.read(form, count: rows, from: &reader)
+        var counts = [0, 0, 0, 0]
+        for tag in tags {
             guard tag <= RowCodec.Tag.list.rawValue || tag == absent else { throw reader.corrupted("has an unknown tag \(tag)") }
-            tags[row] = tag
             if let kind = Packing.of(tag) { counts[kind.index] += 1 }
         }
         var column = StoredColumn(tags: tags, packs: packs, payloads: UnsafeRawBufferPointer(start: nil, count: 0))
@@ -331,6 +372,8 @@ enum RowColumns {
             case .timestamps:
                 column.seconds = try PackedNumbers.read(count, from: &reader)
                 column.nanoseconds = try PackedNumbers.read(count, from: &reader)
+            case .text:
+                (column.textLengths, column.text) = try PackedText.read(count, from: &reader)
             }
         }
         column.payloads = try reader.readBytes(try reader.readLength(limit: reader.remaining))
@@ -389,6 +432,13 @@ enum RowColumns {
             bytes.appendVarint(UInt64(bitPattern: column.seconds[column.nextTimestamp]))
             bytes.appendVarint(UInt64(nanoseconds))
             column.nextTimestamp += 1
+        case .text:
+            let length = Int(column.textLengths[column.nextText])
+            let start = column.nextTextByte
+            bytes.appendVarint(UInt64(length))
+            column.text.withUnsafeBytes { bytes.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
+            column.nextText += 1
+            column.nextTextByte = start + length
         }
     }
 
@@ -433,88 +483,5 @@ enum RowColumns {
         let start = position
         guard let value = varint(in: bytes, at: &position, end: end), position - start == ByteWriter.varintSize(value) else { return nil }
         return value
-    }
-}
-
-/// Integers stored as offsets from the smallest of them, each in as many bits as the largest
-/// offset needs: the smallest (a zigzag varint), the width in bits (one byte), then the packed
-/// offsets (`BitPacker`).
-enum PackedNumbers {
-    static func write(_ values: [Int64], to writer: inout ByteWriter) {
-        let low = values.min() ?? 0
-        let high = values.max() ?? 0
-        let bits = 64 - UInt64(bitPattern: high &- low).leadingZeroBitCount
-        writer.appendVarint(UInt64(bitPattern: (low << 1) ^ (low >> 63)))
-        writer.append(UInt8(bits))
-        var packed = BitPacker(count: values.count, bits: bits)
-        for value in values { packed.append(UInt64(bitPattern: value &- low)) }
-        writer.append(contentsOf: packed.bytes)
-    }
-
-    static func read(_ count: Int, from reader: inout ByteReader) throws -> [Int64] {
-        let zigzag = try reader.readVarint()
-        let low = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-        let bits = Int(try reader.readByte())
-        guard bits <= 64 else { throw reader.corrupted("packs numbers in \(bits) bits") }
-        let stored = try reader.readBytes((count * bits + 7) / 8)
-        return BitPacker.unpack(stored, count: count, bits: bits).map { low &+ Int64(bitPattern: $0) }
-    }
-}
-
-/// Unsigned integers packed in `bits` bits each, little-endian bit order: value `i` takes bits
-/// `i * bits ..< (i + 1) * bits` of the bytes, bit 0 of a byte first.
-struct BitPacker {
-    private var words: [UInt64]
-    private let bits: Int
-    private let count: Int
-    /// The word being filled, how many of its bits are, and how many words are done.
-    private var accumulator: UInt64 = 0
-    private var filled = 0
-    private var done = 0
-
-    init(count: Int, bits: Int) {
-        words = [UInt64](repeating: 0, count: (count * bits + 63) / 64)
-        self.bits = bits
-        self.count = count
-    }
-
-    /// Adds `value`, which must be below 2^bits.
-    @inline(__always)
-    mutating func append(_ value: UInt64) {
-        accumulator |= value &<< UInt64(filled)
-        filled += bits
-        guard filled >= 64 else { return }
-        words[done] = accumulator.littleEndian
-        done += 1
-        filled -= 64
-        // The bits of `value` that did not fit start the next word.
-        accumulator = filled == 0 ? 0 : value &>> UInt64(bits - filled)
-    }
-
-    /// The packed values: `(count * bits + 7) / 8` bytes.
-    var bytes: [UInt8] {
-        var words = words
-        if filled > 0 { words[done] = accumulator.littleEndian }
-        return words.withUnsafeBytes { Array($0.prefix((count * bits + 7) / 8)) }
-    }
-
-    static func unpack(_ bytes: UnsafeRawBufferPointer, count: Int, bits: Int) -> [UInt64] {
-        guard bits > 0 else { return [UInt64](repeating: 0, count: count) }
-        // Whole words, the last padded with zeros, so that every value is read with at most
-        // two word loads.
-        var words = [UInt64](repeating: 0, count: (bytes.count + 7) / 8 + 1)
-        words.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
-        let mask = bits == 64 ? UInt64.max : (1 << UInt64(bits)) - 1
-        var values = [UInt64]()
-        values.reserveCapacity(count)
-        var position = 0
-        for _ in 0..<count {
-            let word = position >> 6, shift = position & 63
-            var value = UInt64(littleEndian: words[word]) &>> UInt64(shift)
-            if shift + bits > 64 { value |= UInt64(littleEndian: words[word + 1]) &<< UInt64(64 - shift) }
-            values.append(value & mask)
-            position += bits
-        }
-        return values
     }
 }

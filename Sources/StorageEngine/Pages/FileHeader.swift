@@ -15,7 +15,7 @@ import CXXHash
 ///
 ///     [0, 8)     checksum
 ///     [8, 16)    magic "AsyncRlm"
-///     [16, 20)   format version (2)
+///     [16, 20)   format version (3)
 ///     [20, 24)   flags: bit 0 = the file is encrypted
 ///     [24, 32)   version
 ///     [32, 52)   catalog root (PageRef)
@@ -48,7 +48,7 @@ package struct FileHeader: Sendable, Equatable {
     static let encryptedSlotBytes = 192
     private static let encryptedFlag: UInt32 = 1
     static let magic: [UInt8] = Array("AsyncRlm".utf8)
-    package static let formatVersion: UInt32 = 2
+    package static let formatVersion: UInt32 = 3
 
     package init(version: UInt64, catalog: PageRef, freeList: PageRef, commitRecord: PageRef, end: UInt64, fileID: UInt64) {
         self.version = version

@@ -1,0 +1,119 @@
+/// A column's strings in a leaf stored by column (`RowColumns`), each byte in as few bits as
+/// the column's alphabet needs.
+///
+/// Names, codes and identifiers are mostly made of a few dozen different bytes: letters of one
+/// case take five bits, letters, digits and a few signs six, where LZ4 takes back almost
+/// nothing of text with few repeats. Text that repeats (a status, a category, a shared prefix)
+/// is what LZ4 is good at and bit packing would hide from it, so `Survey` estimates what LZ4
+/// would leave of the plain bytes, and the writer packs only when packing is shorter still.
+///
+/// The section, for the column's `n` strings:
+/// ```
+/// alphabetCount   one byte, 0...128: how many different bytes the strings use
+/// alphabet        those bytes, ascending
+/// lengths         PackedNumbers: each string's length in bytes
+/// codes           each byte of the strings, in order, as its position in the alphabet, in
+///                 bitWidth(alphabetCount - 1) bits (BitPacker); no bits for one byte value
+/// ```
+enum PackedText {
+    /// The most different bytes a packed column may use (seven bits a byte).
+    static let maximumAlphabet = 128
+    /// The most bytes the strings of one page may hold together; a leaf's rows are far
+    /// shorter (`TreeLayout.maxLeafBytes`), so only a damaged page claims more.
+    static let maximumBytes = 1 << 20
+
+    /// What the writer learns from a column's strings as it meets them: the bytes they use,
+    /// and how many of their positions begin four bytes seen before (what LZ4 would match).
+    struct Survey {
+        private var present: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        private(set) var bytes = 0
+        private(set) var repeated = 0
+        /// The last four bytes met, and the last four-byte sequence seen at each hash.
+        private var window: UInt32 = 0
+        private var windowBytes = 0
+        private var seen: [UInt32] = []
+
+        /// Adds one string's payload (its length varint and its bytes, as LZ4 would see them)
+        /// to the estimate, and its bytes (`text`) to the alphabet.
+        mutating func add(payload: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer) {
+            for byte in text {
+                switch byte >> 6 {
+                case 0: present.0 |= 1 << UInt64(byte & 63)
+                case 1: present.1 |= 1 << UInt64(byte & 63)
+                case 2: present.2 |= 1 << UInt64(byte & 63)
+                default: present.3 |= 1 << UInt64(byte & 63)
+                }
+            }
+            bytes &+= text.count
+            if seen.isEmpty { seen = [UInt32](repeating: 0, count: 4096) }
+            for byte in payload {
+                window = window << 8 | UInt32(byte)
+                windowBytes &+= 1
+                guard windowBytes >= 4 else { continue }
+                let slot = Int((window &* 2_654_435_761) >> 20)
+                if seen[slot] == window { repeated &+= 1 } else { seen[slot] = window }
+            }
+        }
+
+        /// The different bytes the strings use, ascending.
+        var alphabet: [UInt8] {
+            (0...255).compactMap { (byte: Int) -> UInt8? in
+                let word = switch byte >> 6 { case 0: present.0; case 1: present.1; case 2: present.2; default: present.3 }
+                return word >> UInt64(byte & 63) & 1 == 1 ? UInt8(byte) : nil
+            }
+        }
+
+        var alphabetCount: Int {
+            present.0.nonzeroBitCount + present.1.nonzeroBitCount + present.2.nonzeroBitCount + present.3.nonzeroBitCount
+        }
+    }
+
+    /// The bits a byte takes for an alphabet of `count` bytes.
+    static func bits(alphabet count: Int) -> Int {
+        count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
+    }
+
+    /// Writes the section for `strings` (each a buffer of its bytes), whose bytes make
+    /// `alphabet` (ascending, at most `maximumAlphabet`).
+    static func write(_ strings: [UnsafeRawBufferPointer], alphabet: [UInt8], to writer: inout ByteWriter) {
+        var code = [UInt8](repeating: 0, count: 256)
+        for (position, byte) in alphabet.enumerated() { code[Int(byte)] = UInt8(position) }
+        writer.append(UInt8(alphabet.count))
+        for byte in alphabet { writer.append(byte) }
+        PackedNumbers.write(strings.map { Int64($0.count) }, to: &writer)
+        let bits = bits(alphabet: alphabet.count)
+        var packer = BitPacker(count: strings.reduce(0) { $0 + $1.count }, bits: bits)
+        if bits > 0 {
+            for string in strings {
+                for byte in string { packer.append(UInt64(code[Int(byte)])) }
+            }
+        }
+        writer.append(contentsOf: packer.bytes)
+    }
+
+    /// Reads the section of `count` strings: each one's length, and their bytes back to back.
+    static func read(_ count: Int, from reader: inout ByteReader) throws -> (lengths: [Int64], bytes: [UInt8]) {
+        let alphabetCount = Int(try reader.readByte())
+        guard alphabetCount <= maximumAlphabet else { throw reader.corrupted("packs text of \(alphabetCount) different bytes") }
+        let alphabet = try reader.readBytes(alphabetCount)
+        for index in alphabet.indices.dropFirst() where alphabet[index - 1] >= alphabet[index] {
+            throw reader.corrupted("packs text with an alphabet out of order")
+        }
+        let lengths = try PackedNumbers.read(count, from: &reader)
+        var total = 0
+        for length in lengths {
+            guard length >= 0, length <= Int64(maximumBytes - total) else { throw reader.corrupted("packs text longer than a page holds") }
+            total += Int(length)
+        }
+        guard total == 0 || alphabetCount > 0 else { throw reader.corrupted("packs text with no alphabet") }
+        let bits = bits(alphabet: alphabetCount)
+        let codes = BitPacker.unpack(try reader.readBytes((total * bits + 7) / 8), count: total, bits: bits)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(total)
+        for code in codes {
+            guard code < UInt64(alphabetCount) else { throw reader.corrupted("packs text with a byte outside its alphabet") }
+            bytes.append(alphabet[Int(code)])
+        }
+        return (lengths, bytes)
+    }
+}
