@@ -80,7 +80,8 @@ func writeSeed(to path: String, key: Data? = nil) async throws {
             for id in 0..<20 {
                 let item = FuzzItem()
                 item.id = id - 10
-                item.name = "item \(id)"
+                // Letters that vary, so that the names are stored as packed text.
+                item.name = String(decoding: (0..<(6 + id % 5)).map { UInt8(97 + (id * 7 + $0 * 11) % 26) }, as: UTF8.self)
                 item.when = id % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(id))
                 item.values.append(objectsIn: 0..<id)
                 realm.add(item)

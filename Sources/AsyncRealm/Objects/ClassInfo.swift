@@ -21,6 +21,9 @@ final class ClassInfo {
     @exclusivity(unchecked) var nextPendingKey: UInt64 = 0
     /// The primary key's column, if the class has one.
     let primaryKeyColumn: Int?
+    /// Whether the primary key is an `Int`, whose values give objects their row keys where
+    /// they can (`PrimaryKeyRowKey`).
+    let primaryKeyGivesRowKeys: Bool
     /// The element table of each list property, by column (see `ListStore`).
     let listTables: [Int: String]
     /// How each property is read, by name: decided once so that a read needs no dynamic cast.
@@ -73,6 +76,7 @@ final class ClassInfo {
         let columns = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().map { ($1.name, $0) })
         self.columns = columns
         primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
+        primaryKeyGivesRowKeys = schema.primaryKeyProperty?.type == .int
         listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isCollection).map {
             ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element.name))
         })

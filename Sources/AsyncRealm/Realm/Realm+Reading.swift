@@ -44,10 +44,26 @@ extension Realm {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let table = readTable(info), let found = readOrStop({ try table.firstKey(where: column, equals: stored.value) }) else {
-            return nil
+        guard let table = readTable(info) else { return nil }
+        if info.primaryKeyGivesRowKeys, let key = PrimaryKeyRowKey.key(for: stored.value),
+           let found = object(ofType: type, key: key, primaryKey: stored.value, column: column, in: table, info: info) {
+            return found
         }
+        guard let found = readOrStop({ try table.firstKey(where: column, equals: stored.value) }) else { return nil }
         return accessor(of: type, key: found, info: info)
+    }
+
+    /// The object at row `key` if its primary key (at `column`) is `primaryKey`, with its row
+    /// read once for the lookup and the accessor both (`PrimaryKeyRowKey`).
+    private func object<Element: Object>(
+        ofType type: Element.Type, key: UInt64, primaryKey: RowValue, column: Int, in table: any TableReading, info: ClassInfo
+    ) -> Element? {
+        let buffer = RowBuffer.make(realm: self, tableName: info.schema.className)
+        let found = readOrStop {
+            try table.withRow(key) { row in try row.column(column).isIdentical(to: primaryKey) ? buffer.append(row) : nil }
+        }
+        guard let range = found ?? nil else { return nil }
+        return accessor(of: type, key: key, row: range, of: buffer, info: info)
     }
 
 }

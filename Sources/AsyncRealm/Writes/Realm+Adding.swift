@@ -90,7 +90,7 @@ extension Realm {
         }
         // Take the key before converting links, so that a cycle back to this object (or
         // another object of this class added on the way) finds its key.
-        let key = max(table.nextKey, info.nextPendingKey)
+        let key = newKey(for: object, info: info, next: max(table.nextKey, info.nextPendingKey))
         info.nextPendingKey = key + 1
         object._manage(realm: self, key: key, info: info)
         info.writeSlots(into: object)
@@ -101,6 +101,14 @@ extension Realm {
         recycle(&values)
         bumpStamp()
         return key
+    }
+
+    /// The row key a new `object` takes: the next one free, or for an `Int` primary key the one
+    /// it gives if that is a little past the next (`PrimaryKeyRowKey`).
+    private func newKey(for object: Object, info: ClassInfo, next: UInt64) -> UInt64 {
+        guard info.primaryKeyGivesRowKeys, let column = info.primaryKeyColumn else { return next }
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return PrimaryKeyRowKey.newKey(for: info.storageFields(of: object)[column].storageValue(in: base, realm: self), next: next)
     }
 
     /// Creates an object of `type` from `value` (a dictionary by property name, an array in

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+import TestSupport
+import StorageEngine
+
+/// Objects whose `Int` primary key gives their row key (`PrimaryKeyRowKey`): found with one
+/// row lookup, and still in insertion order, never reusing a key, and found through the index
+/// whenever their key is another.
+@Suite("Row keys given by Int primary keys")
+struct PrimaryKeyRowKeyTests {
+    final class Order: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var note: String
+        @Persisted var lines: List<Int>
+    }
+
+    final class MaybeKeyed: Object {
+        @Persisted(primaryKey: true) var id: Int?
+        @Persisted var note: String
+    }
+
+    static func order(_ id: Int, _ note: String = "") -> Order {
+        let order = Order()
+        order.id = id
+        order.note = note.isEmpty ? "order \(id)" : note
+        order.lines.append(objectsIn: [id, id &+ 1])
+        return order
+    }
+
+    @Test("ids that count up give their objects row keys one past them, across commits, and are found with one row lookup", arguments: RealmKind.allCases)
+    func countingIDsGiveRowKeys(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        // Ids from 1000: the first object jumps the keys forward to 1001, the next keys follow.
+        try realm.write { for id in 1000..<1500 { realm.add(Self.order(id)) } }
+        try realm.write { for id in 1500..<1600 { realm.add(Self.order(id)) } }
+        for id in [1000, 1001, 1250, 1499, 1500, 1599] {
+            let found = try #require(realm.object(ofType: Order.self, forPrimaryKey: id))
+            #expect(found.managed?.key == UInt64(id) + 1)
+            #expect(found.note == "order \(id)" && Array(found.lines) == [id, id + 1])
+        }
+        for missing in [0, 1, 999, 1600, -1] { #expect(realm.object(ofType: Order.self, forPrimaryKey: missing) == nil) }
+        #expect(realm.objects(Order.self).map(\.id) == Array(1000..<1600))
+    }
+
+    @Test("ids in any order, negative, far apart or past 2^31 keep insertion order and are all found", arguments: RealmKind.allCases)
+    func anyIDsKeepInsertionOrder(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        // Keys: 6 (given), 7 and 8 (next: 3 and 2 are behind), -5 next, a gap past the largest
+        // jump, 2^31 and Int.max (no key given), then ids ahead again.
+        let ids = [5, 3, 2, -5, 40_000_000, 1 << 31, .max, 12, 13, 11, 100]
+        try realm.write { for id in ids { realm.add(Self.order(id)) } }
+        #expect(realm.objects(Order.self).map(\.id) == ids, "objects come in the order they were added")
+        let keys = realm.objects(Order.self).map { $0.managed!.key }
+        #expect(keys == keys.sorted() && Set(keys).count == keys.count)
+        #expect(keys.allSatisfy { $0 < 1 << 32 }, "owners' keys stay below 2^32 for their lists' element keys")
+        for id in ids {
+            let found = try #require(realm.object(ofType: Order.self, forPrimaryKey: id), "\(id)")
+            #expect(found.id == id && Array(found.lines) == [id, id &+ 1])
+        }
+        for missing in [0, 1, 4, 6, 14, 99, 101, 40_000_001] { #expect(realm.object(ofType: Order.self, forPrimaryKey: missing) == nil, "\(missing)") }
+    }
+
+    @Test("a row key taken by another object's next key is not mistaken for the id's own", arguments: RealmKind.allCases)
+    func keyHeldByAnotherObject(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        // -1 takes key 1 (the next), -2 key 2, then 1 gives key 2, which is taken: it takes 3.
+        try realm.write { for id in [-1, -2, 1, 0] { realm.add(Self.order(id)) } }
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 0)?.id == 0)
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 1)?.id == 1)
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 1)?.managed?.key != 2)
+        #expect(realm.objects(Order.self).map(\.id) == [-1, -2, 1, 0])
+    }
+
+    @Test("a deleted object's key is never given again: its accessor stays invalidated, its reference resolves to nil", arguments: RealmKind.allCases)
+    func deletedKeysAreNotReused(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        try realm.write { for id in 1...3 { realm.add(Self.order(id)) } }
+        let old = try #require(realm.object(ofType: Order.self, forPrimaryKey: 3))
+        let reference = ThreadSafeReference(to: old)
+        let oldKey = try #require(old.managed?.key)
+        try realm.write { realm.delete(old) }
+        try realm.write { realm.add(Self.order(3, "again")) }
+        #expect(old.isInvalidated)
+        let again = try #require(realm.object(ofType: Order.self, forPrimaryKey: 3))
+        #expect(again.note == "again" && again.managed!.key > oldKey)
+        #expect(realm.resolve(reference) == nil)
+        #expect(realm.objects(Order.self).map(\.note) == ["order 1", "order 2", "again"])
+    }
+
+    @Test("addOrUpdate and create with update find the object of the id, and optional Int keys (nil among them) are found")
+    func updatesAndOptionalKeys() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: RealmKind.file.configuration(directory, objectTypes: [Order.self, MaybeKeyed.self]))
+        try realm.write {
+            for id in 1...5 { realm.add(Self.order(id)) }
+            realm.add(Self.order(3, "updated"), update: .modified)
+            realm.create(Order.self, value: ["id": 4, "note": "created"], update: .modified)
+            for id in [nil, 0, 7] as [Int?] {
+                let object = MaybeKeyed()
+                object.id = id
+                object.note = "\(id.map(String.init) ?? "nil")"
+                realm.add(object)
+            }
+        }
+        #expect(realm.objects(Order.self).map(\.note) == ["order 1", "order 2", "updated", "created", "order 5"])
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 3)?.note == "updated")
+        for id in [nil, 0, 7] as [Int?] {
+            #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: id)?.note == "\(id.map(String.init) ?? "nil")")
+        }
+        #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: 8 as Int?) == nil)
+    }
+
+    enum Renumbered {
+        final class Order: Object {
+            @Persisted(primaryKey: true) var id: Int
+            @Persisted var note: String
+            @Persisted var lines: List<Int>
+        }
+    }
+
+    @Test("after a migration changes ids, each is found by its new id and none by an old one's key")
+    func migratedIDs() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        do {
+            let realm = try Realm(configuration: MigrationTests.configuration(url, version: 0, types: [Order.self]))
+            try realm.write { for id in 1...3 { realm.add(Self.order(id)) } }
+        }
+        // 1 -> 100, 2 -> 1, 3 stays: the row 1 gave (key 2) now holds id 100.
+        let realm = try Realm(configuration: MigrationTests.configuration(url, version: 1, types: [Renumbered.Order.self]) { migration, _ in
+            migration.enumerateObjects(ofType: "Order") { old, new in
+                switch old!["id"] as! Int {
+                case 1: new!["id"] = 100
+                case 2: new!["id"] = 1
+                default: break
+                }
+            }
+        })
+        #expect(realm.object(ofType: Renumbered.Order.self, forPrimaryKey: 1)?.note == "order 2")
+        #expect(realm.object(ofType: Renumbered.Order.self, forPrimaryKey: 100)?.note == "order 1")
+        #expect(realm.object(ofType: Renumbered.Order.self, forPrimaryKey: 2) == nil)
+        #expect(realm.object(ofType: Renumbered.Order.self, forPrimaryKey: 3)?.note == "order 3")
+    }
+}
