@@ -36,22 +36,33 @@ struct BitPacker {
     }
 
     static func unpack(_ bytes: UnsafeRawBufferPointer, count: Int, bits: Int) -> [UInt64] {
-        guard bits > 0 else { return [UInt64](repeating: 0, count: count) }
+        var values = [UInt64]()
+        values.reserveCapacity(count)
+        forEachValue(in: bytes, count: count, bits: bits) { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with each of the `count` values packed in `bits` bits in `bytes`, in order.
+    @inline(__always)
+    static func forEachValue(in bytes: UnsafeRawBufferPointer, count: Int, bits: Int, _ body: (UInt64) throws -> Void) rethrows {
+        guard bits > 0 else {
+            for _ in 0..<count { try body(0) }
+            return
+        }
         // Whole words, the last padded with zeros, so that every value is read with at most
         // two word loads.
         var words = [UInt64](repeating: 0, count: (bytes.count + 7) / 8 + 1)
         words.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
         let mask = bits == 64 ? UInt64.max : (1 << UInt64(bits)) - 1
-        var values = [UInt64]()
-        values.reserveCapacity(count)
-        var position = 0
-        for _ in 0..<count {
-            let word = position >> 6, shift = position & 63
-            var value = UInt64(littleEndian: words[word]) &>> UInt64(shift)
-            if shift + bits > 64 { value |= UInt64(littleEndian: words[word + 1]) &<< UInt64(64 - shift) }
-            values.append(value & mask)
-            position += bits
+        try words.withUnsafeBufferPointer { words in
+            var position = 0
+            for _ in 0..<count {
+                let word = position >> 6, shift = position & 63
+                var value = UInt64(littleEndian: words[word]) &>> UInt64(shift)
+                if shift + bits > 64 { value |= UInt64(littleEndian: words[word + 1]) &<< UInt64(64 - shift) }
+                try body(value & mask)
+                position += bits
+            }
         }
-        return values
     }
 }

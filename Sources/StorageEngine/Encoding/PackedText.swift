@@ -107,10 +107,10 @@ enum PackedText {
         }
         guard total == 0 || alphabetCount > 0 else { throw reader.corrupted("packs text with no alphabet") }
         let bits = bits(alphabet: alphabetCount)
-        let codes = BitPacker.unpack(try reader.readBytes((total * bits + 7) / 8), count: total, bits: bits)
+        let codes = try reader.readBytes((total * bits + 7) / 8)
         var bytes = [UInt8]()
         bytes.reserveCapacity(total)
-        for code in codes {
+        try BitPacker.forEachValue(in: codes, count: total, bits: bits) { code in
             guard code < UInt64(alphabetCount) else { throw reader.corrupted("packs text with a byte outside its alphabet") }
             bytes.append(alphabet[Int(code)])
         }
