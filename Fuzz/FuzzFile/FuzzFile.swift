@@ -35,10 +35,12 @@ func runOne(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
-/// Every row of every table, every column decoded, through the engine.
+/// Every row of every table, every column decoded, through the engine; then every page of
+/// the file, index trees and their posting trees among them, through the verifier.
 func readEveryRow(key: Data?) {
     guard let database = try? Database.open(path: scratch, create: false, encryptionKey: key.map { try! EncryptionKey(Array($0)) }),
           let snapshot = try? database.snapshot() else { return }
+    defer { _ = try? database.verify() }
     for name in snapshot.tableNames {
         guard let table = try? snapshot.table(name) else { continue }
         _ = try? table.scan { _, row in
@@ -80,8 +82,9 @@ func writeSeed(to path: String, key: Data? = nil) async throws {
             for id in 0..<20 {
                 let item = FuzzItem()
                 item.id = id - 10
-                // Letters that vary, so that the names are stored as packed text.
-                item.name = String(decoding: (0..<(6 + id % 5)).map { UInt8(97 + (id * 7 + $0 * 11) % 26) }, as: UTF8.self)
+                // Letters without repeats for LZ4 to find, so that the names are stored as
+                // packed text (see `PackedText`).
+                item.name = String(decoding: (0..<(6 + id % 5)).map { seedLetter(id, $0) }, as: UTF8.self)
                 item.when = id % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(id))
                 item.values.append(objectsIn: 0..<id)
                 realm.add(item)
@@ -96,6 +99,15 @@ func writeSeed(to path: String, key: Data? = nil) async throws {
     let kept = try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: key, objectTypes: [FuzzItem.self])).objects(FuzzItem.self).count
     guard kept == 20 else { fatalError("the cut seed holds \(kept) objects, not 20") }
     unlink(path + ".lock")
+}
+
+/// A lowercase letter that looks random, the same on every run: letter `position` of item
+/// `id`'s name in the seed (splitmix64's mixing of the two).
+func seedLetter(_ id: Int, _ position: Int) -> UInt8 {
+    var mixed = UInt64(id * 64 + position + 1) &* 0x9E37_79B9_7F4A_7C15
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return UInt8(97 + (mixed ^ (mixed >> 31)) % 26)
 }
 
 #if FUZZING
