@@ -81,6 +81,7 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(name: "FuzzQuery", dependencies: ["AsyncRealm", "FuzzSupport"], path: "Fuzz/FuzzQuery"),
         .executableTarget(name: "FuzzFile", dependencies: ["AsyncRealm", "StorageEngine", "FuzzSupport"], path: "Fuzz/FuzzFile"),
+        .executableTarget(name: "FuzzNode", dependencies: ["StorageEngine", "FuzzSupport"], path: "Fuzz/FuzzNode"),
     ],
     swiftLanguageModes: [.v6]
 )

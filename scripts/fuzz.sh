@@ -4,7 +4,7 @@
 # runs them so). New inputs that reach new code go to a scratch corpus, not the checked-in
 # one; a crash is written to .build/fuzz/crashes/ and fails the run.
 #
-#     bash scripts/fuzz.sh                      # both targets, a minute each
+#     bash scripts/fuzz.sh                      # every target (FuzzQuery, FuzzFile, FuzzNode), a minute each
 #     FUZZ_SECONDS=600 bash scripts/fuzz.sh     # ten minutes each: after changing the parser or the file reader
 #     bash scripts/fuzz.sh FuzzQuery            # one target
 #     .build/debug/FuzzQuery crash-<hash>       # replay an input with a plain build
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzQuery FuzzFile)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzQuery FuzzFile FuzzNode)
 build=.build/fuzz
 mkdir -p "$build/crashes"
 # libFuzzer without its own main (SwiftPM gives each executable a main of its own, which

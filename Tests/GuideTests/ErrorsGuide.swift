@@ -1,5 +1,6 @@
 import AsyncRealm
 import Foundation
+@testable import StorageEngine
 import Testing
 import TestSupport
 
@@ -86,6 +87,21 @@ struct ErrorsGuide {
         }
     }
 
+    /// Rewrites both header slots of the plain file at `url` as written in format `format`,
+    /// their checksums made to match: a file an older build wrote.
+    static func rewriteFormatVersion(of url: URL, to format: UInt32) throws {
+        var bytes = try Data(contentsOf: url)
+        for offset in FileHeader.slotOffsets.map(Int.init) {
+            var slot = [UInt8](bytes[offset..<(offset + FileHeader.slotBytes)])
+            slot.withUnsafeMutableBytes { $0.storeBytes(of: format.littleEndian, toByteOffset: 16, as: UInt32.self) }
+            let checksum = slot.withUnsafeBytes { FileHeader.checksum($0, at: UInt64(offset)) }
+            slot.withUnsafeMutableBytes { $0.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt64.self) }
+            bytes.replaceSubrange(offset..<(offset + FileHeader.slotBytes), with: slot)
+        }
+        try bytes.write(to: url)
+        for suffix in [".lock", ".log"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+    }
+
     @Test("each example message is the one the error gives")
     func examples() throws {
         let directory = TemporaryDirectory()
@@ -147,6 +163,15 @@ struct ErrorsGuide {
             let other = directory.file("mismatch.realm")
             _ = try Realm(configuration: Realm.Configuration(fileURL: other, objectTypes: [Ticket.self]))
             _ = try Realm(configuration: Realm.Configuration(fileURL: other, objectTypes: [ErrorsGuideV2.Ticket.self]))
+        }
+        let older = directory.file("older.realm")
+        do {
+            let olderRealm = try Realm(configuration: Realm.Configuration(fileURL: older, objectTypes: [Ticket.self]))
+            try olderRealm.write { olderRealm.create(Ticket.self, value: ["number": 1, "title": "a"]) }
+        }
+        try Self.rewriteFormatVersion(of: older, to: FileHeader.formatVersion - 1)
+        seen[.fileFormatUpgradeRequired] = Self.message(.fileFormatUpgradeRequired, in: directory) {
+            _ = try Realm(configuration: Realm.Configuration(fileURL: older, objectTypes: [Ticket.self]))
         }
         try Data(repeating: 1, count: 10_000).write(to: directory.file("garbage.realm"))
         seen[.invalidDatabase] = Self.message(.invalidDatabase, in: directory) {
