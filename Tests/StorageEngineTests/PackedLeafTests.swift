@@ -54,6 +54,23 @@ struct PackedLeafTests {
         #expect(error?.code == .fileCorrupted)
     }
 
+    @Test("a few bytes claiming 65,536 rows of 1,024 columns of one tag each are refused, not decoded")
+    func claimedCellsAreBounded() throws {
+        // Count 65,536 (a varint), keys as a run, layout 1, width 1,024, then each column's
+        // mode (tags of one form) and tag (null) and an empty payload stream.
+        var writer = ByteWriter()
+        writer.appendVarint(65_536)
+        writer.append(NodeCodec.KeyForm.run.rawValue)
+        writer.appendVarint(1)
+        writer.appendVarint(1)
+        writer.append(NodeCodec.Layout.rowsByColumn.rawValue)
+        writer.appendVarint(1024)
+        for _ in 0..<1024 { writer.append(contentsOf: [PackedTags.Form.one.rawValue << 4, 0, 0]) }
+        let error = #expect(throws: StorageError.self) { try NodeCodec.decode(kind: .leaf, raw: writer.bytes, origin: 0) }
+        #expect(error?.code == .fileCorrupted)
+        #expect(error?.message.contains("65536 rows of 1024 columns") == true, "\(String(describing: error))")
+    }
+
     @Test("a column of one tag stores it once, of two a bit a row; a Bool takes a bit")
     func tagForms() throws {
         var random = SeededGenerator(seed: 40)

@@ -19,6 +19,11 @@ enum RowColumns {
     static let absent: UInt8 = 15
     /// The most columns a page of rows stored by column may have.
     static let maximumColumns = 1024
+    /// The most rows times columns a page may claim. A written leaf holds at most about 4,000
+    /// rows (each takes a few bytes of the 8 KiB a leaf is split at), so at most about four
+    /// million cells even when one row has 1,024 columns and the others none; the bound keeps a
+    /// damaged page's counts from making the reader allocate and loop without limit.
+    static let maximumCells = 1 << 23
 
     /// One column of one row: its tag, where its payload is in the row, and its value if it is
     /// an integer.
@@ -333,6 +338,9 @@ enum RowColumns {
     /// with where each ends. The rows must end the page unless `endingThePage` is false.
     static func decode(_ reader: inout ByteReader, count: Int, endingThePage: Bool = true) throws -> (ends: [UInt32], bytes: [UInt8]) {
         let width = try reader.readLength(limit: maximumColumns)
+        // A column of one tag takes two bytes whatever its rows, so the bytes no longer bound
+        // the cells a page can claim.
+        guard count * width <= maximumCells else { throw reader.corrupted("claims \(count) rows of \(width) columns") }
         var columns: [StoredColumn] = []
         columns.reserveCapacity(width)
         for _ in 0..<width { columns.append(try readColumn(&reader, rows: count)) }
