@@ -71,6 +71,41 @@ struct PackedLeafTests {
         #expect(error?.message.contains("65536 rows of 1024 columns") == true, "\(String(describing: error))")
     }
 
+    @Test("a few bytes claiming a megabyte of text in each of many columns, or rows of many packed numbers, are refused")
+    func claimedBytesAreBounded() throws {
+        func page(rows: Int, width: Int, column: (inout ByteWriter) -> Void) -> [UInt8] {
+            var writer = ByteWriter()
+            writer.appendVarint(UInt64(rows))
+            writer.append(NodeCodec.KeyForm.run.rawValue)
+            writer.appendVarint(1)
+            writer.appendVarint(1)
+            writer.append(NodeCodec.Layout.rowsByColumn.rawValue)
+            writer.appendVarint(UInt64(width))
+            for _ in 0..<width { column(&writer) }
+            return writer.bytes
+        }
+        // 4 rows of 1,024 columns, each column four strings of 256 KiB of "a" (an alphabet of
+        // one byte: no bits a byte): 1 GiB of text from 13 KB.
+        let text = page(rows: 4, width: 1024) { writer in
+            writer.append(RowColumns.Packing.text.rawValue | PackedTags.Form.one.rawValue << 4)
+            writer.append(RowCodec.Tag.string.rawValue)
+            writer.append(contentsOf: [1, 0x61])
+            PackedNumbers.write([Int64](repeating: 1 << 18, count: 4), to: &writer)
+            writer.appendVarint(0)
+        }
+        // 8,192 rows of 1,024 columns of the integer 2^62 as a run: 80 MB of varints from 9 KB.
+        let numbers = page(rows: 8192, width: 1024) { writer in
+            writer.append(RowColumns.Packing.integers.rawValue | PackedTags.Form.one.rawValue << 4)
+            writer.append(RowCodec.Tag.positive.rawValue)
+            PackedNumbers.write([Int64](repeating: 1 << 62, count: 3), to: &writer)
+            writer.appendVarint(0)
+        }
+        for (name, raw) in [("text", text), ("numbers", numbers)] {
+            let error = #expect(throws: StorageError.self, "\(name)") { try NodeCodec.decode(kind: .leaf, raw: raw, origin: 0) }
+            #expect(error?.code == .fileCorrupted, "\(name)")
+        }
+    }
+
     @Test("a column of one tag stores it once, of two a bit a row; a Bool takes a bit")
     func tagForms() throws {
         var random = SeededGenerator(seed: 40)

@@ -18,8 +18,9 @@
 enum PackedText {
     /// The most different bytes a packed column may use (seven bits a byte).
     static let maximumAlphabet = 128
-    /// The most bytes the strings of one page may hold together; a leaf's rows are far
-    /// shorter (`TreeLayout.maxLeafBytes`), so only a damaged page claims more.
+    /// The most bytes the strings of one column may hold together; a leaf's rows are far
+    /// shorter (`TreeLayout.maxLeafBytes`), so only a damaged page claims more (and a page's
+    /// columns together may hold no more, `RowColumns.maximumDecodedBytes`).
     static let maximumBytes = 1 << 20
 
     /// What the writer learns from a column's strings as it meets them: the bytes they use,

@@ -24,6 +24,11 @@ enum RowColumns {
     /// million cells even when one row has 1,024 columns and the others none; the bound keeps a
     /// damaged page's counts from making the reader allocate and loop without limit.
     static let maximumCells = 1 << 23
+    /// The most bytes a page's rows (and its packed text) may come to once decoded. A leaf is
+    /// split at 8 KiB of values, one value may pass that by 2 KiB, so written pages come to
+    /// about 10 KiB at most; packed numbers and text of one byte value take almost no bytes of
+    /// the page, so only this bounds what a damaged page can make the reader build.
+    static let maximumDecodedBytes = 1 << 20
 
     /// One column of one row: its tag, where its payload is in the row, and its value if it is
     /// an integer.
@@ -343,13 +348,19 @@ enum RowColumns {
         guard count * width <= maximumCells else { throw reader.corrupted("claims \(count) rows of \(width) columns") }
         var columns: [StoredColumn] = []
         columns.reserveCapacity(width)
-        for _ in 0..<width { columns.append(try readColumn(&reader, rows: count)) }
+        var textBytes = 0
+        for _ in 0..<width {
+            columns.append(try readColumn(&reader, rows: count))
+            textBytes += columns[columns.count - 1].text.count
+            guard textBytes <= maximumDecodedBytes else { throw reader.corrupted("packs more text than a page holds") }
+        }
         guard reader.isAtEnd || !endingThePage else { throw reader.corrupted("has stray bytes after its columns") }
         var ends: [UInt32] = []
         ends.reserveCapacity(count)
         var bytes = ByteWriter(capacity: reader.buffer.count * 2)
         for row in 0..<count {
             try appendRow(row, of: &columns, to: &bytes, reader: reader)
+            guard bytes.count <= maximumDecodedBytes else { throw reader.corrupted("holds rows longer than a page holds") }
             ends.append(UInt32(bytes.count))
         }
         guard columns.allSatisfy(\.isUsedUp) else { throw reader.corrupted("has a column with values no row uses") }
