@@ -62,6 +62,13 @@ struct RowColumnsTests {
         return leaf
     }
 
+    @Test("the table of each tag's packing agrees with the switch, for every tag")
+    func packingBitsByTag() {
+        for tag in UInt8(0)...15 {
+            #expect(RowColumns.Packing.bit(of: tag) == RowColumns.Packing.of(tag)?.rawValue ?? 0, "tag \(tag)")
+        }
+    }
+
     @Test("leaves of rows are stored by column and come back byte for byte: every kind of value, nulls, rows of fewer columns")
     func randomLeavesRoundTrip() throws {
         var random = SeededGenerator(seed: 30)

@@ -26,6 +26,7 @@ enum PackedText {
     /// What the writer learns from a column's strings as it meets them: the bytes they use,
     /// and how many of their positions begin four bytes seen before (what LZ4 would match).
     struct Survey {
+        /// A bit for each byte value met: bit `b & 63` of word `b >> 6`.
         private var present: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         private(set) var bytes = 0
         private(set) var repeated = 0
@@ -36,24 +37,35 @@ enum PackedText {
 
         /// Adds one string's payload (its length varint and its bytes, as LZ4 would see them)
         /// to the estimate, and its bytes (`text`) to the alphabet.
+        ///
+        /// No branch depends on the bytes: the words are chosen by selects, in registers, and
+        /// the table of sequences is written whether or not the sequence was in it (that
+        /// branch was mispredicted every few bytes of names).
         mutating func add(payload: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer) {
+            var (low, lowMiddle, highMiddle, high) = present
             for byte in text {
-                switch byte >> 6 {
-                case 0: present.0 |= 1 << UInt64(byte & 63)
-                case 1: present.1 |= 1 << UInt64(byte & 63)
-                case 2: present.2 |= 1 << UInt64(byte & 63)
-                default: present.3 |= 1 << UInt64(byte & 63)
-                }
+                let bit: UInt64 = 1 &<< UInt64(byte & 63), word = byte >> 6
+                low |= word == 0 ? bit : 0
+                lowMiddle |= word == 1 ? bit : 0
+                highMiddle |= word == 2 ? bit : 0
+                high |= word == 3 ? bit : 0
             }
+            present = (low, lowMiddle, highMiddle, high)
             bytes &+= text.count
             if seen.isEmpty { seen = [UInt32](repeating: 0, count: 4096) }
-            for byte in payload {
-                window = window << 8 | UInt32(byte)
-                windowBytes &+= 1
-                guard windowBytes >= 4 else { continue }
-                let slot = Int((window &* 2_654_435_761) >> 20)
-                if seen[slot] == window { repeated &+= 1 } else { seen[slot] = window }
+            var window = window, windowBytes = windowBytes, repeated = repeated
+            seen.withUnsafeMutableBufferPointer { seen in
+                for byte in payload {
+                    window = window &<< 8 | UInt32(byte)
+                    windowBytes &+= 1
+                    let slot = Int((window &* 2_654_435_761) &>> 20)
+                    // The first three bytes of the column make no whole sequence yet.
+                    let whole = windowBytes >= 4, old = seen[slot]
+                    repeated &+= whole && old == window ? 1 : 0
+                    seen[slot] = whole ? window : old
+                }
             }
+            (self.window, self.windowBytes, self.repeated) = (window, windowBytes, repeated)
         }
 
         /// The different bytes the strings use, ascending.
@@ -77,7 +89,7 @@ enum PackedText {
     /// Writes the section for `strings` (each a buffer of its bytes), whose bytes make
     /// `alphabet` (ascending, at most `maximumAlphabet`).
     static func write(_ strings: [UnsafeRawBufferPointer], alphabet: [UInt8], to writer: inout ByteWriter) {
-        var code = [UInt8](repeating: 0, count: 256)
+        var code = InlineArray<256, UInt8>(repeating: 0)
         for (position, byte) in alphabet.enumerated() { code[Int(byte)] = UInt8(position) }
         writer.append(UInt8(alphabet.count))
         for byte in alphabet { writer.append(byte) }
@@ -86,7 +98,7 @@ enum PackedText {
         var packer = BitPacker(count: strings.reduce(0) { $0 + $1.count }, bits: bits)
         if bits > 0 {
             for string in strings {
-                for byte in string { packer.append(UInt64(code[Int(byte)])) }
+                for byte in string { packer.append(UInt64(code[unchecked: Int(byte)])) }
             }
         }
         writer.append(contentsOf: packer.bytes)

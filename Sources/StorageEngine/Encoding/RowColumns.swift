@@ -71,6 +71,22 @@ enum RowColumns {
             default: nil
             }
         }
+
+        /// `of(tag)?.rawValue ?? 0` without a branch: a nibble a tag in one word. A column's
+        /// loops ask it of every row, and the switch was an indirect jump each time.
+        @inline(__always)
+        static func bit(of tag: UInt8) -> UInt8 {
+            UInt8(truncatingIfNeeded: bitsByTag &>> (UInt64(tag & 15) &* 4)) & 15
+        }
+
+        /// Nibble `t` holds the bit of tag `t`'s kind.
+        private static var bitsByTag: UInt64 {
+            let integer = UInt64(Packing.integers.rawValue), decimal = UInt64(Packing.decimals.rawValue)
+            let timestamp = UInt64(Packing.timestamps.rawValue), text = UInt64(Packing.text.rawValue)
+            return integer << (4 * UInt64(RowCodec.Tag.zero.rawValue)) | integer << (4 * UInt64(RowCodec.Tag.positive.rawValue))
+                | integer << (4 * UInt64(RowCodec.Tag.negative.rawValue)) | decimal << (4 * UInt64(RowCodec.Tag.double.rawValue))
+                | timestamp << (4 * UInt64(RowCodec.Tag.timestamp.rawValue)) | text << (4 * UInt64(RowCodec.Tag.string.rawValue))
+        }
     }
 
     /// 10^e for the exponents of packed decimals, each exact in a Double.
@@ -87,14 +103,15 @@ enum RowColumns {
         writer.appendVarint(UInt64(width))
         parts.withUnsafeBufferPointer { parts in
             for column in 0..<width {
-                encodeColumn(column, of: parts, rows: count, width: width, bytes: bytes, ends: ends, into: &writer)
+                encodeColumn(UnsafeBufferPointer(rebasing: parts[(column * count)..<((column + 1) * count)]), bytes: bytes, into: &writer)
             }
         }
         return true
     }
 
-    /// Each row's parts, `width` per row (the most columns a row has), or nil if a row is not
-    /// as `RowCodec` writes it.
+    /// The rows' parts a column at a time (part `row` of column `c` at `c * rows + row`), for
+    /// `width` columns (the most a row has), or nil if a row is not as `RowCodec` writes it.
+    /// By column, each column's parts are read in a line, as `encodeColumn` reads them.
     private static func split(bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<UInt32>) -> (parts: [Part], width: Int)? {
         var counts: [Int] = []
         counts.reserveCapacity(ends.count)
@@ -110,7 +127,7 @@ enum RowColumns {
         let split = parts.withUnsafeMutableBufferPointer { parts in
             var start = 0
             for row in 0..<ends.count {
-                guard splitRow(bytes, start..<Int(ends[row]), columns: counts[row], into: parts, at: row * width) else { return false }
+                guard splitRow(bytes, start..<Int(ends[row]), columns: counts[row], into: parts, row: row, of: ends.count) else { return false }
                 start = Int(ends[row])
             }
             return true
@@ -118,9 +135,11 @@ enum RowColumns {
         return split ? (parts, width) : nil
     }
 
-    /// Fills `parts[first...]` with the parts of the row at `range` of `bytes`, which has
-    /// `columns` columns; false if it is not as `RowCodec` writes it.
-    private static func splitRow(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, columns: Int, into parts: UnsafeMutableBufferPointer<Part>, at first: Int) -> Bool {
+    /// Fills the parts of row `row` (of `rows`, see `split`) with those of the row at `range`
+    /// of `bytes`, which has `columns` columns; false if it is not as `RowCodec` writes it.
+    private static func splitRow(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, columns: Int, into parts: UnsafeMutableBufferPointer<Part>, row: Int, of rows: Int
+    ) -> Bool {
         var position = range.lowerBound + ByteWriter.varintSize(UInt64(columns))
         let tags = position
         position += (columns + 1) / 2
@@ -155,47 +174,50 @@ enum RowColumns {
                 if let seconds = shortestVarint(in: bytes, at: &end, end: range.upperBound),
                    let nanoseconds = shortestVarint(in: bytes, at: &end, end: range.upperBound), nanoseconds <= UInt64(Int64.max) {
                     (part.first, part.second, part.packable) = (Int64(bitPattern: seconds), Int64(nanoseconds), true)
+                    position = end
+                } else {
+                    guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
+                    position += length
                 }
-                guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
-                position += length
             case RowCodec.Tag.string.rawValue:
                 var end = position
                 // Only a shortest length varint comes back the same from packed text.
                 if let length = shortestVarint(in: bytes, at: &end, end: range.upperBound), length <= UInt64(range.upperBound - end) {
                     (part.first, part.second, part.packable) = (Int64(end), Int64(length), true)
+                    position = end + Int(length)
+                } else {
+                    guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
+                    position += length
                 }
-                guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
-                position += length
             default:
                 guard let length = payloadLength(tag: tag, in: bytes, at: position, end: range.upperBound) else { return false }
                 position += length
             }
             part.end = Int32(position)
-            parts[first + column] = part
+            parts[column &* rows &+ row] = part
         }
         return position == range.upperBound
     }
 
-    private static func encodeColumn(
-        _ column: Int, of parts: UnsafeBufferPointer<Part>, rows: Int, width: Int,
-        bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<UInt32>, into writer: inout ByteWriter
-    ) {
-        @inline(__always) func part(_ row: Int) -> Part { parts[row &* width &+ column] }
+    /// Writes one column: `parts` are its rows' parts.
+    private static func encodeColumn(_ parts: UnsafeBufferPointer<Part>, bytes: UnsafeRawBufferPointer, into writer: inout ByteWriter) {
+        let rows = parts.count
+        @inline(__always) func part(_ row: Int) -> Part { parts[row] }
         var kinds = KindSurvey()
-        for row in 0..<rows { kinds.add(part(row), bytes: bytes) }
+        for part in parts { kinds.add(part, bytes: bytes) }
         // Each kind's numbers, packed, if that saves bytes; the payloads of all its rows else.
         var packs: UInt8 = 0
         var sections = ByteWriter()
         for kind in Packing.allCases {
             let start = sections.count
-            guard kinds.write(kind, of: (0..<rows).lazy.map(part), bytes: bytes, to: &sections) else { continue }
+            guard kinds.write(kind, of: parts, bytes: bytes, to: &sections) else { continue }
             if sections.count - start < kinds.storedBytes(kind) {
                 packs |= kind.rawValue
             } else {
                 sections.bytes.removeLast(sections.count - start)
             }
         }
-        @inline(__always) func isPacked(_ tag: UInt8) -> Bool { Packing.of(tag).map { packs & $0.rawValue != 0 } ?? false }
+        @inline(__always) func isPacked(_ tag: UInt8) -> Bool { packs & Packing.bit(of: tag) != 0 }
         let tags = PackedTags.form(count: rows) { part($0).tag }
         writer.append(packs | tags.rawValue << 4)
         PackedTags.write(tags, count: rows, to: &writer) { part($0).tag }
@@ -270,13 +292,15 @@ enum RowColumns {
 
         /// Writes `kind`'s section for `parts` and returns true, or returns false (writing
         /// nothing) if the column has no value of the kind or one that cannot be packed.
-        func write(_ kind: Packing, of parts: some Collection<Part>, bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) -> Bool {
+        func write(_ kind: Packing, of parts: UnsafeBufferPointer<Part>, bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) -> Bool {
             let count = self[kind].count
             guard count > 0, !self[kind].unpackable else { return false }
             if kind == .text {
                 guard text.alphabetCount <= PackedText.maximumAlphabet else { return false }
-                let strings = parts.filter { $0.tag == RowCodec.Tag.string.rawValue }.map { part in
-                    UnsafeRawBufferPointer(rebasing: bytes[Int(part.first)..<Int(part.first + part.second)])
+                var strings: [UnsafeRawBufferPointer] = []
+                strings.reserveCapacity(count)
+                for part in parts where part.tag == RowCodec.Tag.string.rawValue {
+                    strings.append(UnsafeRawBufferPointer(rebasing: bytes[Int(part.first)..<Int(part.first + part.second)]))
                 }
                 PackedText.write(strings, alphabet: text.alphabet, to: &writer)
                 return true
@@ -285,7 +309,7 @@ enum RowColumns {
             var first: [Int64] = [], second: [Int64] = []
             first.reserveCapacity(count)
             if kind == .timestamps { second.reserveCapacity(count) }
-            for part in parts where Packing.of(part.tag) == kind {
+            for part in parts where Packing.bit(of: part.tag) == kind.rawValue {
                 switch kind {
                 case .integers: first.append(part.first)
                 case .decimals:
@@ -498,7 +522,13 @@ enum RowColumns {
 
     /// A varint that is the shortest encoding of its value (so that writing the value again
     /// gives the same bytes), or nil.
+    @inline(__always)
     private static func shortestVarint(in bytes: UnsafeRawBufferPointer, at position: inout Int, end: Int) -> UInt64? {
+        // One byte, the usual length: always the shortest.
+        if position < end, bytes[position] < 0x80 {
+            position += 1
+            return UInt64(bytes[position - 1])
+        }
         let start = position
         guard let value = varint(in: bytes, at: &position, end: end), position - start == ByteWriter.varintSize(value) else { return nil }
         return value
