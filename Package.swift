@@ -25,6 +25,9 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // Linux system calls Swift cannot reach (syscall(2) is variadic): a header.
         .systemLibrary(name: "CLinuxSyscalls", path: "Sources/CLinuxSyscalls"),
+        // A function of the Swift runtime itself (a retain that fails on an object being
+        // deinitialised): a header, no library.
+        .systemLibrary(name: "CSwiftRuntime", path: "Sources/CSwiftRuntime"),
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -38,7 +41,7 @@ let package = Package(
         // Pages, trees, versions, commits. No objects, no actors.
         .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CCrypto", "CPrefetch", "CLinuxSyscalls"]),
         // The public library.
-        .target(name: "AsyncRealm", dependencies: ["StorageEngine"]),
+        .target(name: "AsyncRealm", dependencies: ["StorageEngine", "CSwiftRuntime"]),
         // `asyncrealm`, to a realm file what `sqlite3` is to a SQLite file.
         .executableTarget(name: "Inspector", dependencies: ["AsyncRealm", "StorageEngine"]),
 

@@ -53,6 +53,41 @@ struct RealmHandleCacheTests {
         #expect(try Realm(configuration: configuration) === here)
     }
 
+    /// A handle handed to another thread, to be released there.
+    private final class Handed: @unchecked Sendable {
+        var realm: Realm?
+        init(_ realm: Realm) { self.realm = realm }
+    }
+
+    @Test("a handle whose deinit has begun on another thread is not handed out, though its entry is still there; once gone, it leaves no entry")
+    func deinitRacesLookup() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self])
+        let here = Confinement.thread(pthread_self())
+        let handed = Handed(try Realm(configuration: configuration))
+        #expect(RealmHandleCache.handle(for: configuration, confinement: here) === handed.realm)
+        let deinitBegun = DispatchSemaphore(value: 0), goOn = DispatchSemaphore(value: 0), gone = DispatchSemaphore(value: 0)
+        let url = directory.file()
+        RealmHandleCache.willForget.withLock {
+            $0 = { realm in
+                guard realm.configuration.fileURL == url else { return }
+                deinitBegun.signal()
+                goOn.wait()
+            }
+        }
+        defer { RealmHandleCache.willForget.withLock { $0 = nil } }
+        Thread {
+            handed.realm = nil
+            gone.signal()
+        }.start()
+        deinitBegun.wait()
+        #expect(RealmHandleCache.entryCount(forFileAt: directory.file()) == 1)
+        #expect(RealmHandleCache.handle(for: configuration, confinement: here) == nil)
+        goOn.signal()
+        gone.wait()
+        #expect(RealmHandleCache.entryCount(forFileAt: directory.file()) == 0)
+    }
+
     @Test("Realm(configuration:actor:) and Realm.open() twice on one actor give the same handle")
     func sameActor() async throws {
         let directory = TemporaryDirectory()

@@ -114,6 +114,7 @@ public final class Realm {
     }
 
     deinit {
+        RealmHandleCache.forget(self)
         transaction?.rollback()
         releaseSynchronousWrite()
         if claimsSchemaVersion { coordinator.releaseSchemaVersion() }

@@ -1,3 +1,4 @@
+import CSwiftRuntime
 import Foundation
 import StorageEngine
 
@@ -31,35 +32,61 @@ enum RealmHandleCache {
         let context: Context
     }
 
-    private struct WeakRealm: @unchecked Sendable {
+    /// A handle of the cache, not retained. A weak reference would give every handle a side
+    /// table, and every retain and release of a handle would then take the runtime's slow
+    /// path: each managed object and row buffer retains its realm, which made that a tenth of
+    /// a primary-key lookup. Instead a handle's `deinit` removes its entry (`forget`), under
+    /// the same lock as every lookup, and a lookup takes a handle only with a retain that
+    /// fails once the handle's `deinit` has begun (`swift_tryRetain`), so the memory of a
+    /// handle in the table is always still there.
+    private struct Entry: @unchecked Sendable {
         // @unchecked: only read and written under `handles`' lock; the realm itself is used
         // only in its context, by whoever finds it there.
-        weak var realm: Realm?
+        let realm: Unmanaged<Realm>
+
+        /// The handle, retained, unless its `deinit` has begun.
+        func retained() -> Realm? {
+            swift_tryRetain(realm.toOpaque()) != nil ? realm.takeRetainedValue() : nil
+        }
     }
 
-    private static let handles = Locked<[Key: WeakRealm]>([:])
+    private static let handles = Locked<[Key: Entry]>([:])
+
+    /// Called by a handle's `deinit` before it removes its entry (tests hold a handle there,
+    /// its deinit begun and its entry still in the table).
+    static let willForget = Locked<(@Sendable (Realm) -> Void)?>(nil)
 
     /// The live handle opened with a configuration like `configuration`, confined to
     /// `confinement`; nil if there is none.
     static func handle(for configuration: Realm.Configuration, confinement: Confinement) -> Realm? {
         guard let key = key(configuration, confinement) else { return nil }
-        return handles.withLock { handles in
-            guard let realm = handles[key]?.realm, realm.configuration.opensLike(configuration) else { return nil }
-            // A file deleted and created again under the path is another realm.
-            return realm.database.isStillAtPath ? realm : nil
-        }
+        // Retained under the lock and judged after it: the last release of a handle runs its
+        // `deinit`, which takes the lock.
+        guard let realm = handles.withLock({ $0[key]?.retained() }), realm.configuration.opensLike(configuration) else { return nil }
+        // A file deleted and created again under the path is another realm.
+        return realm.database.isStillAtPath ? realm : nil
     }
 
     /// Records `realm`, just opened, as its context's handle (unless a live one of the same
     /// file is recorded already).
     static func remember(_ realm: Realm) {
         guard let key = key(realm.configuration, realm.confinement) else { return }
+        if let existing = handles.withLock({ $0[key]?.retained() }), existing !== realm, existing.database.isStillAtPath { return }
+        handles.withLock { $0[key] = Entry(realm: .passUnretained(realm)) }
+    }
+
+    /// Removes `realm`'s entry, if it has one: called by its `deinit`.
+    static func forget(_ realm: Realm) {
+        guard let key = key(realm.configuration, realm.confinement) else { return }
+        willForget.withLock { $0 }?(realm)
         handles.withLock { handles in
-            if let existing = handles[key]?.realm, existing.database.isStillAtPath { return }
-            // Entries of handles gone are dropped now and then, not left to pile up.
-            if handles.count > 64 { handles = handles.filter { $0.value.realm != nil } }
-            handles[key] = WeakRealm(realm: realm)
+            if handles[key]?.realm.toOpaque() == Unmanaged.passUnretained(realm).toOpaque() { handles[key] = nil }
         }
+    }
+
+    /// How many handles of the file at `url` the cache holds (for tests).
+    static func entryCount(forFileAt url: URL) -> Int {
+        handles.withLock { $0.keys.filter { $0.realm == url.standardizedFileURL.path }.count }
     }
 
     private static func key(_ configuration: Realm.Configuration, _ confinement: Confinement) -> Key? {
