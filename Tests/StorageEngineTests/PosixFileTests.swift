@@ -46,6 +46,27 @@ struct PosixFileTests {
         #expect(try file.read(count: 1000, at: 9000) == [UInt8](repeating: 0, count: 1000))
     }
 
+    @Test("a durable write lands whole, inside the file (one pwritev2 with RWF_DSYNC) and past its end (a write and a sync), on a direct descriptor and a buffered one", arguments: [true, false])
+    func durableWrite(direct: Bool) throws {
+        let directory = TemporaryDirectory()
+        let file = try PosixFile(path: directory.filePath("durable"), create: true, readOnly: false, direct: direct)
+        // Aligned memory, as a direct descriptor needs (the redo log's staging buffer is).
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 4096)
+        defer { bytes.deallocate() }
+        bytes.initializeMemory(as: UInt8.self, repeating: 0)
+        // The file grows in chunks: its first write leaves room for the durable ones after.
+        try file.write(UnsafeRawBufferPointer(rebasing: bytes[..<4096]), at: 0)
+        let readBack = UnsafeMutableRawBufferPointer.allocate(byteCount: 8192, alignment: 4096)
+        defer { readBack.deallocate() }
+        for (index, offset) in [UInt64(0), 4096, 1 << 24].enumerated() {
+            for position in 0..<bytes.count { bytes[position] = UInt8((position + index * 7) % 251) }
+            try file.writeDurably(UnsafeRawBufferPointer(bytes), at: offset)
+            try file.read(into: readBack, at: offset)
+            #expect(Array(readBack) == Array(bytes), "at \(offset)")
+        }
+        #expect(try file.size() >= (1 << 24) + 8192)
+    }
+
     @Test("a gathering write of more parts than one pwritev takes lands in order, and a page writer's run with it")
     func gatheringWrite() throws {
         let directory = TemporaryDirectory()

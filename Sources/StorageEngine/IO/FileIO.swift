@@ -15,6 +15,10 @@ package protocol FileIO: AnyObject, Sendable {
     func write(gathering parts: [UnsafeRawBufferPointer], at offset: UInt64) throws
     /// Makes every write issued before this call durable.
     func sync() throws
+    /// Writes `bytes` at `offset` and returns once they are durable, as `write` then `sync`
+    /// would, except that other writes not synced yet may not be: for a file whose every write
+    /// that matters is made durable as it is written (the redo log).
+    func writeDurably(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
     /// Asks for the bytes written in `range` to start on their way to the disk, without waiting:
     /// a hint that lets a later `sync` find them written already. A file may ignore it.
     func startWriteback(_ range: Range<UInt64>)
@@ -32,6 +36,11 @@ package protocol FileIO: AnyObject, Sendable {
 
 extension FileIO {
     package func prepareForWriting(_ range: Range<UInt64>) throws {}
+
+    package func writeDurably(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        try write(bytes, at: offset)
+        try sync()
+    }
 
     package func startWriteback(_ range: Range<UInt64>) {}
 

@@ -141,6 +141,31 @@ package final class PosixFile: FileIO {
         }
     }
 
+    /// Whether `writeDurably` may use `pwritev2` with `RWF_DSYNC`: cleared the first time the
+    /// kernel or the file system refuses the flag.
+    private let durableWrites = Locked(true)
+
+    /// One `pwritev2` with `RWF_DSYNC` where the system has it (see
+    /// `asyncrealm_write_durably`); a write and an `fdatasync` otherwise, or to finish a short
+    /// write.
+    package func writeDurably(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        if durableWrites.withLock({ $0 }), offset + UInt64(bytes.count) <= physicalLength.withLock({ $0 }) {
+            while true {
+                let written = asyncrealm_write_durably(descriptor, bytes.baseAddress, Int64(bytes.count), Int64(offset))
+                if written == Int64(bytes.count) { return }
+                if written == -Int64(EINTR) { continue }
+                if written == -Int64(EINVAL) || written == -Int64(EOPNOTSUPP) || written == -Int64(ENOSYS) {
+                    durableWrites.withLock { $0 = false }
+                } else if written < 0 {
+                    throw PosixFile.error(Int32(-written), "write \(bytes.count) bytes at offset \(offset) of '\(path)'")
+                }
+                break
+            }
+        }
+        try write(bytes, at: offset)
+        try sync()
+    }
+
     package func sync() throws {
         while fdatasync(descriptor) != 0 {
             if errno != EINTR { throw PosixFile.error(errno, "sync '\(path)'") }

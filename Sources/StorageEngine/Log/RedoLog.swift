@@ -171,8 +171,7 @@ package final class RedoLog: @unchecked Sendable {
     /// ends before it, as if it had not been appended: the next record is written over it.
     package func append(version: UInt64, payload: [UInt8]) throws {
         let record = try compose(version: version, payload: payload)
-        try file.write(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
-        try file.sync()
+        try file.writeDurably(UnsafeRawBufferPointer(rebasing: staging[..<record.end]), at: record.blockStart)
         advance(past: record)
     }
 
