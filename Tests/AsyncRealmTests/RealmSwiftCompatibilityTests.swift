@@ -36,6 +36,8 @@ extension RealmSwiftCompatibilityTests {
         var dates: [Date] = [
             Date(), Date(timeIntervalSince1970: 0.5), Date(timeIntervalSince1970: -1.25), .distantPast, .distantFuture,
             Date(timeIntervalSinceReferenceDate: 123456789.123456789), Date(timeIntervalSinceReferenceDate: 0),
+            // Whole seconds, which a read converts without dividing the nanoseconds.
+            Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: -86_400), Date(timeIntervalSince1970: 0),
         ]
         // Any date more than about 52 days from 2001: there a Double's spacing is over a
         // nanosecond, so the nanoseconds stored tell every Double apart.
