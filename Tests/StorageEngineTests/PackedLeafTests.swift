@@ -134,6 +134,30 @@ struct PackedLeafTests {
         #expect(uneven.count > 400, "an uneven column keeps a width of offsets: \(uneven.count) bytes")
     }
 
+    @Test("the text survey counts repeats in a column's first kilobyte and scales them to the whole: words that repeat estimate almost all their bytes, random names almost none")
+    func surveyScalesRepeats() {
+        func survey(_ strings: [String]) -> (survey: PackedText.Survey, payloadBytes: Int) {
+            var survey = PackedText.Survey()
+            var total = 0
+            for string in strings {
+                let payload = [UInt8(string.utf8.count)] + Array(string.utf8)
+                total += payload.count
+                payload.withUnsafeBytes { payload in survey.add(payload: payload, text: UnsafeRawBufferPointer(rebasing: payload[1...])) }
+            }
+            return (survey, total)
+        }
+        var random = SeededGenerator(seed: 43)
+        let statuses = survey((0..<600).map { _ in ["pending", "shipped", "delivered"].randomElement(using: &random)! })
+        #expect(statuses.payloadBytes > 4 * PackedText.Survey.surveyedBytes)
+        #expect(statuses.survey.repeated > statuses.payloadBytes * 8 / 10, "\(statuses.survey.repeated) of \(statuses.payloadBytes)")
+        #expect(statuses.survey.repeated <= statuses.payloadBytes)
+        let names = survey((0..<600).map { _ in Self.randomName(&random) })
+        #expect(names.survey.repeated < names.payloadBytes / 20, "\(names.survey.repeated) of \(names.payloadBytes)")
+        // The alphabet still comes from every string, not only the surveyed ones.
+        let late = survey((0..<300).map { _ in "aaaa" } + ["zzzz"])
+        #expect(late.survey.alphabet == Array("az".utf8))
+    }
+
     @Test("names of few letters are packed in five bits a letter; repeated words and wide alphabets stay bytes; all come back the same")
     func textPacking() throws {
         var random = SeededGenerator(seed: 41)

@@ -25,11 +25,21 @@ enum PackedText {
 
     /// What the writer learns from a column's strings as it meets them: the bytes they use,
     /// and how many of their positions begin four bytes seen before (what LZ4 would match).
+    ///
+    /// The repeats are counted in the column's first `surveyedBytes` bytes of payloads and
+    /// scaled to the rest: a column's strings are alike (names, codes, statuses), and counting
+    /// every position of a leaf's names was a fifth of encoding the leaf, in the thread that
+    /// must keep up with a bulk insert's adds.
     struct Survey {
+        /// The payload bytes whose repeats are counted.
+        static let surveyedBytes = 1024
         /// A bit for each byte value met: bit `b & 63` of word `b >> 6`.
         private var present: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         private(set) var bytes = 0
-        private(set) var repeated = 0
+        /// Repeats counted in the first `surveyed` payload bytes, of `payloadBytes` met.
+        private var counted = 0
+        private var surveyed = 0
+        private var payloadBytes = 0
         /// The last four bytes met, and the last four-byte sequence seen at each hash.
         private var window: UInt32 = 0
         private var windowBytes = 0
@@ -52,8 +62,11 @@ enum PackedText {
             }
             present = (low, lowMiddle, highMiddle, high)
             bytes &+= text.count
+            payloadBytes &+= payload.count
+            guard surveyed < Self.surveyedBytes else { return }
+            surveyed &+= payload.count
             if seen.isEmpty { seen = [UInt32](repeating: 0, count: 4096) }
-            var window = window, windowBytes = windowBytes, repeated = repeated
+            var window = window, windowBytes = windowBytes, repeated = counted
             seen.withUnsafeMutableBufferPointer { seen in
                 for byte in payload {
                     window = window &<< 8 | UInt32(byte)
@@ -65,7 +78,13 @@ enum PackedText {
                     seen[slot] = whole ? window : old
                 }
             }
-            (self.window, self.windowBytes, self.repeated) = (window, windowBytes, repeated)
+            (self.window, self.windowBytes, self.counted) = (window, windowBytes, repeated)
+        }
+
+        /// How many positions of the payloads begin four bytes seen before: those counted,
+        /// scaled from the bytes surveyed to all.
+        var repeated: Int {
+            surveyed == 0 ? 0 : Int((Double(counted) * Double(payloadBytes) / Double(surveyed)).rounded(.down))
         }
 
         /// The different bytes the strings use, ascending.
