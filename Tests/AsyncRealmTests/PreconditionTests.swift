@@ -40,6 +40,15 @@ struct PreconditionTests {
                 let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-embedded-create", objectTypes: [Household.self, Street.self, Lamp.self]))
                 try realm.write { realm.create(Street.self, value: ["name": "x"]) }
             },
+            // After objects of another class (whose check the adds remember), still checked.
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-embedded-after", objectTypes: [Household.self, Street.self, Lamp.self]))
+                try realm.write {
+                    realm.add(Household(value: ["id": 1]))
+                    realm.add(Household(value: ["id": 2]))
+                    realm.add(Street())
+                }
+            },
         ]
         for result in results {
             let printed = String(decoding: result.standardErrorContent, as: UTF8.self)

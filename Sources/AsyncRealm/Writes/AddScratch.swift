@@ -21,4 +21,7 @@ struct AddScratch {
     var policy: Realm.UpdatePolicy = .error
     /// The class and table the last add went to (see `Realm.withAddTarget(for:_:)`).
     var target: Target?
+    /// The last class `add` found not to be embedded: the check is a dynamic cast of the
+    /// class, which a bulk add of one class made for every object.
+    var notEmbedded: ObjectIdentifier?
 }

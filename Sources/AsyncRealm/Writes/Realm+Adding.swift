@@ -15,7 +15,10 @@ extension Realm {
     public func add(_ object: Object, update: UpdatePolicy = .error) {
         checkThread()
         require(isWriting, "add objects inside a write transaction: realm.write { realm.add(object) }")
-        if object.managed == nil { requireNotEmbedded(type(of: object), "added") }
+        if object.managed == nil, addScratch.notEmbedded != ObjectIdentifier(type(of: object)) {
+            requireNotEmbedded(type(of: object), "added")
+            addScratch.notEmbedded = ObjectIdentifier(type(of: object))
+        }
         if update != .error, object.managed == nil { requirePrimaryKey(classInfoOrStop(for: type(of: object)), for: update) }
         addScratch.policy = update
         defer { addScratch.policy = .error }
