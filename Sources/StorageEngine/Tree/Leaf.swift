@@ -56,6 +56,13 @@ package struct Leaf: Sendable {
         keys.insert(key, at: index)
     }
 
+    /// Makes room for `entries` entries of `bytes` bytes in all before the arrays grow.
+    mutating func reserveCapacity(entries: Int, bytes count: Int) {
+        keys.reserveCapacity(entries)
+        ends.reserveCapacity(entries)
+        bytes.reserveCapacity(count)
+    }
+
     package mutating func append(key: UInt64, value: UnsafeRawBufferPointer, overflow: Bool) {
         bytes.append(contentsOf: value)
         keys.append(key)

@@ -24,7 +24,10 @@ extension MutableTree {
             let entrySize = stored.count + 5
             if leaves[leafIndex].count > 0 && leaves[leafIndex].encodedSize + entrySize > TreeLayout.maxLeafBytes {
                 leafFilled(leafIndex)
+                // Room for as much as the leaf just filled: the arrays grow once, not a dozen
+                // times, each growth copying what the leaf held so far.
                 var fresh = Leaf()
+                fresh.reserveCapacity(entries: leaves[leafIndex].count, bytes: TreeLayout.maxLeafBytes + stored.count)
                 fresh.append(key: key, value: stored, overflow: overflow)
                 leaves.append(fresh)
                 attachRight(separator: key, child: .dirtyLeaf(leaves.count - 1))
