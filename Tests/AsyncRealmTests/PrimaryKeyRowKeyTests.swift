@@ -63,6 +63,30 @@ struct PrimaryKeyRowKeyTests {
         for missing in [0, 1, 4, 6, 14, 99, 101, 40_000_001] { #expect(realm.object(ofType: Order.self, forPrimaryKey: missing) == nil, "\(missing)") }
     }
 
+    @Test("rows of every length are found whole: short, longer than a lookup's first buffer, in overflow pages; and changed in a write", arguments: RealmKind.allCases)
+    func rowsOfEveryLength(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        // A lookup copies a row into a buffer with room for 256 bytes; longer rows are read in
+        // place and the buffer grows.
+        let lengths = [0, 1, 200, 240, 250, 255, 256, 300, 5000, 100_000]
+        let notes = lengths.enumerated().map { index, length in String((0..<length).map { Character(UnicodeScalar(UInt8(97 + ($0 + index) % 26))) }) }
+        try realm.write { for (id, note) in notes.enumerated() { realm.add(Self.order(id, note.isEmpty ? "-" : note)) } }
+        for (id, note) in notes.enumerated() {
+            let found = try #require(realm.object(ofType: Order.self, forPrimaryKey: id))
+            #expect(found.note == (note.isEmpty ? "-" : note), "a note of \(note.count) characters")
+            #expect(Array(found.lines) == [id, id + 1])
+        }
+        try realm.write {
+            realm.object(ofType: Order.self, forPrimaryKey: 8)?.note = "short now"
+            realm.object(ofType: Order.self, forPrimaryKey: 1)?.note = String(repeating: "long ", count: 2000)
+            #expect(realm.object(ofType: Order.self, forPrimaryKey: 8)?.note == "short now")
+            #expect(realm.object(ofType: Order.self, forPrimaryKey: 1)?.note.count == 10_000)
+        }
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 8)?.note == "short now")
+        #expect(realm.object(ofType: Order.self, forPrimaryKey: 1)?.note == String(repeating: "long ", count: 2000))
+    }
+
     @Test("a row key taken by another object's next key is not mistaken for the id's own", arguments: RealmKind.allCases)
     func keyHeldByAnotherObject(kind: RealmKind) throws {
         let directory = TemporaryDirectory()

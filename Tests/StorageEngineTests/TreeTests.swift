@@ -275,4 +275,52 @@ struct TreeTests {
             #expect(found.map(\.1) == expected.map(\.1))
         }
     }
+
+    @Test("copying a value out gives the bytes a lookup reads, or says they do not fit or are absent: through a cold cache, a warm one, and a transaction's tree")
+    func copyValue() throws {
+        let file = InMemoryFile()
+        let database = try Database.open(file: file)
+        var model: [UInt64: [UInt8]] = [:]
+        // Empty values, short ones, and values in overflow pages.
+        try database.write { transaction in
+            let tree = transaction.createTable("t").rowTree
+            for key in UInt64(1)...3000 where key % 3 != 0 {
+                let value = (0..<(key % 101 == 0 ? 5000 : Int(key % 40))).map { UInt8(truncatingIfNeeded: Int(key) &+ $0) }
+                try tree.put(key, value)
+                model[key] = value
+            }
+        }
+        func check(_ tree: some TreeReading, _ label: String) throws {
+            for room in [0, 16, 64, 6000] {
+                var buffer = [UInt8](repeating: 0xEE, count: room + 8)
+                for key in UInt64(0)...3001 {
+                    let copy = try buffer.withUnsafeMutableBytes { try tree.copyValue(forKey: key, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<room])) }
+                    guard let value = model[key] else {
+                        #expect(copy == .absent, "\(label): key \(key)")
+                        continue
+                    }
+                    guard value.count <= room else {
+                        #expect(copy == .tooLong, "\(label): key \(key), \(value.count) bytes into \(room)")
+                        continue
+                    }
+                    #expect(copy == .copied(value.count), "\(label): key \(key)")
+                    #expect(Array(buffer[..<value.count]) == value, "\(label): key \(key)")
+                    #expect(buffer[room...].allSatisfy { $0 == 0xEE }, "\(label): nothing written past the room given")
+                }
+            }
+        }
+        // A fresh store reads every node from the file; the second pass finds them cached.
+        let reopened = try Database.open(file: file)
+        let snapshot = try reopened.snapshot()
+        let stored = TreeReader(store: snapshot.store, root: try #require(snapshot.catalog.tables["t"]).rows)
+        try check(stored, "cold cache")
+        try check(stored, "warm cache")
+        // A transaction's tree, changed on one path: its dirty nodes are read in memory.
+        try reopened.write { transaction in
+            let tree = try transaction.table("t").rowTree
+            try tree.put(2, [1, 2, 3])
+            model[2] = [1, 2, 3]
+            try check(tree, "transaction")
+        }
+    }
 }

@@ -31,7 +31,7 @@ extension Realm {
         if managed.hasCurrentRow { return }
         require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted, added in a write that was cancelled, or read before its realm was invalidated; check isInvalidated before using it")
         let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
-        guard let range = readOrStop({ try readTable(managed.info)?.withRow(managed.key, buffer.append) }) ?? nil else {
+        guard let table = readTable(managed.info), let range = readOrStop({ try buffer.appendRow(managed.key, of: table) }) else {
             stop("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
         managed.setRow(range, of: buffer, stamp: stamp)

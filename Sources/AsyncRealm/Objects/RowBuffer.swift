@@ -86,6 +86,26 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         }
     }
 
+    /// Appends row `key` of `table` and returns where it is; nil if the table has no such row.
+    /// The row is copied once, from the page cache into this buffer's unused bytes, when it
+    /// fits there; a longer one is read in place and appended, the buffer growing.
+    func appendRow(_ key: UInt64, of table: any TableReading) throws -> Range<Int>? {
+        let copied = try withUnsafeMutablePointerToHeader { fields -> Range<Int>?? in
+            let count = fields.pointee.count
+            let room = UnsafeMutableRawBufferPointer(start: fields.pointee.storage + count, count: fields.pointee.capacity - count)
+            switch try table.copyRow(key, into: room) {
+            case .copied(let length):
+                require(length <= room.count, "a row copied past its buffer's room")
+                fields.pointee.count = count + length
+                return .some(count..<(count + length))
+            case .absent: return .some(nil)
+            case .tooLong: return nil
+            }
+        }
+        if let copied { return copied }
+        return try table.withRow(key) { append($0) }
+    }
+
     /// The bytes of the rows held.
     var byteCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
 

@@ -59,10 +59,10 @@ extension Realm {
         ofType type: Element.Type, key: UInt64, primaryKey: RowValue, column: Int, in table: any TableReading, info: ClassInfo
     ) -> Element? {
         let buffer = RowBuffer.make(realm: self, tableName: info.schema.className)
-        let found = readOrStop {
-            try table.withRow(key) { row in try row.column(column).isIdentical(to: primaryKey) ? buffer.append(row) : nil }
+        guard let range = readOrStop({ try buffer.appendRow(key, of: table) }),
+              readOrStop({ try RowCodec.decodeColumn(column, of: buffer.bytes(at: range)).isIdentical(to: primaryKey) }) else {
+            return nil
         }
-        guard let range = found ?? nil else { return nil }
         return accessor(of: type, key: key, row: range, of: buffer, info: info)
     }
 

@@ -56,6 +56,7 @@ package protocol TableReading {
     func contains(_ key: UInt64) throws -> Bool
     func row(_ key: UInt64) throws -> [RowValue]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
+    func copyRow(_ key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
     func total(ofColumn column: Int, where matches: ((RowView) throws -> Bool)?) throws -> (integers: Int128, reals: Double, count: Int)
     func value(_ key: UInt64, column: Int) throws -> RowValue?
@@ -82,6 +83,12 @@ extension TableReading {
     /// Calls `body` with row `key` as stored, or returns nil if there is no such row.
     package func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result? {
         try rowTree.withValue(forKey: key) { try body(RowView(bytes: $0)) }
+    }
+
+    /// Copies row `key` as stored into `buffer` when it fits (see `ValueCopy`): a row read to
+    /// be kept is copied once, straight from the page cache.
+    package func copyRow(_ key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+        try rowTree.copyValue(forKey: key, into: buffer)
     }
 
     /// Calls `body` with the position in `keys` (ascending, repeats allowed) and the row of

@@ -114,6 +114,27 @@ package final class PageStore: Sendable {
         }
     }
 
+    /// Copies the value stored under `key` in the tree rooted at `root` into `buffer` when it
+    /// fits: `withValue(forKey:from:_:)` for a caller that keeps the bytes, copied once, from
+    /// the cached leaf to where they stay, instead of to the stack and from there.
+    package func copyValue(forKey key: UInt64, from root: PageRef, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+        var ref = root
+        while true {
+            switch cache.locate(key, from: ref, copyingInto: buffer) {
+            case .copied(let count): return .copied(count)
+            case .found(let value): return try value.withBytes(store: self) { ValueCopy.copy($0, into: buffer) }
+            case .absent: return .absent
+            case .uncached(let missing):
+                switch try node(missing) {
+                case .branch(let branch): ref = branch.storedChild(for: key)
+                case .leaf(let leaf):
+                    guard let value = leaf.storedValue(for: key) else { return .absent }
+                    return try value.withBytes(store: self) { ValueCopy.copy($0, into: buffer) }
+                }
+            }
+        }
+    }
+
     /// The verified, decompressed body of the page at `ref`, which must be of kind `expected`.
     func readPage(_ ref: PageRef, expecting expected: PageKind) throws -> [UInt8] {
         let (kind, raw) = try readRaw(ref)

@@ -6,6 +6,8 @@ package protocol TreeReading {
     func node(_ child: Child) throws -> Node
     /// Calls `body` with the bytes stored under `key`, or returns nil if there are none.
     func withValue<Result>(forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result?
+    /// Copies the bytes stored under `key` into `buffer` when they fit (see `ValueCopy`).
+    func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy
 }
 
 extension TreeReading {
@@ -23,6 +25,11 @@ extension TreeReading {
                 return try leaf.storedValue(for: key)?.withBytes(store: store, body)
             }
         }
+    }
+
+    /// Copies the bytes stored under `key` into `buffer` when they fit.
+    package func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+        try withValue(forKey: key) { ValueCopy.copy($0, into: buffer) } ?? .absent
     }
 
     package func contains(_ key: UInt64) throws -> Bool {
@@ -211,6 +218,15 @@ package struct TreeReader: TreeReading, Sendable {
     package func withValue<Result>(forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result? {
         if root.isNull { return nil }
         return try store.withValue(forKey: key, from: root, body)
+    }
+
+    /// Copies the bytes stored under `key` into `buffer` when they fit, straight from the
+    /// cached leaf under the cache's lock while the path is cached (see
+    /// `PageStore.copyValue(forKey:from:into:)`).
+    @inline(__always)
+    package func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+        if root.isNull { return .absent }
+        return try store.copyValue(forKey: key, from: root, into: buffer)
     }
 }
 
