@@ -48,6 +48,24 @@ func readEveryRow(key: Data?) {
             return true
         }
         readByColumns(table)
+        readByKeys(table)
+    }
+}
+
+/// Looks rows up one by one, in place and copied out (`copyRow`), which must agree: the
+/// copy is what the lookup read, or says it did not fit.
+func readByKeys(_ table: some TableReading) {
+    var room = [UInt8](repeating: 0, count: 48)
+    for key in UInt64(0)..<24 {
+        // Only lookups that both end without an error are compared.
+        guard let inPlace = Result(catching: { try table.withRow(key) { Array($0.bytes) } }).ok,
+              let copy = Result(catching: { try room.withUnsafeMutableBytes { try table.copyRow(key, into: $0) } }).ok else { continue }
+        switch (copy, inPlace) {
+        case (.copied(let count), let row?) where Array(room[..<count]) == row: break
+        case (.tooLong, let row?) where row.count > room.count: break
+        case (.absent, nil): break
+        default: fatalError("row \(key): copied out as \(copy), read in place as \(inPlace.map { "\($0.count) bytes" } ?? "absent")")
+        }
     }
 }
 
@@ -103,6 +121,11 @@ func writeSeed(to path: String, key: Data? = nil) async throws {
 
 /// A lowercase letter that looks random, the same on every run: letter `position` of item
 /// `id`'s name in the seed (splitmix64's mixing of the two).
+extension Result {
+    /// The success value, or nil on failure.
+    var ok: Success? { try? get() }
+}
+
 func seedLetter(_ id: Int, _ position: Int) -> UInt8 {
     var mixed = UInt64(id * 64 + position + 1) &* 0x9E37_79B9_7F4A_7C15
     mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -323,4 +323,35 @@ struct TreeTests {
             try check(tree, "transaction")
         }
     }
+
+    @Test("a leaf whose keys are a run is searched by position: keys before, inside and after it, runs ending at 2^32, and leaves with a gap")
+    func runLeaves() throws {
+        func leaf(_ keys: [UInt64]) -> Leaf {
+            var leaf = Leaf()
+            for key in keys {
+                let value = [UInt8](repeating: UInt8(truncatingIfNeeded: key), count: Int(key % 5))
+                value.withUnsafeBytes { leaf.append(key: key, value: $0, overflow: false) }
+            }
+            return leaf
+        }
+        let top = UInt64(UInt32.max)
+        let cases: [(keys: [UInt64], isRun: Bool)] = [
+            (Array(1...200), true), (Array(7...7), true), (Array(top - 50...top), true),
+            (Array(top - 50...top + 1), false), (Array(top + 1...top + 50), false),
+            (Array(1...100) + Array(102...200), false), ([3, 5], false), ([], false),
+        ]
+        for (keys, isRun) in cases {
+            let node = Node.leaf(leaf(keys))
+            let summary = NodeSummary(node, at: PageRef(offset: 4096, length: 100, checksum: 1), slot: 0, referenced: false)
+            #expect(summary.isRun == isRun, "keys \(keys.first ?? 0)...\(keys.last ?? 0), \(keys.count) of them")
+            guard case .leaf(let stored) = node else { continue }
+            var probes: [UInt64] = [0, 1, 2, top - 1, top, top + 1, .max, .max - 1]
+            for key in keys { probes += [key, key &- 1, key &+ 1] }
+            for key in probes {
+                let expected = stored.storedValue(for: key).map { ($0.range, $0.isOverflow) }
+                let found = summary.value(for: key, within: KeySpan())
+                #expect(found?.range == expected?.0 && found?.isOverflow == expected?.1, "key \(key)")
+            }
+        }
+    }
 }

@@ -27,13 +27,18 @@ struct NodeSummary {
     var isLeaf = false
     /// The CLOCK reference bit (see `PageCache`).
     var referenced = false
+    /// Whether a leaf's keys are the run `runStart, runStart + 1, ...` (see `runStart`).
+    var isRun = false
     /// To a whole line: a summary that straddled two would cost two misses.
-    private var padding16: UInt16 = 0
+    private var padding8: UInt8 = 0
     /// The cache slot holding the node.
     var slot: Int32 = 0
     /// The length of a leaf's value bytes, to guess where a value sits.
     var byteCount: UInt32 = 0
-    private var padding32: UInt32 = 0
+    /// A leaf's first key, when its keys are a run with no gap, below 2^32: a lookup then
+    /// knows a key's position without reading the keys. Rows are keyed in the order they were
+    /// added, so the leaves of a table nobody deleted from are runs.
+    var runStart: UInt32 = 0
 
     init() {}
 
@@ -51,6 +56,11 @@ struct NodeSummary {
             entries = leaf.ends.withUnsafeBytes { $0.baseAddress }
             bytes = leaf.bytes.withUnsafeBytes { $0.baseAddress }
             byteCount = UInt32(leaf.bytes.count)
+            if let first = leaf.keys.first, let last = leaf.keys.last, last <= UInt64(UInt32.max),
+               last - first == UInt64(leaf.keys.count - 1) {
+                isRun = true
+                runStart = UInt32(first)
+            }
         case .branch(let branch):
             require(branch.children.count == branch.keys.count + 1, "a branch has one child more than it has separators")
             keyCount = Int32(branch.keys.count)
@@ -104,16 +114,36 @@ struct NodeSummary {
     func value(for key: UInt64, within span: KeySpan) -> (range: Range<Int>, isOverflow: Bool)? {
         let keys = keyBuffer
         let ends = entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
+        if isRun {
+            // The key's position is its distance from the first: no key is read.
+            let offset = key &- UInt64(runStart)
+            guard offset < UInt64(keyCount) else { return nil }
+            let position = Int(offset)
+            prefetchValue(at: position)
+            return valueRange(at: position, ends: ends)
+        }
         // The guessed key is usually the one: its value's ends, and the bytes where values of
         // average length would put it, load while the key's line does.
         let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span) { guess in
             asyncrealm_prefetch(ends + max(guess - 1, 0))
-            guard let bytes, byteCount > 0 else { return }
-            let estimate = Int(byteCount) * guess / keys.count
-            asyncrealm_prefetch(bytes + estimate)
-            asyncrealm_prefetch(bytes + min(estimate + 64, Int(byteCount) - 1))
+            prefetchValue(at: guess)
         }
         guard position < keys.count, keys[position] == key else { return nil }
+        return valueRange(at: position, ends: ends)
+    }
+
+    /// Starts loading the bytes where values of average length would put value `position`.
+    @inline(__always)
+    private func prefetchValue(at position: Int) {
+        guard let bytes, byteCount > 0 else { return }
+        let estimate = Int(byteCount) * position / Int(keyCount)
+        asyncrealm_prefetch(bytes + estimate)
+        asyncrealm_prefetch(bytes + min(estimate + 64, Int(byteCount) - 1))
+    }
+
+    /// Where value `position` of a leaf is in `bytes`, and whether it is an overflow reference.
+    @inline(__always)
+    private func valueRange(at position: Int, ends: UnsafePointer<UInt32>) -> (range: Range<Int>, isOverflow: Bool) {
         let end = ends[position]
         let start = position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit)
         return (start..<Int(end & ~Leaf.overflowBit), end & Leaf.overflowBit != 0)
