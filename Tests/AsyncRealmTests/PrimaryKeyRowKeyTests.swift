@@ -87,6 +87,52 @@ struct PrimaryKeyRowKeyTests {
         #expect(realm.object(ofType: Order.self, forPrimaryKey: 1)?.note == String(repeating: "long ", count: 2000))
     }
 
+    @Test("random adds, changes and deletes: after each commit every id is found with its note and lines, or not at all", arguments: RealmKind.allCases)
+    func randomChanges(kind: RealmKind) throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        var model: [Int: String] = [:]
+        // Ids mostly counting up (leaves whose keys are runs), some anywhere; notes of every
+        // length, some longer than a lookup's first buffer or than a page.
+        var nextID = 0
+        func note() -> String {
+            let length = [0, 3, 20, 300, 5000].randomElement(using: &random)! + Int.random(in: 0..<8, using: &random)
+            return String(repeating: "n", count: length) + "\(Int.random(in: 0..<1000, using: &random))"
+        }
+        for round in 0..<30 {
+            try realm.write {
+                for _ in 0..<Int.random(in: 1...150, using: &random) {
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<6:
+                        let id = Bool.random(using: &random) || model.isEmpty ? nextID : Int.random(in: -50...(nextID + 50), using: &random)
+                        if id == nextID { nextID += 1 }
+                        guard model[id] == nil else { continue }
+                        let text = note()
+                        realm.add(Self.order(id, text))
+                        model[id] = text
+                    case 6..<8:
+                        guard let id = model.keys.randomElement(using: &random) else { continue }
+                        let text = note()
+                        realm.object(ofType: Order.self, forPrimaryKey: id)?.note = text
+                        model[id] = text
+                    default:
+                        guard let id = model.keys.randomElement(using: &random), let object = realm.object(ofType: Order.self, forPrimaryKey: id) else { continue }
+                        realm.delete(object)
+                        model[id] = nil
+                    }
+                }
+            }
+            for id in -60...(nextID + 60) {
+                let found = realm.object(ofType: Order.self, forPrimaryKey: id)
+                #expect(found?.note == model[id], "seed \(seed), round \(round), id \(id)")
+                if let found { #expect(Array(found.lines) == [id, id &+ 1], "seed \(seed), round \(round), id \(id)") }
+            }
+        }
+        #expect(realm.objects(Order.self).count == model.count)
+    }
+
     @Test("a row key taken by another object's next key is not mistaken for the id's own", arguments: RealmKind.allCases)
     func keyHeldByAnotherObject(kind: RealmKind) throws {
         let directory = TemporaryDirectory()
