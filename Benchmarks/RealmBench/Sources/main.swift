@@ -246,9 +246,9 @@ _ = ResidentMemory.takePeaks()
 let objectSeconds = try objectWorkloadTable(count: objectCount)
 
 print("")
-print("encrypted object workloads: \(objectCount) BenchObjects, against SQLCipher (and our own plain times above)")
+print("encrypted object workloads: \(objectCount) BenchObjects, against SQLCipher and against a plain realm doing the same work in the same turns")
 let encryptedSeconds = try runEncryptedWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-printEncryptedTable(encryptedSeconds, plain: objectSeconds)
+printEncryptedTable(encryptedSeconds)
 
 let querySeconds = try queryWorkloadTable(count: objectCount)
 let filterSeconds = try filterWorkloadTable(count: objectCount)
