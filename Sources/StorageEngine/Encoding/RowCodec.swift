@@ -282,7 +282,7 @@ package enum RowCodec {
     @inline(__always)
     static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> (seconds: Int64, nanoseconds: Int32)? {
         var position = offset
-        guard let zigzag = varint(in: row, at: &position) else { return nil }
+        guard let zigzag = wideVarint(in: row, at: &position) else { return nil }
         // Most dates stored are whole seconds or close: nanoseconds in one byte, read here.
         let nanoseconds: UInt64
         if position < row.count && row[position] < 0x80 {
@@ -305,6 +305,15 @@ package enum RowCodec {
             position += 1
             return UInt64(row[position - 1])
         }
+        return wideVarint(in: row, at: &position)
+    }
+
+    /// `varint`, for a varint that usually takes several bytes (a date's seconds): read as a
+    /// word at once, without first testing for one byte. A call site of its own keeps that
+    /// test's branch apart from the one-byte varints' (string lengths), whose outcome is the
+    /// opposite: taking turns at one branch, every date's read was mispredicted there.
+    @inline(__always)
+    static func wideVarint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
         // Up to eight bytes at once: the varint ends at the first byte with the high bit clear,
         // and its 7-bit groups are packed together in three steps. (Longer varints, and rows
         // shorter than a word, go byte by byte.)
