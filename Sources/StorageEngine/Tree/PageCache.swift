@@ -16,32 +16,9 @@ package final class PageCache: Sendable {
         var isHeld = false
     }
 
-    /// What an attached object is kept under: its node's reference and its tag.
-    private struct AttachmentKey: Hashable {
-        let offset: UInt64
-        let checksum: UInt64
-        let tag: Int
-
-        /// One word hashed, not three: a scan looks up an attachment for every leaf, and no two
-        /// pages share an offset (the checksum tells a reused offset's page apart in `==`).
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(offset &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: tag))
-        }
-    }
-
-    private struct Attachment {
-        let object: any AnyObject & Sendable
-        let cost: Int
-        /// The CLOCK reference bit, as a node's.
-        var referenced: Bool
-    }
-
     private struct State {
-        var attachments: [AttachmentKey: Attachment] = [:]
-        /// The keys of `attachments` in the order the attachments' CLOCK hand visits them
-        /// (keys of attachments gone are dropped when the hand meets them).
-        var attachmentRing: [AttachmentKey] = []
-        var attachmentHand = 0
+        /// The objects attached to nodes, with their own CLOCK (see `AttachmentTable`).
+        let attachments = AttachmentTable()
         var slots: [Slot] = []
         /// The slot of each cached node, what lookups read of it, and its reference bit, by
         /// offset (see `NodeSummary`).
@@ -82,10 +59,7 @@ package final class PageCache: Sendable {
     /// still keeps it.
     package func attachment(to ref: PageRef, tag: Int) -> (any AnyObject & Sendable)? {
         state.withLock { state in
-            let key = AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)
-            guard let index = state.attachments.index(forKey: key) else { return nil }
-            state.attachments.values[index].referenced = true
-            return state.attachments.values[index].object
+            state.attachments.use(AttachmentTable.Key(offset: ref.offset, checksum: ref.checksum, tag: tag))
         }
     }
 
@@ -96,10 +70,9 @@ package final class PageCache: Sendable {
     /// cache's capacity as the nodes' bytes do.
     package func attach(_ object: any AnyObject & Sendable, to ref: PageRef, tag: Int, cost: Int) {
         state.withLock { state in
-            let key = AttachmentKey(offset: ref.offset, checksum: ref.checksum, tag: tag)
-            guard state.attachments[key] == nil else { return }
-            state.attachments[key] = Attachment(object: object, cost: cost, referenced: true)
-            state.attachmentRing.append(key)
+            let key = AttachmentTable.Key(offset: ref.offset, checksum: ref.checksum, tag: tag)
+            guard !state.attachments.contains(key) else { return }
+            state.attachments.insert(object, cost: cost, under: key)
             state.usedBytes += cost
             evict(&state)
         }
@@ -221,12 +194,12 @@ package final class PageCache: Sendable {
     /// CLOCK of their own, a step of one and then of the other, so that what is used stays,
     /// whichever it is (a sum over a column uses the column of every leaf and not the leaves).
     private func evict(_ state: inout State) {
-        var budget = (state.slots.count + state.attachmentRing.count) * 2 + 2
+        var budget = (state.slots.count + state.attachments.capacity) * 2 + 2
         var nodeTurn = false
         while state.usedBytes > capacityBytes && budget > 0 {
             budget -= 1
             nodeTurn.toggle()
-            if nodeTurn || state.attachmentRing.isEmpty {
+            if nodeTurn || state.attachments.count == 0 {
                 stepNodeClock(&state)
             } else {
                 stepAttachmentClock(&state)
@@ -252,21 +225,6 @@ package final class PageCache: Sendable {
     }
 
     private func stepAttachmentClock(_ state: inout State) {
-        if state.attachmentHand >= state.attachmentRing.count { state.attachmentHand = 0 }
-        let key = state.attachmentRing[state.attachmentHand]
-        guard let attachment = state.attachments[key] else {
-            state.attachmentRing.swapAt(state.attachmentHand, state.attachmentRing.count - 1)
-            state.attachmentRing.removeLast()
-            return
-        }
-        if attachment.referenced {
-            state.attachments[key]?.referenced = false
-            state.attachmentHand += 1
-            return
-        }
-        state.usedBytes -= attachment.cost
-        state.attachments[key] = nil
-        state.attachmentRing.swapAt(state.attachmentHand, state.attachmentRing.count - 1)
-        state.attachmentRing.removeLast()
+        if let freed = state.attachments.stepClock() { state.usedBytes -= freed }
     }
 }
