@@ -1,8 +1,11 @@
 /// The rows of one leaf as a scan by columns reads them: their columns as packed arrays
 /// (`LeafColumn`), kept in the page cache under the leaf's reference when it is stored, and
 /// the leaf itself, read only when a column is not kept or the leaf's keys are wanted.
+///
+/// A scan makes one and moves it from leaf to leaf (`move(to:leaf:)`): one object per scan,
+/// not one allocated and freed per leaf of every count and sum.
 final class LeafRows {
-    let ref: PageRef?
+    private(set) var ref: PageRef?
     let store: PageStore
     private var loaded: Leaf?
     /// The number of rows, once a column or the leaf has said.
@@ -10,9 +13,15 @@ final class LeafRows {
 
     /// The rows of the leaf at `ref`, given as `leaf` if it was read already.
     init(ref: PageRef?, leaf: Leaf?, store: PageStore) {
+        self.store = store
+        move(to: ref, leaf: leaf)
+    }
+
+    /// Makes these the rows of the leaf at `ref`, given as `leaf` if it was read already,
+    /// forgetting the leaf they were of.
+    func move(to ref: PageRef?, leaf: Leaf?) {
         require(ref != nil || leaf != nil, "LeafRows needs the leaf of a page not stored")
         self.ref = ref
-        self.store = store
         loaded = leaf
         knownCount = leaf?.count
     }

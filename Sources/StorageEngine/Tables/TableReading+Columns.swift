@@ -111,11 +111,18 @@ extension TableReading {
     }
 
     /// Calls `body` with each leaf of the row tree, in key order, read only if `body` asks
-    /// for its rows or keys, or for a column the cache does not keep (`LeafRows`).
+    /// for its rows or keys, or for a column the cache does not keep (`LeafRows`). The rows
+    /// given are one object moved from leaf to leaf: `body` must not keep it past its call.
     private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
         let store = rowTree.store
+        var rows: LeafRows?
         try rowTree.forEachLeafUnread { ref, leaf in
-            try body(LeafRows(ref: ref, leaf: leaf, store: store))
+            if let rows {
+                rows.move(to: ref, leaf: leaf)
+            } else {
+                rows = LeafRows(ref: ref, leaf: leaf, store: store)
+            }
+            try body(rows.unsafelyUnwrapped)
             return true
         }
     }
