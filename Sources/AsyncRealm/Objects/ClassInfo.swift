@@ -2,13 +2,21 @@ import StorageEngine
 
 /// What a realm knows of one model class: its schema, its table and its columns.
 final class ClassInfo {
+    /// A table as a realm read it, kept in a class so that a read borrows it in place
+    /// (`Realm.withReadTable`): returning the existential copied its box, with the value
+    /// witnesses' calls and a count on each of its references, around every lookup.
+    final class ReadTable {
+        let reading: any TableReading
+        init(_ reading: any TableReading) { self.reading = reading }
+    }
+
     let schema: ObjectSchema
     let type: Object.Type
     let tableName: String
     /// Column of each stored property, by name.
     let columns: [String: Int]
     /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
-    @exclusivity(unchecked) var table: (any TableReading)?
+    @exclusivity(unchecked) var table: ReadTable?
     @exclusivity(unchecked) var tableStamp = -1
     /// The number of rows of `table` (see `Realm.rowCount(_:)`).
     @exclusivity(unchecked) var tableRowCount = 0

@@ -23,7 +23,7 @@ extension Realm {
 
     func isInvalidated(_ managed: ManagedObjectState) -> Bool {
         if managed.isInvalidated { return true }
-        return !(readOrStop { try readTable(managed.info)?.contains(managed.key) } ?? false)
+        return !(readOrStop { try cachedTable(managed.info)?.reading.contains(managed.key) } ?? false)
     }
 
     /// Makes sure the object's row is the one this handle reads now, reading it again if not.
@@ -31,7 +31,7 @@ extension Realm {
         if managed.hasCurrentRow { return }
         require(!managed.isInvalidated, "this \(managed.info.schema.className) was deleted, added in a write that was cancelled, or read before its realm was invalidated; check isInvalidated before using it")
         let buffer = RowBuffer.make(realm: self, tableName: managed.info.schema.className, capacity: 64)
-        guard let table = readTable(managed.info), let range = readOrStop({ try buffer.appendRow(managed.key, of: table) }) else {
+        guard let table = cachedTable(managed.info), let range = readOrStop({ try buffer.appendRow(managed.key, of: table.reading) }) else {
             stop("this \(managed.info.schema.className) was deleted from its realm; check isInvalidated before using it")
         }
         managed.setRow(range, of: buffer, stamp: stamp)

@@ -33,10 +33,15 @@ extension Realm {
     /// The table of `info`'s class as this handle reads it now; nil if it has no table yet.
     /// Kept in `info` until the realm changes, which saves finding it by name on every read.
     func readTable(_ info: ClassInfo) -> (any TableReading)? {
+        cachedTable(info)?.reading
+    }
+
+    /// `readTable(_:)` as `info` keeps it, which a caller reads in place through `reading`.
+    func cachedTable(_ info: ClassInfo) -> ClassInfo.ReadTable? {
         if info.tableStamp == stamp { return info.table }
-        let table = readTable(named: info.tableName)
+        let table = readTable(named: info.tableName).map(ClassInfo.ReadTable.init)
         info.table = table
-        info.tableRowCount = table?.count ?? 0
+        info.tableRowCount = table?.reading.count ?? 0
         info.tableStamp = stamp
         return table
     }
@@ -45,7 +50,7 @@ extension Realm {
     /// with no copy of its table (an existential box too big to hold inline, allocated and
     /// freed on every `realm.objects(T.self).count`).
     func rowCount(_ info: ClassInfo) -> Int {
-        if info.tableStamp != stamp { _ = readTable(info) }
+        if info.tableStamp != stamp { _ = cachedTable(info) }
         return info.tableRowCount
     }
 

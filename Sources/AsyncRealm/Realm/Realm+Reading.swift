@@ -44,12 +44,12 @@ extension Realm {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let table = readTable(info) else { return nil }
+        guard let table = cachedTable(info) else { return nil }
         if info.primaryKeyGivesRowKeys, let key = PrimaryKeyRowKey.key(for: stored.value),
-           let found = object(ofType: type, key: key, primaryKey: stored.value, column: column, in: table, info: info) {
+           let found = object(ofType: type, key: key, primaryKey: stored.value, column: column, in: table.reading, info: info) {
             return found
         }
-        guard let found = readOrStop({ try table.firstKey(where: column, equals: stored.value) }) else { return nil }
+        guard let found = readOrStop({ try table.reading.firstKey(where: column, equals: stored.value) }) else { return nil }
         return accessor(of: type, key: found, info: info)
     }
 
