@@ -73,4 +73,22 @@ struct AttachmentTableTests {
         for _ in 0..<(3 * passes) { _ = table.stepClock() }
         #expect(table.count == 0)
     }
+
+    @Test("growing the table keeps each entry's reference bit: used entries survive the next pass, unused ones go")
+    func growthKeepsReferenceBits() {
+        let table = AttachmentTable()
+        for number in 0..<20 { table.insert(Attached(number), cost: 1, under: Self.key(number)) }
+        // A pass clears every bit, evicting nothing; then half are used again.
+        for _ in 0..<table.capacity { #expect(table.stepClock() == nil) }
+        for number in 0..<10 { _ = table.use(Self.key(number)) }
+        let capacity = table.capacity
+        for number in 20..<40 { table.insert(Attached(number), cost: 1, under: Self.key(number)) }
+        #expect(table.capacity > capacity, "the inserts were meant to grow the table")
+        // One pass of the hand over the grown table, its ten evictions each keeping the hand
+        // in place for a step.
+        for _ in 0..<(table.capacity + 10) { _ = table.stepClock() }
+        for number in 0..<40 {
+            #expect(table.contains(Self.key(number)) == !(10..<20).contains(number), "key \(number)")
+        }
+    }
 }

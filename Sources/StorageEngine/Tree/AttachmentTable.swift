@@ -84,13 +84,17 @@ final class AttachmentTable: @unchecked Sendable {
 
     /// Attaches `object` under `key`, which must not have one, referenced.
     func insert(_ object: any AnyObject & Sendable, cost: Int, under key: Key) {
+        require(index(of: key) == nil, "an attachment is kept twice under one key")
         if (count + 1) * 2 > entries.count { grow() }
-        var index = home(key)
-        while entries[index].key != nil {
-            require(entries[index].key != key, "an attachment is kept twice under one key")
-            index = (index + 1) & mask
-        }
-        entries[index] = Entry(key: key, object: object, cost: cost, referenced: true)
+        place(Entry(key: key, object: object, cost: cost, referenced: true))
+    }
+
+    /// Puts `entry`, whose key the table does not hold, into the first empty entry from its
+    /// home.
+    private func place(_ entry: Entry) {
+        var index = home(entry.key.unsafelyUnwrapped)
+        while entries[index].key != nil { index = (index + 1) & mask }
+        entries[index] = entry
         count += 1
     }
 
@@ -115,21 +119,14 @@ final class AttachmentTable: @unchecked Sendable {
         return cost
     }
 
-    /// Removes the entry at `hole`, shifting back each following entry of its run that may
-    /// move into the hole: one whose home is not between the hole and where it sits.
+    /// Removes the entry at `index`.
     private func remove(at index: Int) {
-        var hole = index
         count -= 1
-        var next = hole
-        while true {
-            next = (next + 1) & mask
-            guard let key = entries[next].key else { break }
-            let distanceFromHome = (next - home(key)) & mask
-            let distanceFromHole = (next - hole) & mask
-            if distanceFromHome >= distanceFromHole {
-                entries[hole] = entries[next]
-                hole = next
-            }
+        let entries = entries
+        let hole = LinearProbing.closeHole(at: index, mask: mask) { index in
+            entries[index].key.map(home)
+        } move: { from, to in
+            entries[to] = entries[from]
         }
         entries[hole] = Entry()
     }
@@ -140,11 +137,7 @@ final class AttachmentTable: @unchecked Sendable {
         shift -= 1
         count = 0
         hand = 0
-        for entry in old {
-            guard let key = entry.key, let object = entry.object else { continue }
-            insert(object, cost: entry.cost, under: key)
-            entries[index(of: key).unsafelyUnwrapped].referenced = entry.referenced
-        }
+        for entry in old where entry.key != nil { place(entry) }
         old.deinitialize()
         old.deallocate()
     }

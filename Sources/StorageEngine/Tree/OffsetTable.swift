@@ -84,19 +84,11 @@ final class OffsetTable: @unchecked Sendable {
             hole = (hole + 1) & mask
         }
         count -= 1
-        // Shift back each following entry of the run that may move into the hole: one whose
-        // home is not between the hole and where it sits (cyclically).
-        var next = hole
-        while true {
-            next = (next + 1) & mask
-            let entry = entries[next]
-            if entry.offset == 0 { break }
-            let distanceFromHome = (next - home(entry.offset)) & mask
-            let distanceFromHole = (next - hole) & mask
-            if distanceFromHome >= distanceFromHole {
-                entries[hole] = entry
-                hole = next
-            }
+        let entries = entries
+        hole = LinearProbing.closeHole(at: hole, mask: mask) { index in
+            entries[index].offset == 0 ? nil : home(entries[index].offset)
+        } move: { from, to in
+            entries[to] = entries[from]
         }
         entries[hole] = NodeSummary()
     }
