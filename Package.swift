@@ -28,6 +28,8 @@ let package = Package(
         // A function of the Swift runtime itself (a retain that fails on an object being
         // deinitialised): a header, no library.
         .systemLibrary(name: "CSwiftRuntime", path: "Sources/CSwiftRuntime"),
+        // A compiler builtin Swift does not spell (the thread pointer): a header, no library.
+        .systemLibrary(name: "CThreadPointer", path: "Sources/CThreadPointer"),
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/RealmBench/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
@@ -41,7 +43,7 @@ let package = Package(
         // Pages, trees, versions, commits. No objects, no actors.
         .target(name: "StorageEngine", dependencies: ["CLZ4", "CXXHash", "CCrypto", "CPrefetch", "CLinuxSyscalls"]),
         // The public library.
-        .target(name: "AsyncRealm", dependencies: ["StorageEngine", "CSwiftRuntime"]),
+        .target(name: "AsyncRealm", dependencies: ["StorageEngine", "CSwiftRuntime", "CThreadPointer"]),
         // `asyncrealm`, to a realm file what `sqlite3` is to a SQLite file.
         .executableTarget(name: "Inspector", dependencies: ["AsyncRealm", "StorageEngine"]),
 

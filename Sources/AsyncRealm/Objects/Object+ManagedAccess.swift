@@ -80,7 +80,7 @@ extension Object {
 
     /// The row as last read, if it is the row `realm` (this object's) reads now; what the
     /// typed reads of `_Persistable._fromCurrentRow` decode.
-    @inline(__always)
+    @inlinable @inline(__always)
     final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
         guard __rowStamp == realm.stamp else { return nil }
         realm.checkThread()

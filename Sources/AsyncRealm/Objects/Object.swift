@@ -37,10 +37,10 @@ open class Object {
     /// The encoded row as read at `__rowStamp` of the realm: `__row` points into `__rowBuffer`,
     /// which the object keeps alive. Read again when the realm has changed since.
     @exclusivity(unchecked) final var __rowBuffer: RowBuffer?
-    @exclusivity(unchecked) final var __row = UnsafeRawBufferPointer(start: nil, count: 0)
-    @exclusivity(unchecked) final var __rowStamp = -1
+    @exclusivity(unchecked) @usableFromInline final var __row = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) @usableFromInline final var __rowStamp = -1
     /// Where in `__row` the last column read starts, so that reading the next one resumes there.
-    @exclusivity(unchecked) final var __rowCursor = ColumnCursor()
+    @exclusivity(unchecked) @usableFromInline final var __rowCursor = ColumnCursor()
     /// Set when the object was deleted through this accessor.
     @exclusivity(unchecked) final var __wasInvalidated = false
     /// The realm's `invalidations` when the accessor was made: one made before the realm's

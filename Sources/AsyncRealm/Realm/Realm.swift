@@ -1,3 +1,4 @@
+import CThreadPointer
 import Foundation
 import StorageEngine
 
@@ -15,12 +16,13 @@ public final class Realm {
     let coordinator: RealmCoordinator
     /// Where this handle may be used.
     let confinement: Confinement
-    /// What `checkThread` compares with the current thread, read on every property access:
-    /// the owning thread of a thread-confined realm, `anyThread` for a frozen one, and
-    /// `checkConfinement` for one confined to an actor or a task (`Confinement.check` decides).
-    private let fastThreadCheck: pthread_t
-    private static let anyThread: pthread_t = 0
-    private static let checkConfinement: pthread_t = .max
+    /// What `checkThread` compares with the current thread's pointer
+    /// (`asyncrealm_thread_pointer`), read on every property access: the owning thread's for a
+    /// thread-confined realm, `anyThread` for a frozen one, and `checkConfinement` for one
+    /// confined to an actor or a task (`Confinement.check` decides).
+    @usableFromInline let fastThreadCheck: UInt
+    @usableFromInline static let anyThread: UInt = 0
+    private static let checkConfinement: UInt = .max
     /// Whether the realm advances to the newest version by itself (the default): whenever one
     /// of its change streams computes an element, and when it resolves a `ThreadSafeReference`.
     /// Off, it advances only on `refresh()` and at the start of a write, and its streams report
@@ -49,7 +51,7 @@ public final class Realm {
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
     /// cached rows and key lists know to reread. (Exclusivity is unchecked: it is read on every
     /// property read, and only the realm's own thread changes it.)
-    @exclusivity(unchecked) private(set) var stamp = 0
+    @exclusivity(unchecked) @usableFromInline private(set) var stamp = 0
     /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?
@@ -452,19 +454,27 @@ public final class Realm {
     // MARK: Confinement
 
     /// Stops unless called where this realm may be used (see `Confinement`).
-    @inline(__always)
+    @inlinable @inline(__always)
     func checkThread() {
         // Two comparisons of a stored integer: no copy of the confinement (an enum that may
-        // hold an actor) and no call for the realms most reads go through. pthread_self() is
-        // never 0, and glibc's pthread_equal is ==.
+        // hold an actor) and no call for the realms most reads go through. A thread's pointer
+        // is never 0 or all ones.
         let owner = fastThreadCheck
-        if owner == Self.anyThread || owner == pthread_self() { return }
+        if owner == Self.anyThread || owner == asyncrealm_thread_pointer() { return }
+        checkConfinement()
+    }
+
+    /// `checkThread`'s slow path: a realm confined to an actor or a task.
+    @usableFromInline
+    func checkConfinement() {
         confinement.check()
     }
 
-    private static func fastThreadCheck(for confinement: Confinement) -> pthread_t {
+    private static func fastThreadCheck(for confinement: Confinement) -> UInt {
         switch confinement {
-        case .thread(let owner): owner
+        // The owner's pointer can be read only on the owner, where a thread-confined realm is
+        // opened; opened anywhere else, every check takes the slow path.
+        case .thread(let owner): pthread_equal(owner, pthread_self()) != 0 ? asyncrealm_thread_pointer() : checkConfinement
         case .frozen: anyThread
         case .actor, .task: checkConfinement
         }

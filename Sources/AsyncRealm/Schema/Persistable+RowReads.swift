@@ -8,6 +8,7 @@ import StorageEngine
 // the general path reads it.
 
 extension BinaryInteger where Self: _Persistable {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         guard let row = object._currentRow(in: realm),
               let number = RowCodec.integer(column, of: row, cursor: &object.__rowCursor) else { return nil }
@@ -18,6 +19,7 @@ extension BinaryInteger where Self: _Persistable {
 extension Int {
     /// `Int`'s own read, the same as the generic one above: an `Int` property reached the
     /// generic one through a thunk, on every read of the most common property type.
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Int? {
         guard let row = object._currentRow(in: realm),
               let number = RowCodec.integer(column, of: row, cursor: &object.__rowCursor) else { return nil }
@@ -26,6 +28,7 @@ extension Int {
 }
 
 extension Bool {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Bool? {
         guard let row = object._currentRow(in: realm) else { return nil }
         return RowCodec.bool(column, of: row, cursor: &object.__rowCursor)
@@ -33,6 +36,7 @@ extension Bool {
 }
 
 extension Double {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Double? {
         guard let row = object._currentRow(in: realm) else { return nil }
         return RowCodec.double(column, of: row, cursor: &object.__rowCursor)
@@ -40,6 +44,7 @@ extension Double {
 }
 
 extension Date {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Date? {
         guard let row = object._currentRow(in: realm),
               let (seconds, nanoseconds) = RowCodec.timestamp(column, of: row, cursor: &object.__rowCursor) else { return nil }
@@ -48,6 +53,7 @@ extension Date {
 }
 
 extension String {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> String? {
         guard let row = object._currentRow(in: realm),
               let bytes = RowCodec.string(column, of: row, cursor: &object.__rowCursor) else { return nil }
@@ -56,6 +62,7 @@ extension String {
 }
 
 extension Optional where Wrapped: _PersistableInsideOptional {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         guard let row = object._currentRow(in: realm) else { return nil }
         if RowCodec.isNull(column, of: row, cursor: &object.__rowCursor) { return .some(nil) }
@@ -64,6 +71,7 @@ extension Optional where Wrapped: _PersistableInsideOptional {
 }
 
 extension PersistableEnum {
+    @inlinable
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? {
         RawValue._fromCurrentRow(of: object, column: column, realm: realm).flatMap(Self.init(rawValue:))
     }

@@ -305,13 +305,14 @@ extension Date {
     public func _toStorage(realm: Realm) -> _StorageValue { _StorageValue(storedTimestamp) }
 
     /// Seconds from 1970 to 2001, the reference date `Date` counts from.
-    private static let referenceFrom1970: Int64 = 978_307_200
+    @usableFromInline static let referenceFrom1970: Int64 = 978_307_200
 
     /// The date stored as whole seconds since 1970 and nanoseconds.
     ///
     /// Reckoned from the reference date, as `Date` itself counts, with the 1970 offset taken
     /// off in whole seconds: going through `timeIntervalSince1970` rounded twice, and a date
     /// read back was not `==` to the one stored.
+    @inlinable
     init(storedSeconds seconds: Int64, nanoseconds: Int32) {
         let (sinceReference, overflow) = seconds.subtractingReportingOverflow(Self.referenceFrom1970)
         let whole = overflow ? Double(seconds) - Double(Self.referenceFrom1970) : Double(sinceReference)

@@ -6,6 +6,7 @@
 /// type: null, a column past the row's end, another type, or bytes that do not add up. The
 /// caller then takes the general path, which reads nulls and reports damage.
 extension RowCodec {
+    @inlinable @inline(__always)
     package static func integer(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Int64? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             // A one-byte number (an age, a count) here, without the call.
@@ -18,6 +19,7 @@ extension RowCodec {
         }
     }
 
+    @inlinable @inline(__always)
     package static func bool(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Bool? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             guard tag == Tag.false.rawValue || tag == Tag.true.rawValue else { return nil }
@@ -26,12 +28,14 @@ extension RowCodec {
         }
     }
 
+    @inlinable @inline(__always)
     package static func double(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Double? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             tag == Tag.double.rawValue ? doublePayload(offset: offset, in: row, end: &end) : nil
         }
     }
 
+    @inlinable @inline(__always)
     package static func timestamp(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> (seconds: Int64, nanoseconds: Int32)? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             tag == Tag.timestamp.rawValue ? timestampPayload(offset: offset, in: row, end: &end) : nil
@@ -39,14 +43,23 @@ extension RowCodec {
     }
 
     /// A string's UTF-8 bytes, in place.
+    @inlinable @inline(__always)
     package static func string(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> UnsafeRawBufferPointer? {
         read(column, of: row, cursor: &cursor) { tag, offset, end in
             tag == Tag.string.rawValue ? stringPayload(offset: offset, in: row, end: &end) : nil
         }
     }
 
+    /// `locate`, called from the typed reads inlined into other modules: a walk past columns,
+    /// which the usual read in order does not need.
+    @usableFromInline
+    static func locateOutOfLine(_ column: Int, in row: UnsafeRawBufferPointer, from cursor: ColumnCursor) -> (tag: UInt8, offset: Int)? {
+        locate(column, in: row, from: cursor)
+    }
+
     /// Whether column `column` holds null; false for a column past the row's end (the general
     /// path reads it as null) and for anything that does not add up.
+    @usableFromInline
     package static func isNull(_ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> Bool {
         guard let (tag, offset) = locate(column, in: row, from: cursor) else { return false }
         // Not null: the cursor still moves to the column, so the typed read after this one
@@ -58,8 +71,8 @@ extension RowCodec {
     /// Locates column `column` from `cursor` and decodes it with `decode`, which gets the tag
     /// and the payload's offset and sets where the payload ends; moves `cursor` to the column
     /// when `decode` returns a value.
-    @inline(__always)
-    private static func read<T>(
+    @inlinable @inline(__always)
+    static func read<T>(
         _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor,
         _ decode: (_ tag: UInt8, _ offset: Int, _ end: inout Int) -> T?
     ) -> T? {
@@ -75,7 +88,7 @@ extension RowCodec {
             offset = cursor.end
             guard offset < row.count || tag <= Tag.zero.rawValue else { return nil }
         } else {
-            guard let located = locate(column, in: row, from: cursor) else { return nil }
+            guard let located = locateOutOfLine(column, in: row, from: cursor) else { return nil }
             (tag, offset) = located
         }
         var end = 0

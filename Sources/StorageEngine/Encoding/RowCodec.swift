@@ -5,7 +5,9 @@
 /// payloads before it, whose lengths follow from their tags, without building their values.
 /// Small non-negative integers cost one payload byte and zero costs none, which is most of
 /// what rows hold.
+@usableFromInline
 package enum RowCodec {
+    @usableFromInline
     enum Tag: UInt8 {
         case null = 0, `false`, `true`, zero, positive, negative, float, double
         case string, binary, timestamp, uuid, objectKey, list
@@ -252,6 +254,7 @@ package enum RowCodec {
     // each sets `end` to where the payload ends, or returns nil if it does not add up.
 
     /// An integer whose tag (`zero`, `positive` or `negative`) is `tag`.
+    @inlinable
     @inline(__always)
     static func integerPayload(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Int64? {
         if tag == Tag.zero.rawValue { end = offset; return 0 }
@@ -263,6 +266,7 @@ package enum RowCodec {
         return tag == Tag.negative.rawValue ? ~Int64(magnitude) : Int64(magnitude)
     }
 
+    @inlinable
     @inline(__always)
     static func doublePayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Double? {
         guard offset + 8 <= row.count else { return nil }
@@ -271,6 +275,7 @@ package enum RowCodec {
     }
 
     /// A string's UTF-8 bytes, in place.
+    @inlinable
     @inline(__always)
     static func stringPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> UnsafeRawBufferPointer? {
         var position = offset
@@ -279,6 +284,7 @@ package enum RowCodec {
         return UnsafeRawBufferPointer(rebasing: row[position..<end])
     }
 
+    @inlinable
     @inline(__always)
     static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> (seconds: Int64, nanoseconds: Int32)? {
         var position = offset
@@ -298,6 +304,7 @@ package enum RowCodec {
 
     /// The varint at `position`, moving past it; nil if it runs past the row or past ten bytes
     /// (the checked path then reports it).
+    @inlinable
     @inline(__always)
     static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
         // One byte, the most common length (string lengths, small numbers), costs one test.
@@ -312,6 +319,7 @@ package enum RowCodec {
     /// word at once, without first testing for one byte. A call site of its own keeps that
     /// test's branch apart from the one-byte varints' (string lengths), whose outcome is the
     /// opposite: taking turns at one branch, every date's read was mispredicted there.
+    @inlinable
     @inline(__always)
     static func wideVarint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
         // Up to eight bytes at once: the varint ends at the first byte with the high bit clear,
@@ -352,6 +360,7 @@ package enum RowCodec {
     /// row's end reading as zero: loaded in place where the row has eight bytes there, and from
     /// the row's last eight, shifted, near its end (where the last column's varints are). Nil
     /// for a row shorter than eight bytes or a position past its end.
+    @inlinable
     @inline(__always)
     static func word(in row: UnsafeRawBufferPointer, at position: Int) -> UInt64? {
         if position &+ 8 <= row.count {
@@ -557,6 +566,7 @@ package struct ColumnCursor {
     @inlinable
     package init() {}
 
+    @inlinable
     init(column: Int, offset: Int, end: Int = 0) {
         self.column = column
         self.offset = offset
