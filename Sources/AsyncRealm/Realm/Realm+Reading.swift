@@ -45,25 +45,32 @@ extension Realm {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
         guard let table = cachedTable(info) else { return nil }
-        if info.primaryKeyGivesRowKeys, let key = PrimaryKeyRowKey.key(for: stored.value),
-           let found = object(ofType: type, key: key, primaryKey: stored.value, column: column, in: table.reading, info: info) {
+        if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number),
+           let found = object(ofType: type, key: key, primaryKey: number, column: column, in: table.reading, info: info) {
             return found
         }
         guard let found = readOrStop({ try table.reading.firstKey(where: column, equals: stored.value) }) else { return nil }
         return accessor(of: type, key: found, info: info)
     }
 
-    /// The object at row `key` if its primary key (at `column`) is `primaryKey`, with its row
-    /// read once for the lookup and the accessor both (`PrimaryKeyRowKey`).
+    /// The object at row `key` if its primary key (at `column`), an integer, is `primaryKey`,
+    /// with its row read once for the lookup and the accessor both (`PrimaryKeyRowKey`).
     private func object<Element: Object>(
-        ofType type: Element.Type, key: UInt64, primaryKey: RowValue, column: Int, in table: any TableReading, info: ClassInfo
+        ofType type: Element.Type, key: UInt64, primaryKey: Int64, column: Int, in table: any TableReading, info: ClassInfo
     ) -> Element? {
         let buffer = RowBuffer.make(realm: self, tableName: info.schema.className)
-        guard let range = readOrStop({ try buffer.appendRow(key, of: table) }),
-              readOrStop({ try RowCodec.decodeColumn(column, of: buffer.bytes(at: range)).isIdentical(to: primaryKey) }) else {
+        guard let range = readOrStop({ try buffer.appendRow(key, of: table) }) else { return nil }
+        // The typed read leaves its cursor at the key, which the accessor takes: reading a
+        // property after it resumes there. A row it does not expect (damage) takes the checked
+        // read, which reports it.
+        let row = buffer.bytes(at: range)
+        var cursor = ColumnCursor()
+        guard (RowCodec.integer(column, of: row, cursor: &cursor) ?? readOrStop({ try RowCodec.integer(column, of: row) })) == primaryKey else {
             return nil
         }
-        return accessor(of: type, key: key, row: range, of: buffer, info: info)
+        let object = accessor(of: type, key: key, row: range, of: buffer, info: info)
+        object.__rowCursor = cursor
+        return object
     }
 
 }

@@ -26,7 +26,14 @@ enum PrimaryKeyRowKey {
     /// The row key primary key `value` gives, if it gives one.
     @inline(__always)
     static func key(for value: RowValue) -> UInt64? {
-        guard case .int(let number) = value, number >= 0, number < limit else { return nil }
+        guard case .int(let number) = value else { return nil }
+        return key(for: number)
+    }
+
+    /// The row key integer primary key `number` gives, if it gives one.
+    @inline(__always)
+    static func key(for number: Int64) -> UInt64? {
+        guard number >= 0, number < limit else { return nil }
         return UInt64(number) + 1
     }
 
