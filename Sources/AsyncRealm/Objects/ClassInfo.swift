@@ -3,7 +3,7 @@ import StorageEngine
 /// What a realm knows of one model class: its schema, its table and its columns.
 final class ClassInfo {
     /// A table as a realm read it, kept in a class so that a read borrows it in place
-    /// (`Realm.withReadTable`): returning the existential copied its box, with the value
+    /// (`Realm.cachedTable`): returning the existential copied its box, with the value
     /// witnesses' calls and a count on each of its references, around every lookup.
     final class ReadTable {
         let reading: any TableReading
