@@ -105,6 +105,31 @@ struct MigrationTests {
         }
     }
 
+    @Test("objects a migration block keeps stay usable after the open: the class infos they point at are kept")
+    func objectsKeptFromTheBlock() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("kept.realm")
+        try Self.makeOldFile(url)
+        nonisolated(unsafe) var keptOld: [MigrationObject] = []
+        nonisolated(unsafe) var keptNew: [MigrationObject] = []
+        let realm = try Realm(configuration: Self.configuration(url, version: 2, types: Self.newTypes) { migration, _ in
+            migration.enumerateObjects(ofType: "Dog") { old, new in
+                new?["age"] = old?["yearsOld"]
+                keptOld += [old].compactMap { $0 }
+                keptNew += [new].compactMap { $0 }
+            }
+        })
+        // Memory the migration's class infos held is handed out again: a kept object pointing
+        // at a freed one read garbage or crashed here.
+        let churn = (0..<20_000).map { Array(repeating: $0, count: 8) }
+        #expect(churn.count == 20_000)
+        #expect(keptNew.map { $0["name"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["Fido", "Rex"])
+        #expect(keptNew.map { $0["age"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [3, 5])
+        #expect(keptOld.map { $0["yearsOld"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [3, 5])
+        try realm.write { keptNew.forEach { $0["age"] = 10 } }
+        #expect(realm.objects(New.Dog.self).map(\.age) == [10, 10])
+    }
+
     @Test("the schema version is stored in the file and read back by schemaVersionAtURL")
     func versionIsStored() throws {
         let directory = TemporaryDirectory()

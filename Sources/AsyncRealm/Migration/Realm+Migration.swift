@@ -149,9 +149,7 @@ extension Realm {
             try SchemaStore.setVersion(configuration.schemaVersion, in: transaction)
             try commitWrite()
             objectSchemas = newSchemas
-            classInfos = [:]
-            dynamicClassInfos = [:]
-            lastClassInfo = nil
+            retireClassInfos()
         } catch {
             objectSchemas = schemasBefore
             if isWriting { cancelWrite() }

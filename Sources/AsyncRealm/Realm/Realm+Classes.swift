@@ -30,6 +30,16 @@ extension Realm {
         }
     }
 
+    /// Forgets the class infos made before a migration changed the schema, keeping them alive
+    /// (`retiredClassInfos`): an object the migration block kept still points at its own.
+    func retireClassInfos() {
+        retiredClassInfos += classInfos.values
+        retiredClassInfos += dynamicClassInfos.values
+        classInfos = [:]
+        dynamicClassInfos = [:]
+        lastClassInfo = nil
+    }
+
     /// The table of `info`'s class as this handle reads it now; nil if it has no table yet.
     /// Kept in `info` until the realm changes, which saves finding it by name on every read.
     func readTable(_ info: ClassInfo) -> (any TableReading)? {

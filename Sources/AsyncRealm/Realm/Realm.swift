@@ -46,6 +46,10 @@ public final class Realm {
     var classInfos: [ObjectIdentifier: ClassInfo] = [:]
     /// What this realm knows of each class read through `dynamicObjects`, by class name.
     var dynamicClassInfos: [String: ClassInfo] = [:]
+    /// The class infos a migration replaced (see `retireClassInfos`), kept for as long as the
+    /// realm: an accessor does not own its class info, and the block may have kept objects
+    /// made with them.
+    var retiredClassInfos: [ClassInfo] = []
     /// The class info found last: most code uses one class at a time.
     @exclusivity(unchecked) var lastClassInfo: ClassInfo?
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
