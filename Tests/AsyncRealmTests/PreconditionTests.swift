@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import AsyncRealm
 
 /// Programmer errors stop the process with a message saying what to do instead. Each runs in
@@ -94,6 +95,44 @@ struct PreconditionTests {
             thread.start()
             usleep(5_000_000)  // the thread stops the process well before this returns
         }
+    }
+
+    @Test("a Migration kept and used after its block stops, saying to call it only inside the block")
+    func migrationUsedAfterItsBlock() async throws {
+        // Before, `enumerateObjects` went through the old objects with no new ones, a rename did
+        // nothing, and `create` and `deleteData` stopped asking for a write transaction.
+        let results = [
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let directory = TemporaryDirectory()
+                let (_, kept) = try PreconditionTests.openKeepingMigration(in: directory)
+                kept.enumerateObjects(ofType: "Dog") { _, _ in }
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let directory = TemporaryDirectory()
+                let (_, kept) = try PreconditionTests.openKeepingMigration(in: directory)
+                kept.renameProperty(onType: "Dog", from: "name", to: "title")
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let directory = TemporaryDirectory()
+                let (_, kept) = try PreconditionTests.openKeepingMigration(in: directory)
+                kept.create("Bird", value: ["name": "late"])
+            },
+        ]
+        for result in results {
+            let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(printed.contains("this Migration was used after its migration block returned"), "\(printed)")
+        }
+    }
+
+    /// Opens a version-1 file at version 2 with a block that keeps its `Migration`.
+    static func openKeepingMigration(in directory: TemporaryDirectory) throws -> (Realm, Migration) {
+        let url = directory.file("kept-migration.realm")
+        try MigrationTests.makeOldFile(url)
+        nonisolated(unsafe) var kept: Migration?
+        let realm = try Realm(configuration: MigrationTests.configuration(url, version: 2, types: MigrationTests.newTypes) { migration, _ in
+            kept = migration
+        })
+        return (realm, try #require(kept))
     }
 
     @Test("reading a deleted object, with the message that says what to do")

@@ -36,6 +36,9 @@ public final class Migration {
     /// A frozen handle on the version before the migration, with the old schema.
     private let oldRealm: Realm
     private let classes: [String: ClassMigration]
+    /// Whether the migration block is still running: what the block calls stops once it has
+    /// returned (`endBlock`).
+    private var isInBlock = true
 
     init(realm: Realm, old: [String: ObjectSchema], new: [String: ObjectSchema], modelTypes: [String: Object.Type]) {
         self.realm = realm
@@ -68,7 +71,7 @@ public final class Migration {
     public func enumerateObjects(
         ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void
     ) rethrows {
-        realm.checkThread()
+        checkInBlock()
         materializeAll()
         let tableName = SchemaStore.tableName(forClass: typeName)
         let oldInfo = oldSchema[typeName] == nil ? nil : oldRealm.dynamicClassInfo(typeName)
@@ -100,7 +103,7 @@ public final class Migration {
     /// - Returns: The new object.
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
-        realm.checkThread()
+        checkInBlock()
         materializeAll()
         guard let migration = classes[typeName], migration.new != nil else {
             stop("the new schema has no class '\(typeName)'; its classes are \(newSchema.objectSchema.map(\.className))")
@@ -112,6 +115,7 @@ public final class Migration {
     ///
     /// - Parameter object: The object to delete.
     public func delete(_ object: MigrationObject) {
+        checkInBlock()
         materializeAll()
         realm.delete(object)
     }
@@ -123,7 +127,7 @@ public final class Migration {
     /// - Returns: Whether the old or the new schema has the class.
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
-        realm.checkThread()
+        checkInBlock()
         materializeAll()
         if newSchema[typeName] != nil { realm.delete(realm.dynamicObjects(typeName)) }
         return oldSchema[typeName] != nil || newSchema[typeName] != nil
@@ -141,7 +145,7 @@ public final class Migration {
     ///   - oldName: The property's name in the old schema.
     ///   - newName: The property's name in the new schema.
     public func renameProperty(onType typeName: String, from oldName: String, to newName: String) {
-        realm.checkThread()
+        checkInBlock()
         guard let migration = classes[typeName], let old = migration.old, let new = migration.new else {
             realm.fail(RealmError(code: .schemaMismatch, message: "cannot rename '\(typeName).\(oldName)': both the old and the new schema must have class '\(typeName)'"))
             return
@@ -154,7 +158,18 @@ public final class Migration {
         }
     }
 
+    /// Stops unless called on the realm's thread while the migration block runs.
+    private func checkInBlock() {
+        realm.checkThread()
+        require(isInBlock, "this Migration was used after its migration block returned; call its methods only inside the block (the objects it handed out stay usable)")
+    }
+
     // MARK: Before and after the block
+
+    /// Marks the block as returned (or thrown out of): what it calls stops from then on.
+    func endBlock() {
+        isInBlock = false
+    }
 
     /// Makes the automatic changes: every table in the new schema's layout.
     func applyAutomaticChanges() throws {

@@ -143,7 +143,10 @@ extension Realm {
             try migration.applyAutomaticChanges()
             isMigrating = true
             defer { isMigrating = false }
-            try configuration.migrationBlock?(migration, storedVersion)
+            do {
+                defer { migration.endBlock() }
+                try configuration.migrationBlock?(migration, storedVersion)
+            }
             try migration.finish()
             try SchemaStore.replaceSchema(with: Array(newSchemas.values), in: transaction)
             try SchemaStore.setVersion(configuration.schemaVersion, in: transaction)
