@@ -22,7 +22,14 @@ extension Realm {
         return info
     }
 
+    @inline(__always)
     func classInfoOrStop(for type: Object.Type) -> ClassInfo {
+        if let info = lastClassInfo, info.type == type { return info }
+        return registeredClassInfoOrStop(for: type)
+    }
+
+    /// `classInfoOrStop` past its check of the class info found last.
+    private func registeredClassInfoOrStop(for type: Object.Type) -> ClassInfo {
         do {
             return try classInfo(for: type)
         } catch {
@@ -47,8 +54,14 @@ extension Realm {
     }
 
     /// `readTable(_:)` as `info` keeps it, which a caller reads in place through `reading`.
+    @inline(__always)
     func cachedTable(_ info: ClassInfo) -> ClassInfo.ReadTable? {
         if info.tableStamp == stamp { return info.table }
+        return readCachedTable(info)
+    }
+
+    /// `cachedTable` when the realm has changed since `info` kept its table.
+    private func readCachedTable(_ info: ClassInfo) -> ClassInfo.ReadTable? {
         let table = readTable(named: info.tableName).map(ClassInfo.ReadTable.init)
         info.table = table
         info.tableRowCount = table?.reading.count ?? 0

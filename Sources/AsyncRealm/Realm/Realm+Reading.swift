@@ -40,17 +40,27 @@ extension Realm {
 
     private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue) -> Element? {
         checkThread()
-        let info = classInfoOrStop(for: type)
+        // Borrowed, counting no reference: the realm keeps its class infos for its whole life,
+        // and the info its table until the realm changes, which no step before the table's last
+        // use here can do.
+        return Unmanaged.passUnretained(classInfoOrStop(for: type))._withUnsafeGuaranteedRef { info in
+            object(ofType: type, forStoredPrimaryKey: stored, info: info)
+        }
+    }
+
+    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, info: ClassInfo) -> Element? {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let table = cachedTable(info) else { return nil }
-        if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number),
-           let found = object(ofType: type, key: key, primaryKey: number, column: column, in: table.reading, info: info) {
-            return found
+        guard let table = cachedTable(info).map(Unmanaged.passUnretained) else { return nil }
+        return table._withUnsafeGuaranteedRef { table in
+            if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number),
+               let found = object(ofType: type, key: key, primaryKey: number, column: column, in: table.reading, info: info) {
+                return found
+            }
+            guard let found = readOrStop({ try table.reading.firstKey(where: column, equals: stored.value) }) else { return nil }
+            return accessor(of: type, key: found, info: info)
         }
-        guard let found = readOrStop({ try table.reading.firstKey(where: column, equals: stored.value) }) else { return nil }
-        return accessor(of: type, key: found, info: info)
     }
 
     /// The object at row `key` if its primary key (at `column`), an integer, is `primaryKey`,
