@@ -130,6 +130,31 @@ struct MigrationTests {
         #expect(realm.objects(New.Dog.self).map(\.age) == [10, 10])
     }
 
+    @Test("objects the block of a failed migration kept are invalidated; its old objects still read the version before")
+    func objectsKeptFromAFailedMigration() throws {
+        struct Failure: Error {}
+        let directory = TemporaryDirectory()
+        let url = directory.file("kept-failed.realm")
+        try Self.makeOldFile(url)
+        nonisolated(unsafe) var keptOld: [MigrationObject] = []
+        nonisolated(unsafe) var keptNew: [MigrationObject] = []
+        #expect(throws: Failure.self) {
+            _ = try Realm(configuration: Self.configuration(url, version: 2, types: Self.newTypes) { migration, _ in
+                migration.enumerateObjects(ofType: "Dog") { old, new in
+                    new?["age"] = 77
+                    keptOld += [old].compactMap { $0 }
+                    keptNew += [new].compactMap { $0 }
+                }
+                throw Failure()
+            })
+        }
+        // Before, the new objects stayed valid and read the rolled-back rows through the new
+        // schema: `age` gave the old `yearsOld` (3 and 5).
+        #expect(keptNew.count == 2 && keptNew.allSatisfy(\.isInvalidated))
+        #expect(keptOld.map { $0["yearsOld"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [3, 5])
+        #expect(try schemaVersionAtURL(url) == 1)
+    }
+
     @Test("the schema version is stored in the file and read back by schemaVersionAtURL")
     func versionIsStored() throws {
         let directory = TemporaryDirectory()

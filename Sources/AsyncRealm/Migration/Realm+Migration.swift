@@ -155,7 +155,11 @@ extension Realm {
             retireClassInfos()
         } catch {
             objectSchemas = schemasBefore
-            if isWriting { cancelWrite() }
+            // What the block was handed read a version and a schema the file does not keep:
+            // invalidated (the write cancelled with it), and the class infos of the new schema
+            // forgotten.
+            invalidate()
+            retireClassInfos()
             throw error
         }
     }
