@@ -153,6 +153,11 @@ struct MigrationTests {
         #expect(keptNew.count == 2 && keptNew.allSatisfy(\.isInvalidated))
         #expect(keptOld.map { $0["yearsOld"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [3, 5])
         #expect(try schemaVersionAtURL(url) == 1)
+        // The failed handle, alive through the kept objects, holds no claim on version 2: the
+        // file opens at its own version 1 (before, "already open ... with schema version 2").
+        let reopened = try Realm(configuration: Self.configuration(url, version: 1, types: Self.oldTypes))
+        #expect(reopened.objects(Old.Dog.self).count == 2)
+        withExtendedLifetime((keptOld, keptNew)) {}
     }
 
     @Test("the schema version is stored in the file and read back by schemaVersionAtURL")

@@ -157,9 +157,11 @@ extension Realm {
             objectSchemas = schemasBefore
             // What the block was handed read a version and a schema the file does not keep:
             // invalidated (the write cancelled with it), and the class infos of the new schema
-            // forgotten.
+            // forgotten. Objects it kept keep this handle alive, though it never opened: its
+            // claim on the schema version goes now, not at its end.
             invalidate()
             retireClassInfos()
+            releaseSchemaVersionClaim()
             throw error
         }
     }

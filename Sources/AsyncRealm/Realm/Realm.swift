@@ -123,7 +123,16 @@ public final class Realm {
         RealmHandleCache.forget(self)
         transaction?.rollback()
         releaseSynchronousWrite()
-        if claimsSchemaVersion { coordinator.releaseSchemaVersion() }
+        releaseSchemaVersionClaim()
+    }
+
+    /// Gives back the schema version this handle claimed (`RealmCoordinator.claimSchemaVersion`):
+    /// when it ends, or when its open fails while objects of it are still held (those a failed
+    /// migration's block kept), which keep it alive though it never opened.
+    func releaseSchemaVersionClaim() {
+        guard claimsSchemaVersion else { return }
+        claimsSchemaVersion = false
+        coordinator.releaseSchemaVersion()
     }
 
     // MARK: Schema
