@@ -592,3 +592,40 @@ extension RealmSwiftCompatibilityTests {
         #expect(realm.object(ofType: GeneratedKeys.self, forPrimaryKey: first._id)?.name == first.name)
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("dynamicObject(ofType:forPrimaryKey:) finds an object by class name and key, without its model", arguments: RealmKind.allCases)
+    func dynamicObjectForPrimaryKey(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self, Dog.self]))
+        try realm.write {
+            realm.add(ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex")]))
+            realm.add(ObjectTests.makePerson(2, "Bo", dogs: []))
+        }
+        let ana = try #require(realm.dynamicObject(ofType: "Person", forPrimaryKey: 1))
+        #expect(ana["name"] as? String == "Ana")
+        #expect((ana["dogs"] as? [Any?])?.compactMap { ($0 as? DynamicObject)?["name"] as? String } == ["Rex"])
+        #expect(realm.dynamicObject(ofType: "Person", forPrimaryKey: 2)?["name"] as? String == "Bo")
+        #expect(realm.dynamicObject(ofType: "Person", forPrimaryKey: 3) == nil)
+        // It is live, as a typed lookup's object is.
+        try realm.write { realm.object(ofType: Person.self, forPrimaryKey: 1)?.name = "Ann" }
+        #expect(ana["name"] as? String == "Ann")
+        try realm.write { realm.delete(realm.objects(Person.self).filter("id == 1")) }
+        #expect(ana.isInvalidated)
+        #expect(realm.dynamicObject(ofType: "Person", forPrimaryKey: 1) == nil)
+    }
+
+    @Test("dynamicObject(ofType:forPrimaryKey:) with a key of the wrong type, or on a class without a key, stops saying why")
+    func dynamicObjectForPrimaryKeyMisuse() async throws {
+        let wrongType = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "dynamic-key-type", objectTypes: [Person.self, Dog.self]))
+            _ = realm.dynamicObject(ofType: "Person", forPrimaryKey: "one")
+        }
+        #expect(String(decoding: wrongType.standardErrorContent, as: UTF8.self).contains("String cannot be the primary key of 'Person', which is Int"))
+        let noKey = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "dynamic-no-key", objectTypes: [Person.self, Dog.self]))
+            _ = realm.dynamicObject(ofType: "Dog", forPrimaryKey: 1)
+        }
+        #expect(String(decoding: noKey.standardErrorContent, as: UTF8.self).contains("'Dog' has no primary key"))
+    }
+}

@@ -25,6 +25,28 @@ extension Realm {
         return Results(realm: self, info: dynamicClassInfo(className))
     }
 
+    /// The object of the class named `className` whose primary key is `key`, read without its
+    /// Swift model; nil if there is none.
+    ///
+    /// - Important: The class must be in the realm's schema and have a primary key, and `key`
+    ///   must be a value of that key's type (`nil` or `NSNull()` for an optional key's null).
+    ///
+    /// - Parameters:
+    ///   - className: The name of a class in the realm's schema.
+    ///   - key: The primary key's value.
+    /// - Returns: The object, whose properties are read by name, or nil.
+    public func dynamicObject(ofType className: String, forPrimaryKey key: Any?) -> DynamicObject? {
+        checkThread()
+        let info = dynamicClassInfo(className)
+        guard let property = info.schema.primaryKeyProperty else {
+            stop("'\(className)' has no primary key; look its objects up with dynamicObjects(\"\(className)\").filter(_:)")
+        }
+        guard let stored = storageValue(dynamic: key, for: property) else {
+            stop("\(key.map { "\(type(of: $0))" } ?? "nil") cannot be the primary key of '\(className)', which is \(property.typeName)")
+        }
+        return object(ofType: DynamicObject.self, forStoredPrimaryKey: _StorageValue(stored), info: info)
+    }
+
     func dynamicClassInfo(_ className: String) -> ClassInfo {
         guard let schema = objectSchemas[className] else {
             stop("the realm has no class '\(className)'; its classes are \(objectSchemas.keys.sorted())")

@@ -48,7 +48,7 @@ extension Realm {
         }
     }
 
-    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, info: ClassInfo) -> Element? {
+    func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, info: ClassInfo) -> Element? {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
