@@ -78,11 +78,12 @@ extension RowCodec {
     ) -> T? {
         let tag: UInt8
         let offset: Int
-        if cursor.end > 0, cursor.column &+ 1 == column, cursor.end <= row.count {
+        if cursor.end > 0, cursor.column &+ 1 == column, cursor.end <= row.count, row[0] < 0x80 {
             // The column after the last one read, the way an object's properties are read:
-            // its payload starts where that one ended, and only its tag is left to find.
+            // its payload starts where that one ended, and only its tag is left to find. (A
+            // row of 128 columns or more, whose count takes two bytes, takes the walk.)
             let count = Int(row[0])
-            guard column < count, count < 0x80 else { return nil }
+            guard column < count else { return nil }
             let byte = row[1 &+ column &>> 1]
             tag = column & 1 == 0 ? byte & 0x0f : byte &>> 4
             offset = cursor.end

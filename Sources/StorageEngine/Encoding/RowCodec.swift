@@ -373,17 +373,25 @@ package enum RowCodec {
 
     /// The tag of column `column` and where its payload starts, found without building values
     /// or checks beyond staying inside the row; nil for a column past the row's end, a row with
-    /// more than 127 columns, or anything that does not add up (the checked path decides).
+    /// 16,384 columns or more, or anything that does not add up (the checked path decides).
     @inline(__always)
     static func locate(_ column: Int, in row: UnsafeRawBufferPointer, from cursor: ColumnCursor = ColumnCursor()) -> (tag: UInt8, offset: Int)? {
         let end = row.count
         guard end > 0 else { return nil }
-        let count = Int(row[0])
-        guard count < 0x80, column < count else { return nil }
+        // The column count, a varint: one byte up to 127 columns, two past them (a class of 128
+        // properties or more, whose rows every typed read, filter and aggregate must still find).
+        var count = Int(row[0])
+        var tags = 1
+        if count >= 0x80 {
+            guard end > 1, row[1] < 0x80 else { return nil }
+            count = count & 0x7f | Int(row[1]) << 7
+            tags = 2
+        }
+        guard column < count else { return nil }
         // From the cursor's column when it is this one, from the column after it when it is one
         // before and its payload's end is known, from the first otherwise.
         var first = 0
-        var offset = 1 + (count + 1) / 2
+        var offset = tags + (count + 1) / 2
         if cursor.offset > 0 && cursor.column <= column {
             if cursor.end > 0 && cursor.column < column {
                 (first, offset) = (cursor.column + 1, cursor.end)
@@ -416,7 +424,7 @@ package enum RowCodec {
             return false
         }
         for index in first..<column {
-            let byte = row[1 + index >> 1]
+            let byte = row[tags + index >> 1]
             switch index & 1 == 0 ? byte & 0x0f : byte >> 4 {
             case 0, 1, 2, 3: break
             case 4, 5, 12: guard skipVarint(&offset) else { return nil }
@@ -438,7 +446,7 @@ package enum RowCodec {
             }
             guard offset <= end else { return nil }
         }
-        let byte = row[1 + column >> 1]
+        let byte = row[tags + column >> 1]
         let tag = column & 1 == 0 ? byte & 0x0f : byte >> 4
         // Payload-less tags may sit at the very end of the row.
         guard offset < end || tag <= Tag.zero.rawValue else { return nil }
