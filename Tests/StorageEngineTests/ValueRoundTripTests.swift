@@ -95,7 +95,7 @@ struct ValueRoundTripTests {
         }
     }
 
-    @Test("in a row of 128 columns or more (a two-byte count) every typed read finds its column, from the start or resumed", arguments: [127, 128, 129, 255, 1024])
+    @Test("in a row of 128 columns or more (a count of two bytes or three) every typed read finds its column, from the start or resumed", arguments: [127, 128, 129, 255, 1024, 16_384])
     func typedReadsOfWideRows(width: Int) {
         let row = (0..<width).map { column -> RowValue in
             switch column % 5 {
@@ -110,10 +110,13 @@ struct ValueRoundTripTests {
         encoded.withUnsafeBytes { bytes in
             var resumed = ColumnCursor()
             for (column, value) in row.enumerated() {
-                var fresh = ColumnCursor()
                 let kind = Self.typedReadKind(of: value)
-                #expect(Self.typedRead(kind, column, of: bytes, cursor: &fresh) == value, "column \(column) of \(width), from the start")
                 #expect(Self.typedRead(kind, column, of: bytes, cursor: &resumed) == value, "column \(column) of \(width), resumed")
+                // A walk from the start for a few hundred columns of the widest rows: each one
+                // walks all the columns before it.
+                guard column % max(1, width / 300) == 0 || column == width - 1 else { continue }
+                var fresh = ColumnCursor()
+                #expect(Self.typedRead(kind, column, of: bytes, cursor: &fresh) == value, "column \(column) of \(width), from the start")
                 #expect((try? RowCodec.decodeColumn(column, of: bytes)) == value)
             }
             var cursor = ColumnCursor()

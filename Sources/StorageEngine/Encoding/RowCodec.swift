@@ -372,20 +372,21 @@ package enum RowCodec {
     }
 
     /// The tag of column `column` and where its payload starts, found without building values
-    /// or checks beyond staying inside the row; nil for a column past the row's end, a row with
-    /// 16,384 columns or more, or anything that does not add up (the checked path decides).
+    /// or checks beyond staying inside the row; nil for a column past the row's end, or anything
+    /// that does not add up (the checked path decides).
     @inline(__always)
     static func locate(_ column: Int, in row: UnsafeRawBufferPointer, from cursor: ColumnCursor = ColumnCursor()) -> (tag: UInt8, offset: Int)? {
         let end = row.count
         guard end > 0 else { return nil }
-        // The column count, a varint: one byte up to 127 columns, two past them (a class of 128
+        // The column count, a varint: one byte up to 127 columns, more past them (a class of 128
         // properties or more, whose rows every typed read, filter and aggregate must still find).
         var count = Int(row[0])
         var tags = 1
         if count >= 0x80 {
-            guard end > 1, row[1] < 0x80 else { return nil }
-            count = count & 0x7f | Int(row[1]) << 7
-            tags = 2
+            tags = 0
+            // Two tags a byte: a count past twice the row's length does not add up.
+            guard let wide = varint(in: row, at: &tags), wide <= UInt64(end) * 2 else { return nil }
+            count = Int(wide)
         }
         guard column < count else { return nil }
         // From the cursor's column when it is this one, from the column after it when it is one
