@@ -124,6 +124,26 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("the columns after a string, binary or list whose length takes three bytes or more are found by every read")
+    func columnsAfterLongValues() {
+        let long = 1 << 14  // the first length of three varint bytes
+        for first in [RowValue.string(String(repeating: "s", count: long)), .binary([UInt8](repeating: 7, count: long + 5)),
+                      .list((0..<long).map { _ in .int(300) })] {
+            let row: [RowValue] = [first, .int(1_000_000), .string("after"), .double(2.5)]
+            let encoded = RowCodec.encode(row)
+            encoded.withUnsafeBytes { bytes in
+                var resumed = ColumnCursor()
+                for (column, value) in row.enumerated().dropFirst() {
+                    var fresh = ColumnCursor()
+                    let kind = Self.typedReadKind(of: value)
+                    #expect(Self.typedRead(kind, column, of: bytes, cursor: &fresh) == value, "column \(column) after \(first)")
+                    #expect(Self.typedRead(kind, column, of: bytes, cursor: &resumed) == value, "column \(column), resumed")
+                    #expect(RowCodec.locate(column, in: bytes) != nil, "column \(column) located")
+                }
+            }
+        }
+    }
+
     /// Typed read `kind` (integer, bool, double, timestamp, string, null) of `column`, as the value it
     /// read; nil when it read nothing.
     static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> RowValue? {

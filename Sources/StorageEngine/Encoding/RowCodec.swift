@@ -434,14 +434,16 @@ package enum RowCodec {
             case 11: offset &+= 16
             case 10: guard skipVarint(&offset), skipVarint(&offset) else { return nil }
             case 8, 9, 13:
-                // A length (varint) and that many bytes; lengths past two bytes take the slow path.
+                // A length (varint) and that many bytes: a length of one or two bytes read here,
+                // a longer one (a value of 16 KiB or more, in a row on overflow pages) by a call.
                 guard offset < end else { return nil }
                 let first = Int(row[offset])
                 if first < 0x80 {
                     offset &+= 1 &+ first
-                } else {
-                    guard offset + 1 < end, row[offset + 1] < 0x80 else { return nil }
+                } else if offset + 1 < end, row[offset + 1] < 0x80 {
                     offset &+= 2 &+ (first & 0x7f | Int(row[offset + 1]) << 7)
+                } else {
+                    guard skipLongValue(in: row, at: &offset) else { return nil }
                 }
             default: return nil
             }
@@ -452,6 +454,16 @@ package enum RowCodec {
         // Payload-less tags may sit at the very end of the row.
         guard offset < end || tag <= Tag.zero.rawValue else { return nil }
         return (tag, offset)
+    }
+
+    /// Moves `offset` past a string, binary or list whose length takes three bytes or more;
+    /// false if it runs past the row. A call of its own: it is rare, and `locate` is inlined
+    /// into every scan.
+    @inline(never)
+    static func skipLongValue(in row: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        guard let length = varint(in: row, at: &offset), length <= UInt64(row.count - offset) else { return false }
+        offset += Int(length)
+        return true
     }
 
     /// `decodeColumn` with every check: reports a damaged row as `fileCorrupted`.
