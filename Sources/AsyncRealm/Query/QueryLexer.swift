@@ -88,8 +88,9 @@ struct QueryLexer {
         if character == "@" {
             position += 1
             let name = identifierCharacters()
-            // A map's keys and values, named as Realm's query language names them.
-            if let mapOperator = ["allkeys": "allKeys", "allvalues": "allValues"][name.lowercased()] {
+            // A map's keys and values, named as Realm's query language names them (NSPredicate's
+            // `@allKeys`, and the shorter `@keys` of Realm's own query language).
+            if let mapOperator = ["allkeys": "allKeys", "keys": "allKeys", "allvalues": "allValues", "values": "allValues"][name.lowercased()] {
                 return QueryToken(kind: .aggregate(mapOperator), position: start)
             }
             guard ["count", "size", "min", "max", "sum", "avg"].contains(name.lowercased()) else {
