@@ -144,6 +144,42 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("replacing one column splices the row into exactly what encoding the changed row writes, and says when nothing changes")
+    func replacingColumn() throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<300 {
+            let width = round % 30 == 0 ? Int.random(in: 128...160, using: &random) : Int.random(in: 1...12, using: &random)
+            let row = (0..<width).map { _ in Self.samples[Int.random(in: 0..<Self.samples.count, using: &random)] }
+            let column = Int.random(in: 0..<(width + 2), using: &random)
+            // Now and then the value the column holds already.
+            let value = column < width && Bool.random(using: &random) ? row[column] : Self.samples[Int.random(in: 0..<Self.samples.count, using: &random)]
+            let encoded = RowCodec.encode(row)
+            let replacement = try encoded.withUnsafeBytes { try RowCodec.replacingColumn(column, of: $0, with: value) }
+            guard column < width else {
+                guard case .pastTheRowsEnd = replacement else { Issue.record("column \(column) of \(width) (seed \(seed))"); continue }
+                continue
+            }
+            var changed = row
+            changed[column] = value
+            switch replacement {
+            case .unchanged:
+                #expect(row[column].isIdentical(to: value), "unchanged, but \(row[column]) became \(value) (seed \(seed))")
+            case .replaced(let bytes):
+                #expect(!row[column].isIdentical(to: value), "\(value) was already there (seed \(seed))")
+                #expect(bytes == RowCodec.encode(changed), "column \(column) of \(width) set to \(value) (seed \(seed))")
+            case .pastTheRowsEnd:
+                Issue.record("column \(column) is inside a row of \(width) (seed \(seed))")
+            }
+        }
+        // A damaged payload before the column is reported, never copied on.
+        var damaged = RowCodec.encode([.string("abc"), .int(1)])
+        damaged[2] = 0x7f  // the string's length, now past the row's end
+        #expect(throws: StorageError.self) {
+            try damaged.withUnsafeBytes { _ = try RowCodec.replacingColumn(1, of: $0, with: .int(2)) }
+        }
+    }
+
     /// Typed read `kind` (integer, bool, double, timestamp, string, null) of `column`, as the value it
     /// read; nil when it read nothing.
     static func typedRead(_ kind: Int, _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor) -> RowValue? {

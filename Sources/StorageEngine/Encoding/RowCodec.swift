@@ -466,6 +466,43 @@ package enum RowCodec {
         return true
     }
 
+    /// What `replacingColumn(_:of:with:)` made of a row.
+    package enum ColumnReplacement {
+        /// The column already holds the value (the same bytes).
+        case unchanged
+        /// The row with the column replaced, as `encode` writes it.
+        case replaced([UInt8])
+        /// The row ends before the column: it must be decoded and padded with nulls.
+        case pastTheRowsEnd
+    }
+
+    /// `row` with column `column` holding `value`, spliced from the row's bytes: the other
+    /// columns' payloads are copied, not decoded and encoded again, which is most of what
+    /// setting one property of an object cost. The columns before `column` are walked with
+    /// every check, and a damaged one throws `fileCorrupted`.
+    package static func replacingColumn(_ column: Int, of row: UnsafeRawBufferPointer, with value: RowValue) throws -> ColumnReplacement {
+        var reader = ByteReader(row, origin: 0)
+        let count = try reader.readLength(limit: row.count * 2)
+        guard column < count else { return .pastTheRowsEnd }
+        let tagsStart = reader.position
+        let tags = try reader.readBytes((count + 1) / 2)
+        let payloadsStart = reader.position
+        for index in 0..<column { try skipPayload(tag: try tag(tags, index, &reader), &reader) }
+        let start = reader.position
+        try skipPayload(tag: try tag(tags, column, &reader), &reader)
+        let end = reader.position
+
+        var writer = ByteWriter(capacity: row.count + 16)
+        writer.append(UnsafeRawBufferPointer(rebasing: row[..<payloadsStart]))
+        let tagByte = tagsStart + column >> 1
+        let newTag = tag(of: value).rawValue
+        writer.bytes[tagByte] = column & 1 == 0 ? (row[tagByte] & 0xf0 | newTag) : (row[tagByte] & 0x0f | newTag << 4)
+        writer.append(UnsafeRawBufferPointer(rebasing: row[payloadsStart..<start]))
+        encodePayload(value, into: &writer)
+        writer.append(UnsafeRawBufferPointer(rebasing: row[end...]))
+        return writer.bytes.elementsEqual(row) ? .unchanged : .replaced(writer.bytes)
+    }
+
     /// `decodeColumn` with every check: reports a damaged row as `fileCorrupted`.
     static func decodeColumnChecked(_ column: Int, of row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> RowValue {
         var reader = ByteReader(row, origin: origin)

@@ -108,17 +108,34 @@ package final class TableWriter: TableReading {
             try removeFromIndex(column: column, key: key, value: column < old.count ? old[column] : .null)
             try addToIndex(column: column, key: key, value: column < values.count ? values[column] : .null)
         }
-        let row = RowCodec.encode(values)
+        try store(RowCodec.encode(values), forKey: key, changed: changed)
+        return true
+    }
+
+    /// Puts the encoded `row` under `key`, whose columns `changed` changed.
+    private func store(_ row: [UInt8], forKey key: UInt64, changed: [Int]) throws {
         try rowTree.put(key, row)
         redo.record(.update(table: name, key: key, row: row), rowBytes: row.count)
         isModified = true
         changes.recordModify(key, columns: changed)
-        return true
     }
 
     /// Sets one column of row `key`. Returns false if there is no such row.
     @discardableResult
     package func set(_ key: UInt64, column: Int, to value: RowValue) throws -> Bool {
+        // A column without an index (nor a uniqueness to check) is spliced into the row's bytes.
+        if indexTrees[column] == nil {
+            guard let replacement = try rowTree.withValue(forKey: key, { try RowCodec.replacingColumn(column, of: $0, with: value) }) else {
+                return false
+            }
+            switch replacement {
+            case .unchanged: return true
+            case .replaced(let row):
+                try store(row, forKey: key, changed: [column])
+                return true
+            case .pastTheRowsEnd: break
+            }
+        }
         guard var values = try row(key) else { return false }
         if column >= values.count { values.append(contentsOf: repeatElement(.null, count: column + 1 - values.count)) }
         values[column] = value
