@@ -100,12 +100,12 @@ extension Object {
     }
 
     /// `value` with any `Optional` it holds in `Any` opened: nil for none, the wrapped value
-    /// otherwise.
+    /// otherwise. (Asked through a protocol `Optional` conforms to: a `Mirror` made for every
+    /// value was most of what reading a property by name cost, in a migration block for one.)
     private func unboxed(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.flatMap { unboxed($0.value) }
+        guard let optional = value as? any OptionalValue else { return value }
+        return unboxed(optional.wrappedValue)
     }
 
     /// Sets property `key`. On a managed object this needs a write transaction.
@@ -137,4 +137,13 @@ extension Object {
         get { value(forKey: key) }
         set { setValue(newValue, forKey: key) }
     }
+}
+
+/// An `Optional` of any type, whose value `Object.value(forKey:)` opens when an `Any` holds one.
+private protocol OptionalValue {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var wrappedValue: Any? { map { $0 } }
 }
