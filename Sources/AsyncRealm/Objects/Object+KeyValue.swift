@@ -104,8 +104,8 @@ extension Object {
     /// value was most of what reading a property by name cost, in a migration block for one.)
     private func unboxed(_ value: Any?) -> Any? {
         guard let value else { return nil }
-        guard let optional = value as? any OptionalValue else { return value }
-        return unboxed(optional.wrappedValue)
+        guard let optional = value as? any OptionalProtocol else { return value }
+        return unboxed(optional.wrappedAny)
     }
 
     /// Sets property `key`. On a managed object this needs a write transaction.
@@ -137,13 +137,4 @@ extension Object {
         get { value(forKey: key) }
         set { setValue(newValue, forKey: key) }
     }
-}
-
-/// An `Optional` of any type, whose value `Object.value(forKey:)` opens when an `Any` holds one.
-private protocol OptionalValue {
-    var wrappedValue: Any? { get }
-}
-
-extension Optional: OptionalValue {
-    fileprivate var wrappedValue: Any? { map { $0 } }
 }

@@ -108,13 +108,16 @@ func isNull(_ value: Any?) -> Bool {
     return value is NSNull
 }
 
-/// Lets a value typed `Any` that holds a nil `Optional` be recognised as nil.
-private protocol OptionalProtocol {
+/// Lets a value typed `Any` that holds an `Optional` be recognised as one: nil, or its value.
+protocol OptionalProtocol {
     var isNone: Bool { get }
+    /// The value, typed `Any`; nil for none.
+    var wrappedAny: Any? { get }
 }
 
 extension Optional: OptionalProtocol {
     var isNone: Bool { self == nil }
+    var wrappedAny: Any? { map { $0 } }
 }
 
 extension Optional: RealmCollectionValue where Wrapped: _PersistableInsideOptional & RealmCollectionValue {}
