@@ -138,6 +138,62 @@ struct RealmFilesTests {
     }
 }
 
+@Suite("Seed files: Configuration.seedFilePath")
+struct SeedFileTests {
+    static let key = Data((0..<64).map { UInt8($0 * 3 % 256) })
+
+    /// A realm at `url` holding dogs named `names`, still open (its last commits may be in its
+    /// redo log only) while `body` runs.
+    static func withSeed(at url: URL, key: Data? = nil, names: [String], _ body: () throws -> Void) throws {
+        let seed = try Realm(configuration: Realm.Configuration(fileURL: url, encryptionKey: key, schemaVersion: 3, objectTypes: [Person.self, Dog.self]))
+        try seed.write { for name in names { seed.add(Dog(value: ["name": name])) } }
+        try body()
+    }
+
+    @Test("a missing file is made from the seed, which stays as it was; an existing file is kept")
+    func seeds() throws {
+        let directory = TemporaryDirectory()
+        let seedURL = directory.file("seed.realm")
+        let url = directory.file("app.realm")
+        let configuration = Realm.Configuration(fileURL: url, schemaVersion: 3, objectTypes: [Person.self, Dog.self], seedFilePath: seedURL)
+        try Self.withSeed(at: seedURL, names: ["Rex", "Fido"]) {
+            let realm = try Realm(configuration: configuration)
+            #expect(Set(realm.objects(Dog.self).map(\.name)) == ["Rex", "Fido"])
+            #expect(try schemaVersionAtURL(url) == 3)
+            try realm.write { realm.add(Dog(value: ["name": "Own"])) }
+        }
+        let seed = try Realm(configuration: Realm.Configuration(fileURL: seedURL, schemaVersion: 3, objectTypes: [Person.self, Dog.self]))
+        #expect(seed.objects(Dog.self).count == 2)
+        // The file exists now: opening again keeps it, with what was written since.
+        try seed.write { seed.add(Dog(value: ["name": "Later"])) }
+        let again = try Realm(configuration: configuration)
+        #expect(Set(again.objects(Dog.self).map(\.name)) == ["Rex", "Fido", "Own"])
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("copying") }
+        #expect(left.isEmpty, "files left: \(left)")
+    }
+
+    @Test("an encrypted seed is read and written with the configuration's key; a missing seed throws fileNotFound and makes no file")
+    func encryptedAndMissing() throws {
+        let directory = TemporaryDirectory()
+        let seedURL = directory.file("seed.realm")
+        let url = directory.file("app.realm")
+        try Self.withSeed(at: seedURL, key: Self.key, names: ["Rex"]) {
+            let realm = try Realm(configuration: Realm.Configuration(
+                fileURL: url, encryptionKey: Self.key, schemaVersion: 3, objectTypes: [Person.self, Dog.self], seedFilePath: seedURL))
+            #expect(realm.objects(Dog.self).first?.name == "Rex")
+        }
+        let plain = Realm.Configuration(fileURL: url, schemaVersion: 3, objectTypes: [Person.self, Dog.self])
+        let wrongKey = #expect(throws: RealmError.self) { try Realm(configuration: plain) }
+        #expect(wrongKey?.code == .invalidEncryptionKey, "the copy is encrypted")
+        let other = directory.file("other.realm")
+        let missing = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: other, objectTypes: [Dog.self], seedFilePath: directory.file("none.realm")))
+        }
+        #expect(missing?.code == .fileNotFound)
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+}
+
 @Suite("A seed file on a read-only file system")
 struct ReadOnlyFileSystemTests {
     @Test("a readOnly realm on a read-only file system opens and reads without creating a lock or log file; writing throws")

@@ -105,5 +105,13 @@ struct WritesGuide {
         let copy = directory.file("copy.realm")
         try realm.writeCopy(toFile: copy)
         #expect(try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: [Person.self, Dog.self])).objects(Dog.self).count == 2)
+
+        let seedURL = copy
+        let appFileURL = directory.file("app.realm")
+        do {
+            let seeded = Realm.Configuration(fileURL: appFileURL, objectTypes: [Dog.self], seedFilePath: seedURL)
+            let realm = try Realm(configuration: seeded)
+            #expect(realm.objects(Dog.self).count == 2)
+        }
     }
 }

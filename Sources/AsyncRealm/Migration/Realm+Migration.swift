@@ -57,6 +57,7 @@ extension Realm {
                     cacheBytes: configuration.pageCacheBytes, openTimeout: configuration.openTimeout, encryptionKey: key)
             }
         }
+        try copySeedIfAsked(configuration)
         try compactIfAsked(configuration)
         guard configuration.deleteRealmIfMigrationNeeded, let path = configuration.fileURL?.path else { return try open() }
         let needsMigration = try {
@@ -70,6 +71,26 @@ extension Realm {
             _ = try RealmError.translating { try Database.deleteFiles(atPath: path) }
         }
         return try open()
+    }
+
+    /// Writes `seedFilePath`'s data to `fileURL` as a compacted copy when no file is there: the
+    /// seed read as it stands (its redo log included), and the copy linked into place whole. A
+    /// file another opener linked there first is kept.
+    private static func copySeedIfAsked(_ configuration: Configuration) throws {
+        guard let seed = configuration.seedFilePath, configuration.file == nil, configuration.inMemoryIdentifier == nil,
+              let path = configuration.fileURL?.path, !FileManager.default.fileExists(atPath: path) else { return }
+        try RealmError.translating {
+            let key = try configuration.storageEncryptionKey()
+            let tables = try Database.tablesToCopy(from: Database.open(
+                path: seed.path, create: false, readOnly: true, cacheBytes: configuration.pageCacheBytes,
+                openTimeout: configuration.openTimeout, encryptionKey: key
+            ).snapshot())
+            do {
+                try Database.writeCopy(of: tables, toPath: path, encryptionKey: key)
+            } catch let error as StorageError where error.code == .fileExists {
+                // Another opener seeded the file first: open that one.
+            }
+        }
     }
 
     /// Compacts the file in place if `shouldCompactOnLaunch` asks, on its first open in this

@@ -67,6 +67,13 @@ extension Realm {
         /// realms, frozen values, thread-safe references and change streams): a commit that
         /// would exceed it throws `limitExceeded`. Nil: no limit.
         public var maximumNumberOfActiveVersions: UInt?
+        /// A realm file copied to `fileURL` when a realm is opened there and no file exists yet:
+        /// the data an app ships to start from. Nothing is copied while a file exists at
+        /// `fileURL`. The seed is opened read-only and written to `fileURL` as a compacted copy
+        /// (as `writeCopy(toFile:)` writes one), linked into place once whole, so it needs the
+        /// configuration's `encryptionKey` if it has one, and a missing seed throws
+        /// `fileNotFound`. Ignored for an in-memory realm.
+        public var seedFilePath: URL?
 
         /// How long opening the file may wait for another process that keeps it to itself: one
         /// that keeps commits in its redo log shares the file within milliseconds when asked,
@@ -103,6 +110,7 @@ extension Realm {
         ///     in use; returning true compacts the file.
         ///   - objectTypes: The model classes the realm holds; nil for classes registered on first use.
         ///   - maximumNumberOfActiveVersions: The most versions kept readable at once, or nil.
+        ///   - seedFilePath: A realm file copied to `fileURL` when no file is there yet.
         public init(
             fileURL: URL? = Configuration.defaultFileURL,
             inMemoryIdentifier: String? = nil,
@@ -113,7 +121,8 @@ extension Realm {
             deleteRealmIfMigrationNeeded: Bool = false,
             shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
             objectTypes: [Object.Type]? = nil,
-            maximumNumberOfActiveVersions: UInt? = nil
+            maximumNumberOfActiveVersions: UInt? = nil,
+            seedFilePath: URL? = nil
         ) {
             storedFileURL = fileURL
             self.encryptionKey = encryptionKey
@@ -124,6 +133,7 @@ extension Realm {
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
             self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+            self.seedFilePath = seedFilePath
             if let inMemoryIdentifier { self.inMemoryIdentifier = inMemoryIdentifier }
         }
 
