@@ -76,19 +76,27 @@ extension RowCodec {
         _ column: Int, of row: UnsafeRawBufferPointer, cursor: inout ColumnCursor,
         _ decode: (_ tag: UInt8, _ offset: Int, _ end: inout Int) -> T?
     ) -> T? {
-        let tag: UInt8
-        let offset: Int
-        if cursor.end > 0, cursor.column &+ 1 == column, cursor.end <= row.count, row[0] < 0x80 {
-            // The column after the last one read, the way an object's properties are read:
-            // its payload starts where that one ended, and only its tag is left to find. (A
-            // row of 128 columns or more, whose count takes two bytes, takes the walk.)
-            let count = Int(row[0])
-            guard column < count else { return nil }
-            let byte = row[1 &+ column &>> 1]
-            tag = column & 1 == 0 ? byte & 0x0f : byte &>> 4
-            offset = cursor.end
-            guard offset < row.count || tag <= Tag.zero.rawValue else { return nil }
-        } else {
+        var tag: UInt8 = 0
+        var offset = 0
+        // The first column, or the column after the last one read, the way an object's
+        // properties are read: its payload starts where the tags end, or where that one ended,
+        // and only its tag is left to find. (A row of 128 columns or more, whose count takes
+        // two bytes, takes the walk.)
+        if !row.isEmpty, row[0] < 0x80, column < Int(row[0]) {
+            if column == 0 {
+                offset = 1 &+ (Int(row[0]) &+ 1) &>> 1
+            } else if cursor.end > 0, cursor.column &+ 1 == column {
+                offset = cursor.end
+            }
+            if offset > 0, offset <= row.count {
+                let byte = row[1 &+ column &>> 1]
+                tag = column & 1 == 0 ? byte & 0x0f : byte &>> 4
+                guard offset < row.count || tag <= Tag.zero.rawValue else { return nil }
+            } else {
+                offset = 0
+            }
+        }
+        if offset == 0 {
             guard let located = locateOutOfLine(column, in: row, from: cursor) else { return nil }
             (tag, offset) = located
         }
