@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+import TestSupport
+
+/// Collections shown without their addresses, which change from run to run.
+private func withoutAddresses(_ text: String) -> String {
+    text.replacingOccurrences(of: #" <0x[0-9a-f]+>"#, with: "", options: .regularExpression)
+}
+
+@Suite("What print shows of objects and collections, as RealmSwift shows them")
+struct DescriptionTests {
+    @Test("an object is its class and its stored properties, one a line; nil is (null), a Bool 0 or 1, Data its first bytes")
+    func object() throws {
+        let value = EveryType()
+        value.bool = true
+        value.int = 7
+        value.string = "text"
+        value.data = Data(0..<30)
+        value.date = Date(timeIntervalSince1970: 0)
+        value.optionalString = nil
+        value.ints.append(objectsIn: [1, 2])
+        let text = withoutAddresses(value.description)
+        #expect(text.hasPrefix("EveryType {\n\tbool = 1;\n\tint = 7;\n"), "\(text)")
+        #expect(text.contains("\n\tstring = text;\n"))
+        #expect(text.contains("\n\tdata = <00010203 04050607 08090a0b 0c0d0e0f 10111213 14151617 — 30 total bytes>;\n"))
+        #expect(text.contains("\n\tdate = 1970-01-01 00:00:00 +0000;\n"))
+        #expect(text.contains("\n\toptionalString = (null);\n"))
+        #expect(text.contains("\n\tints = List<Int> (\n\t\t[0] 1,\n\t\t[1] 2\n\t);\n"), "\(text)")
+        #expect(text.hasSuffix("\n}"))
+    }
+
+    @Test("links and collections nest a tab deeper, five levels at most; results number their objects; a deleted object says so", arguments: RealmKind.allCases)
+    func managed(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self, Dog.self]))
+        try realm.write {
+            let person = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex", age: 3)])
+            person.dogs.first?.owner = person
+            realm.add(person)
+        }
+        let rex = try #require(realm.objects(Dog.self).first)
+        let text = withoutAddresses(rex.description)
+        #expect(text.hasPrefix("Dog {\n\tname = Rex;\n\tage = 3;\n\towner = Person {\n\t\tid = 1;\n\t\tname = Ana;\n\t\tbirthdate = (null);\n\t\tage = (null);\n\t\tdogs = List<Dog> (\n\t\t\t[0] Dog {\n"), "\(text)")
+        // The cycle Dog -> Person -> List -> Dog -> Person ends five levels down.
+        #expect(text.contains("<Maximum depth exceeded>"))
+        #expect(!text.contains("owners"), "linking objects are not stored properties")
+        let results = withoutAddresses(realm.objects(Dog.self).description)
+        #expect(results.hasPrefix("Results<Dog> (\n\t[0] Dog {\n\t\tname = Rex;\n"), "\(results)")
+        #expect(results.hasSuffix("\n\t}\n)"))
+        #expect(withoutAddresses(realm.objects(Dog.self).filter("age > 5").description) == "Results<Dog> (\n\n)")
+        try realm.write { realm.delete(rex) }
+        #expect(rex.description == "[invalid object]")
+    }
+
+    @Test("a collection shows its first hundred elements and how many it skipped")
+    func longCollection() {
+        let person = Person()
+        person.dogs.append(objectsIn: (0..<103).map { ObjectTests.makeDog("d\($0)") })
+        let text = withoutAddresses(person.dogs.description)
+        #expect(text.contains("\t[99] Dog {"))
+        #expect(!text.contains("[100]"))
+        #expect(text.hasSuffix("\n\t... 3 objects skipped.\n)"), "\(text.suffix(80))")
+    }
+}
