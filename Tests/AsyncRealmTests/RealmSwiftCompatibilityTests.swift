@@ -629,3 +629,27 @@ extension RealmSwiftCompatibilityTests {
         #expect(String(decoding: noKey.standardErrorContent, as: UTF8.self).contains("'Dog' has no primary key"))
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("value(forKeyPath:) follows links and lists, on an object and on every object of a collection", arguments: RealmKind.allCases)
+    func valueForKeyPath(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Person.self, Dog.self]))
+        try realm.write {
+            let ana = ObjectTests.makePerson(1, "Ana", dogs: [ObjectTests.makeDog("Rex", age: 3), ObjectTests.makeDog("Fido", age: 5)])
+            for dog in ana.dogs { dog.owner = ana }
+            realm.add(ana)
+            realm.add(ObjectTests.makeDog("Stray"))
+        }
+        let rex = try #require(realm.objects(Dog.self).filter("name == 'Rex'").first)
+        #expect(rex.value(forKeyPath: "owner.name") as? String == "Ana")
+        #expect(rex.value(forKeyPath: "name") as? String == "Rex")
+        #expect((rex.value(forKeyPath: "owner.dogs.age") as? [Any?])?.compactMap { $0 as? Int } == [3, 5])
+        #expect(realm.objects(Dog.self).filter("name == 'Stray'").first?.value(forKeyPath: "owner.name") == nil)
+        let owners = realm.objects(Dog.self).sorted(byKeyPath: "name").value(forKeyPath: "owner.name")
+        #expect(owners.map { $0 as? String } == ["Ana", "Ana", nil])
+        let unmanaged = ObjectTests.makeDog("Pup")
+        unmanaged.owner = ObjectTests.makePerson(2, "Bo")
+        #expect(unmanaged.value(forKeyPath: "owner.name") as? String == "Bo")
+    }
+}

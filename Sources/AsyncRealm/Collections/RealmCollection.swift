@@ -144,6 +144,15 @@ extension RealmCollection {
         map { $0.value(forKey: key) }
     }
 
+    /// What every object holds at a key path of property names joined by dots, in order (see
+    /// `Object.value(forKeyPath:)`).
+    ///
+    /// - Parameter keyPath: Property names joined by dots, such as `"owner.name"`.
+    /// - Returns: One value per object, nil where the path reaches nil.
+    public func value(forKeyPath keyPath: String) -> [Any?] {
+        map { $0.value(forKeyPath: keyPath) }
+    }
+
     /// Sets a property of every object; call inside a write transaction.
     ///
     /// - Parameters:

@@ -1,3 +1,4 @@
+import Foundation
 extension Object {
     /// Creates an unmanaged object from a dictionary of property values by name, an array of
     /// values in property order, or another object; nested dictionaries and arrays create the
@@ -81,6 +82,35 @@ extension Object {
     public func value(forKey key: String) -> Any? {
         if key == "self" { return self }
         return unboxed(anyValue(forKey: key))
+    }
+
+    /// The value at a key path of property names joined by dots, through links and lists:
+    /// `"owner.name"` is the linked owner's name (nil if there is no owner), and a list on the
+    /// way gives an array of what each of its objects holds there, as key-value coding does.
+    ///
+    /// - Important: An unknown property stops with a message naming the class and property.
+    ///
+    /// - Parameter keyPath: Property names joined by dots.
+    /// - Returns: The value at the end of the path.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        keyPath.split(separator: ".", omittingEmptySubsequences: false).reduce(self as Any?) { value, key in
+            Object.value(forKey: String(key), of: value)
+        }
+    }
+
+    /// `key`'s value in `value`: an object's property, or for a list, set, results or array,
+    /// each element's; nil for anything else.
+    private static func value(forKey key: String, of value: Any?) -> Any? {
+        switch value {
+        case let object as Object: object.value(forKey: key)
+        case is String, is Data: nil
+        case let elements as any Sequence: Self.elements(of: elements).map { Object.value(forKey: key, of: $0) }
+        default: nil
+        }
+    }
+
+    private static func elements(of sequence: some Sequence) -> [Any?] {
+        sequence.map { $0 as Any? }
     }
 
     private func anyValue(forKey key: String) -> Any? {
