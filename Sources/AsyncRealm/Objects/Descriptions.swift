@@ -122,40 +122,46 @@ extension AnyRealmValue {
     }
 }
 
-extension Results: CustomStringConvertible, RealmDescribable {
+/// A list, set, results or linking objects, described as its first hundred elements, numbered.
+protocol DescribedCollection: Collection, RealmDescribable {
+    /// RealmSwift's name for the collection's type.
+    static var describedName: String { get }
+    /// Where the collection lives, shown as RealmSwift shows it; nil for a value type.
+    var describedAddress: ObjectIdentifier? { get }
+}
+
+extension DescribedCollection {
+    func realmDescription(depth: Int) -> String {
+        RealmDescription.collection(Self.describedName, of: "\(Element.self)", address: describedAddress, lazy.map { $0 as Any? }, count: count, depth: depth)
+    }
+}
+
+extension Results: CustomStringConvertible, DescribedCollection {
     /// The results' first hundred objects, numbered, each as `Object.description` shows it.
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
-
-    func realmDescription(depth: Int) -> String {
-        RealmDescription.collection("Results", of: "\(Element.self)", address: ObjectIdentifier(self), lazy.map { $0 as Any? }, count: count, depth: depth)
-    }
+    static var describedName: String { "Results" }
+    var describedAddress: ObjectIdentifier? { ObjectIdentifier(self) }
 }
 
-extension List: CustomStringConvertible, RealmDescribable {
+extension List: CustomStringConvertible, DescribedCollection {
     /// The list's first hundred elements, numbered.
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
-
-    func realmDescription(depth: Int) -> String {
-        RealmDescription.collection("List", of: "\(Element.self)", address: ObjectIdentifier(self), lazy.map { $0 as Any? }, count: count, depth: depth)
-    }
+    static var describedName: String { "List" }
+    var describedAddress: ObjectIdentifier? { ObjectIdentifier(self) }
 }
 
-extension MutableSet: CustomStringConvertible, RealmDescribable {
+extension MutableSet: CustomStringConvertible, DescribedCollection {
     /// The set's first hundred elements, numbered.
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
-
-    func realmDescription(depth: Int) -> String {
-        RealmDescription.collection("MutableSet", of: "\(Element.self)", address: ObjectIdentifier(self), lazy.map { $0 as Any? }, count: count, depth: depth)
-    }
+    static var describedName: String { "MutableSet" }
+    var describedAddress: ObjectIdentifier? { ObjectIdentifier(self) }
 }
 
-extension LinkingObjects: CustomStringConvertible, RealmDescribable {
+extension LinkingObjects: CustomStringConvertible, DescribedCollection {
     /// The linking objects' first hundred objects, numbered.
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
-
-    func realmDescription(depth: Int) -> String {
-        RealmDescription.collection("LinkingObjects", of: "\(Element.self)", address: nil, lazy.map { $0 as Any? }, count: count, depth: depth)
-    }
+    static var describedName: String { "LinkingObjects" }
+    var describedAddress: ObjectIdentifier? { nil }
 }
 
 extension Map: CustomStringConvertible, RealmDescribable {
