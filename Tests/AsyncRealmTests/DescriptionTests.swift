@@ -8,6 +8,12 @@ private func withoutAddresses(_ text: String) -> String {
     text.replacingOccurrences(of: #" <0x[0-9a-f]+>"#, with: "", options: .regularExpression)
 }
 
+/// A model with a description of its own.
+final class Labelled: Object {
+    @Persisted var name = ""
+    override var description: String { "Labelled(\(name))" }
+}
+
 @Suite("What print shows of objects and collections, as RealmSwift shows them")
 struct DescriptionTests {
     @Test("an object is its class and its stored properties, one a line; nil is (null), a Bool 0 or 1, Data its first bytes")
@@ -51,6 +57,12 @@ struct DescriptionTests {
         #expect(withoutAddresses(realm.objects(Dog.self).filter("age > 5").description) == "Results<Dog> (\n\n)")
         try realm.write { realm.delete(rex) }
         #expect(rex.description == "[invalid object]")
+    }
+
+    @Test("a model may override description, as with RealmSwift's objects")
+    func overridden() {
+        let labelled = Labelled(value: ["name": "x"])
+        #expect("\(labelled)" == "Labelled(x)")
     }
 
     @Test("a collection shows its first hundred elements and how many it skipped")

@@ -87,10 +87,6 @@ enum RealmDescription {
 }
 
 extension Object: CustomStringConvertible, RealmDescribable {
-    /// The object's class and each stored property with its value, one per line, as
-    /// RealmSwift prints it; links and collections are shown five levels deep.
-    public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
-
     func realmDescription(depth: Int) -> String {
         guard depth > 0 else { return RealmDescription.depthExceeded }
         guard !isInvalidated else { return "[invalid object]" }

@@ -1,4 +1,5 @@
 import Foundation
+
 extension Object {
     /// Creates an unmanaged object from a dictionary of property values by name, an array of
     /// values in property order, or another object; nested dictionaries and arrays create the

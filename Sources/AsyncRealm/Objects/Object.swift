@@ -118,6 +118,11 @@ open class Object {
         return mine.key == theirs.key && mine.info.schema.className == theirs.info.schema.className
             && mine.realm.database.isSameFile(as: theirs.realm.database)
     }
+
+    /// The object's class and each stored property with its value, one per line, as
+    /// RealmSwift prints it; links and collections are shown five levels deep. A model may
+    /// override it.
+    open var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
 }
 
 /// Objects are equal when they are the same instance or accessors of the same stored object
