@@ -59,6 +59,22 @@ struct DescriptionTests {
         #expect(rex.description == "[invalid object]")
     }
 
+    @Test("a map shows its entries by key, a set its elements numbered, a mixed value the value it holds")
+    func mapsSetsAndMixed() {
+        let player = Player()
+        player.scores["b"] = 2
+        player.scores["a"] = 1
+        #expect(withoutAddresses(player.scores.description) == "Map<String, Int> (\n\t[a]: 1,\n\t[b]: 2\n)")
+        let tagged = Tagged()
+        tagged.tags.insert(objectsIn: ["x", "y"])
+        #expect(withoutAddresses(tagged.tags.description) == "MutableSet<String> (\n\t[0] x,\n\t[1] y\n)")
+        let setting = Setting()
+        setting.value = .string("hi")
+        #expect(setting.description.contains("\n\tvalue = hi;\n"), "\(setting.description)")
+        setting.value = .none
+        #expect(setting.description.contains("\n\tvalue = (null);\n"))
+    }
+
     @Test("a model may override description, as with RealmSwift's objects")
     func overridden() {
         let labelled = Labelled(value: ["name": "x"])
