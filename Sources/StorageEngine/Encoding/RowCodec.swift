@@ -383,10 +383,8 @@ package enum RowCodec {
         var count = Int(row[0])
         var tags = 1
         if count >= 0x80 {
-            tags = 0
-            // Two tags a byte: a count past twice the row's length does not add up.
-            guard let wide = varint(in: row, at: &tags), wide <= UInt64(end) * 2 else { return nil }
-            count = Int(wide)
+            guard let wide = wideColumnCount(of: row) else { return nil }
+            (count, tags) = wide
         }
         guard column < count else { return nil }
         // From the cursor's column when it is this one, from the column after it when it is one
@@ -454,6 +452,16 @@ package enum RowCodec {
         // Payload-less tags may sit at the very end of the row.
         guard offset < end || tag <= Tag.zero.rawValue else { return nil }
         return (tag, offset)
+    }
+
+    /// The column count of a row of 128 columns or more, whose varint takes two bytes or more,
+    /// and where its tags start; nil if it does not add up (two tags a byte: a count past twice
+    /// the row's length). A call of its own, as `skipLongValue` is.
+    @inline(never)
+    static func wideColumnCount(of row: UnsafeRawBufferPointer) -> (count: Int, tags: Int)? {
+        var tags = 0
+        guard let count = varint(in: row, at: &tags), count <= UInt64(row.count) * 2 else { return nil }
+        return (Int(count), tags)
     }
 
     /// Moves `offset` past a string, binary or list whose length takes three bytes or more;
