@@ -34,23 +34,27 @@ extension Database {
     /// The copy is built in a file of its own beside `path` (`path.copying`), committed and
     /// closed, then linked to `path`, which fails rather than replace a file created there in
     /// the meantime, and the directory is synced: a crash leaves no file at `path` or the
-    /// whole copy, never part of one.
+    /// whole copy, never part of one. Writers of copies to one path, in this process or others,
+    /// take turns (`CopyLock`): a writer that finds the path taken when its turn comes throws
+    /// `fileExists`, as one that found it before.
     ///
     /// - Throws: `fileExists` if `path` exists; an I/O error writing the copy (nothing is left
     ///   at `path` then).
     package static func writeCopy(of tables: [CopiedTable], toPath path: String, encryptionKey: EncryptionKey? = nil) throws {
-        guard access(path, F_OK) != 0 else {
-            throw StorageError(.fileExists, "'\(path)' exists already; a copy is written only to a new file")
+        let exists = StorageError(.fileExists, "'\(path)' exists already; a copy is written only to a new file")
+        guard access(path, F_OK) != 0 else { throw exists }
+        try CopyLock.withLock(for: path) {
+            guard access(path, F_OK) != 0 else { throw exists }
+            let building = path + ".copying"
+            defer { removeBuilding(building) }
+            try buildCopy(of: tables, at: building, encryptionKey: encryptionKey)
+            guard link(building, path) == 0 else {
+                throw errno == EEXIST
+                    ? StorageError(.fileExists, "'\(path)' was created while the copy was being written; a copy is written only to a new file")
+                    : PosixFile.error(errno, "link the copy to '\(path)'")
+            }
+            try syncDirectory(of: path)
         }
-        let building = path + ".copying"
-        defer { removeBuilding(building) }
-        try buildCopy(of: tables, at: building, encryptionKey: encryptionKey)
-        guard link(building, path) == 0 else {
-            throw errno == EEXIST
-                ? StorageError(.fileExists, "'\(path)' was created while the copy was being written; a copy is written only to a new file")
-                : PosixFile.error(errno, "link the copy to '\(path)'")
-        }
-        try syncDirectory(of: path)
     }
 
     /// Writes `tables` as a new database at `building` (whatever was there is removed first),
