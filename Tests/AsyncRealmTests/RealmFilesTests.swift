@@ -105,6 +105,19 @@ struct RealmFilesTests {
         #expect(left.isEmpty, "files left: \(left)")
     }
 
+    @Test("writeCopy into a directory that does not exist throws fileNotFound naming the destination, and creates nothing")
+    func writeCopyToMissingDirectory() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self]))
+        try realm.write { realm.add(Dog(value: ["name": "rex"])) }
+        let destination = directory.file("missing/copy.realm")
+        let error = #expect(throws: RealmError.self) { try realm.writeCopy(toFile: destination) }
+        #expect(error?.code == .fileNotFound)
+        #expect(error?.localizedDescription.contains("'\(destination.path)'") == true, "\(String(describing: error))")
+        #expect(error?.localizedDescription.contains("lock") == false, "the message names the user's file, not ours")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("missing").path))
+    }
+
     @Test("shouldCompactOnLaunch is asked on the first open in the process with (file size, bytes used); true compacts the file, keeping every object")
     func compactOnLaunch() throws {
         let directory = TemporaryDirectory()

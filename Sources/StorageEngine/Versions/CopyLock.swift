@@ -13,7 +13,9 @@ enum CopyLock {
     static func withLock<T>(for path: String, _ body: () throws -> T) throws -> T {
         let lockPath = path + suffix
         while true {
-            let descriptor = try FileLocks.openLockFile(lockPath)
+            // Named after the copy: the lock file is ours, the path the caller's.
+            let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw PosixFile.error(errno, "write a copy to '\(path)'") }
             defer { Glibc.close(descriptor) }
             _ = try FileLocks.lock(descriptor, start: 0, length: 1, wait: true)
             // The writer before this one removed the file it locked as it finished, and a lock
