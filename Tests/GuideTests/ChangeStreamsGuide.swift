@@ -16,6 +16,17 @@ nonisolated(nonsending) func follow(_ dogs: Results<Dog>) async {
     }
 }
 
+nonisolated(nonsending) func follow(_ sections: SectionedResults<Int, Dog>) async {
+    for await change in sections.changes {
+        switch change {
+        case .initial(let sections):
+            print("ages", sections.allKeys)
+        case .update(_, let deletions, let insertions, let modifications, let sectionsToInsert, let sectionsToDelete):
+            print(deletions, insertions, modifications, "sections added", sectionsToInsert, "removed", sectionsToDelete)
+        }
+    }
+}
+
 nonisolated(nonsending) func follow(_ dog: Dog) async {
     for await change in dog.changes {
         switch change {

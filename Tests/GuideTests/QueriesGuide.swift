@@ -68,6 +68,22 @@ struct QueriesGuide {
         #expect(totalAge == 12 && meanAge == 3 && maxAge == 6)
     }
 
+    @Test("sections")
+    func sections() throws {
+        let (realm, _) = try Self.realm("sections")
+        let dogs = realm.objects(Dog.self)
+        let byAge = dogs.sectioned(by: \.age, ascending: false)
+        for section in byAge {
+            print(section.key, section.map(\.name))
+        }
+        let oldest = byAge[IndexPath(item: 0, section: 0)]
+        let byInitial = dogs.sectioned(by: { $0.name.prefix(1).uppercased() }, sortDescriptors: ["name"])
+        #expect(byAge.allKeys == [6, 3, 2, 1])
+        #expect(oldest.name == "Fido")
+        #expect(byInitial.allKeys == ["B", "F", "R"])
+        #expect(byInitial.map { $0.map(\.name) } == [["Bo"], ["Fido", "fido"], ["Rex"]])
+    }
+
     @Test("Foundation predicates")
     func foundationPredicates() throws {
         let (realm, _) = try Self.realm("foundation")

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import AsyncRealm
+import TestSupport
+
+extension Pet {
+    var initial: String { name.first.map(String.init) ?? "" }
+}
+
+/// The parts of a sectioned update, or nil for another element.
+func parts<C>(_ change: RealmSectionedResultsChange<C>?) -> (deletions: [IndexPath], insertions: [IndexPath], modifications: [IndexPath], inserted: [Int], deleted: [Int])? {
+    guard case .update(_, let deletions, let insertions, let modifications, let inserted, let deleted)? = change else { return nil }
+    return (deletions, insertions, modifications, Array(inserted), Array(deleted))
+}
+
+@Suite("Sectioned results' change streams")
+struct SectionedChangeStreamTests {
+    @Test("insertions, modifications, moves between sections, and sections added and removed, in index paths")
+    func updates() async throws {
+        let directory = TemporaryDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        try await realm.asyncWrite {
+            for (id, name) in ["anna", "bob", "bill"].enumerated() { realm.add(Pet(value: ["id": id, "name": name])) }
+        }
+        let sections = realm.objects(Pet.self).sectioned(by: \.initial)
+        var changes = sections.changes.makeAsyncIterator()
+        guard case .initial(let initial)? = await changes.next() else { Issue.record("no initial element"); return }
+        #expect(initial.allKeys == ["a", "b"])
+
+        // A new object in a section, and a new section.
+        try await realm.asyncWrite {
+            realm.add(Pet(value: ["id": 10, "name": "amy"]))
+            realm.add(Pet(value: ["id": 11, "name": "cleo"]))
+        }
+        var update = parts(await changes.next())
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0)])
+        #expect(update?.inserted == [2])
+        #expect(update?.deletions == [] && update?.deleted == [] && update?.modifications == [])
+
+        // A property that keeps the key: a modification at the old index path, although a
+        // section added before it moves section b from 1 to 2.
+        try await realm.asyncWrite {
+            realm.object(ofType: Pet.self, forPrimaryKey: 1)!.age = 7
+            realm.add(Pet(value: ["id": 12, "name": "9lives"]))
+        }
+        update = parts(await changes.next())
+        #expect(update?.modifications == [IndexPath(item: 1, section: 1)], "bob, after bill in section b")
+        #expect(update?.inserted == [0])
+        #expect(update?.insertions == [] && update?.deletions == [])
+        try await realm.asyncWrite { realm.delete(realm.object(ofType: Pet.self, forPrimaryKey: 12)!) }
+        #expect(parts(await changes.next())?.deleted == [0])
+
+        // A new key moves the object: out of section b, into section c.
+        try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 2)!.name = "carl" }
+        update = parts(await changes.next())
+        #expect(update?.deletions == [IndexPath(item: 0, section: 1)])
+        #expect(update?.insertions == [IndexPath(item: 0, section: 2)])
+
+        // The last object of a section: the section goes, its objects not listed.
+        try await realm.asyncWrite { realm.delete(realm.object(ofType: Pet.self, forPrimaryKey: 1)!) }
+        update = parts(await changes.next())
+        #expect(update?.deleted == [1])
+        #expect(update?.deletions == [] && update?.insertions == [] && update?.inserted == [])
+        #expect(sections.allKeys == ["a", "c"])
+        #expect(sections.map { $0.map(\.name) } == [["amy", "anna"], ["carl", "cleo"]])
+
+        // A commit the sections do not hold: nothing, the next element is the next change.
+        try await realm.asyncWrite { realm.add(Toy(value: ["id": 1, "color": "red"])) }
+        try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 0)!.age = 3 }
+        #expect(parts(await changes.next())?.modifications == [IndexPath(item: 1, section: 0)])
+    }
+}
