@@ -33,7 +33,7 @@ struct SectionedChangeStreamTests {
             realm.add(Pet(value: ["id": 11, "name": "cleo"]))
         }
         var update = parts(await changes.next())
-        #expect(update?.insertions == [IndexPath(item: 0, section: 0)])
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0), IndexPath(item: 0, section: 2)], "a new section's objects are listed")
         #expect(update?.inserted == [2])
         #expect(update?.deletions == [] && update?.deleted == [] && update?.modifications == [])
 
@@ -46,7 +46,7 @@ struct SectionedChangeStreamTests {
         update = parts(await changes.next())
         #expect(update?.modifications == [IndexPath(item: 1, section: 1)], "bob, after bill in section b")
         #expect(update?.inserted == [0])
-        #expect(update?.insertions == [] && update?.deletions == [])
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0)] && update?.deletions == [])
         try await realm.asyncWrite { realm.delete(realm.object(ofType: Pet.self, forPrimaryKey: 12)!) }
         #expect(parts(await changes.next())?.deleted == [0])
 
@@ -56,7 +56,7 @@ struct SectionedChangeStreamTests {
         #expect(update?.deletions == [IndexPath(item: 0, section: 1)])
         #expect(update?.insertions == [IndexPath(item: 0, section: 2)])
 
-        // The last object of a section: the section goes, its objects not listed.
+        // The last object of a section: the section goes, its objects not listed as removed.
         try await realm.asyncWrite { realm.delete(realm.object(ofType: Pet.self, forPrimaryKey: 1)!) }
         update = parts(await changes.next())
         #expect(update?.deleted == [1])
@@ -68,5 +68,37 @@ struct SectionedChangeStreamTests {
         try await realm.asyncWrite { realm.add(Toy(value: ["id": 1, "color": "red"])) }
         try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 0)!.age = 3 }
         #expect(parts(await changes.next())?.modifications == [IndexPath(item: 1, section: 0)])
+    }
+
+    /// RealmSwift's own test of a sectioned stream (`testObserveOnQueue`), on this model.
+    @Test("RealmSwift's example: a section removed and one added, a renamed object moving, a modification in place")
+    func realmSwiftExample() async throws {
+        let directory = TemporaryDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        try await realm.asyncWrite {
+            for (id, name) in ["banana", "box", "apple", "chalk"].enumerated() { realm.add(Pet(value: ["id": id, "name": name])) }
+        }
+        let sections = realm.objects(Pet.self).sectioned(by: \.initial, ascending: true)
+        var changes = sections.changes(keyPaths: ["name"]).makeAsyncIterator()
+        guard case .initial(let initial)? = await changes.next() else { Issue.record("no initial element"); return }
+        #expect(initial.count == 3)
+        try await realm.asyncWrite {
+            realm.delete([realm.object(ofType: Pet.self, forPrimaryKey: 0)!, realm.object(ofType: Pet.self, forPrimaryKey: 2)!])
+            realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "bog"
+            realm.add(Pet(value: ["id": 9, "name": "zebra"]))
+        }
+        var update = parts(await changes.next())
+        #expect(update?.deleted == [0])
+        #expect(update?.inserted == [2])
+        #expect(update?.deletions == [IndexPath(item: 0, section: 1), IndexPath(item: 1, section: 1)])
+        #expect(update?.modifications == [])
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0), IndexPath(item: 0, section: 2)])
+        try await realm.asyncWrite {
+            realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "bogg"
+            realm.object(ofType: Pet.self, forPrimaryKey: 3)!.age = 1   // not a key path observed
+        }
+        update = parts(await changes.next())
+        #expect(update?.modifications == [IndexPath(item: 0, section: 0)])
+        #expect(update?.deletions == [] && update?.insertions == [] && update?.deleted == [] && update?.inserted == [])
     }
 }

@@ -112,6 +112,16 @@ struct SectionedResultsTests {
         #expect(byAge.map { $0.map(\.name) } == [["Max"], ["Rex", "Fido"]])
     }
 
+    @Test("sectioned results equal themselves and their copies, not another call's sections")
+    func equality() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Self.realm(directory, names: ["anna"])
+        let sections = realm.objects(Contact.self).sectioned(by: \.firstLetter)
+        let copy = sections
+        #expect(sections == copy)
+        #expect(sections != realm.objects(Contact.self).sectioned(by: \.firstLetter))
+    }
+
     @Test("IndexPath(item:section:), (row:section:), section, item and row read as UIKit's")
     func indexPaths() {
         let path = IndexPath(item: 4, section: 2)

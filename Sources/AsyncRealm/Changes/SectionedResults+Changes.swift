@@ -3,11 +3,11 @@ import Foundation
 /// An element of a sectioned collection's change stream (`SectionedResults.changes`).
 ///
 /// `.initial` comes first; each `.update` then says what changed since the previous element, as
-/// a sectioned table view applies it: the sections removed (their positions before) and added
-/// (their positions now), and in the sections that stayed, the objects removed and modified (at
-/// their index paths before) and added (at their index paths now). The objects of a section
-/// removed or added are not listed one by one. An object whose key changed moves: a deletion
-/// from its old section, an insertion into its new one.
+/// a sectioned table view applies it, and as RealmSwift reports it: the sections removed (their
+/// positions before) and added (their positions now); the objects removed (at their index paths
+/// before, leaving out those of a section removed), added (at their index paths now) and
+/// modified (at their index paths before). A modified object whose item in its section changed
+/// (its key changed, or it moved in its section) is a deletion and an insertion instead.
 public enum RealmSectionedResultsChange<Collection> {
     /// The sections as they are when the consumer first asks: the first element.
     case initial(Collection)
@@ -47,21 +47,18 @@ extension SectionedResults {
             case .initial:
                 reported = sectioned.grouping.sections(of: sectioned.results)
                 return .initial(sectioned)
-            case .update(_, _, _, let modifications):
-                let flatKeys = reported.flatMap(\.objectKeys)
-                let positions = reported.flatMap(\.positions)
-                var keyAt: [Int: UInt64] = [:]
-                for (position, key) in zip(positions, flatKeys) { keyAt[position] = key }
-                let modified = Set(modifications.compactMap { keyAt[$0] })
+            case .update(_, let deletions, let insertions, let modifications):
                 let now = sectioned.grouping.sections(of: sectioned.results)
                 defer { reported = now }
-                return SectionedDiff(old: reported, new: now, modified: modified).change(of: sectioned)
+                let flat = CollectionDiff(deletions: deletions, insertions: insertions, modifications: modifications)
+                return SectionedDiff(old: reported, new: now, flat: flat).change(of: sectioned)
             }
         }))
     }
 }
 
-/// What changed between two groupings into sections, in index paths.
+/// What changed between two groupings into sections, in index paths, from what changed in
+/// the sorted results they group (`flat`, in positions of the results).
 struct SectionedDiff<Key: Hashable> {
     var deletions: [IndexPath] = []
     var insertions: [IndexPath] = []
@@ -69,25 +66,62 @@ struct SectionedDiff<Key: Hashable> {
     var sectionsToInsert = IndexSet()
     var sectionsToDelete = IndexSet()
 
-    init<Element>(old: [SectionGrouping<Key, Element>.Section], new: [SectionGrouping<Key, Element>.Section], modified: Set<UInt64>) {
-        var oldIndex: [Key: Int] = [:]
-        for (index, section) in old.enumerated() { oldIndex[section.key] = index }
-        var newKeys = Set<Key>()
-        for (index, section) in new.enumerated() {
-            newKeys.insert(section.key)
-            guard let was = oldIndex[section.key] else {
-                sectionsToInsert.insert(index)
-                continue
-            }
-            let diff = CollectionDiff.ofKeys(old: old[was].objectKeys, new: section.objectKeys, modified: modified)
-            deletions += diff.deletions.map { IndexPath(item: $0, section: was) }
-            insertions += diff.insertions.map { IndexPath(item: $0, section: index) }
-            modifications += diff.modifications.map { IndexPath(item: $0, section: was) }
-        }
+    init<Element>(old: [SectionGrouping<Key, Element>.Section], new: [SectionGrouping<Key, Element>.Section], flat: CollectionDiff) {
+        let oldKeys = Set(old.map(\.key))
+        let newKeys = Set(new.map(\.key))
         for (index, section) in old.enumerated() where !newKeys.contains(section.key) { sectionsToDelete.insert(index) }
+        for (index, section) in new.enumerated() where !oldKeys.contains(section.key) { sectionsToInsert.insert(index) }
+        let before = Self.indexPaths(of: old)
+        let now = Self.indexPaths(of: new)
+        for position in flat.deletions {
+            guard let path = before.byPosition[position], !sectionsToDelete.contains(path.section) else { continue }
+            deletions.append(path)
+        }
+        for position in flat.insertions {
+            if let path = now.byPosition[position] { insertions.append(path) }
+        }
+        // A modified object stays a modification where its item is the same in its section
+        // before and now (as RealmSwift compares them: by item positions in the section of the
+        // same key); otherwise it is removed where it was and inserted where it is.
+        var modifiedBefore: [Int: Set<Int>] = [:]
+        var modifiedNow: [Int: Set<Int>] = [:]
+        for position in flat.modifications {
+            guard let was = before.byPosition[position], let key = before.keyAt[position] else { continue }
+            modifiedBefore[was.section, default: []].insert(was.item)
+            if let path = now.byKey[key] { modifiedNow[path.section, default: []].insert(path.item) }
+        }
+        let sectionNow = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1.key, $0) })
+        for (section, items) in modifiedBefore {
+            guard let current = sectionNow[old[section].key] else { continue }
+            let kept = items.intersection(modifiedNow[current] ?? [])
+            modifiedNow[current]?.subtract(kept)
+            modifications += kept.map { IndexPath(item: $0, section: section) }
+            deletions += items.subtracting(kept).map { IndexPath(item: $0, section: section) }
+        }
+        for (section, items) in modifiedNow {
+            insertions += items.map { IndexPath(item: $0, section: section) }
+        }
         deletions.sort()
         insertions.sort()
         modifications.sort()
+    }
+
+    /// Where each object of `sections` is: its index path by its position in the results, and
+    /// by its row key; and its row key by its position.
+    private static func indexPaths<Element>(of sections: [SectionGrouping<Key, Element>.Section])
+        -> (byPosition: [Int: IndexPath], byKey: [UInt64: IndexPath], keyAt: [Int: UInt64]) {
+        var byPosition: [Int: IndexPath] = [:]
+        var byKey: [UInt64: IndexPath] = [:]
+        var keyAt: [Int: UInt64] = [:]
+        for (index, section) in sections.enumerated() {
+            for (item, (position, key)) in zip(section.positions, section.objectKeys).enumerated() {
+                let path = IndexPath(item: item, section: index)
+                byPosition[position] = path
+                byKey[key] = path
+                keyAt[position] = key
+            }
+        }
+        return (byPosition, byKey, keyAt)
     }
 
     /// The stream's element for this change of `collection`, nil if nothing changed.

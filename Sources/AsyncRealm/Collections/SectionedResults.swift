@@ -76,6 +76,14 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Obj
     }
 }
 
+extension SectionedResults: Equatable {
+    /// Whether both are the same sectioned results, as in RealmSwift: made by one call of
+    /// `sectioned(by:)` (or copied from it), not two calls with the same arguments.
+    public static func == (lhs: SectionedResults, rhs: SectionedResults) -> Bool {
+        lhs.grouping === rhs.grouping
+    }
+}
+
 /// One section of a `SectionedResults`: its key and its objects, in the results' order.
 ///
 /// A section is found by its key whenever it is read, so it stays the section of that key
