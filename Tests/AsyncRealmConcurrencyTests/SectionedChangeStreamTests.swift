@@ -101,4 +101,56 @@ struct SectionedChangeStreamTests {
         #expect(update?.modifications == [IndexPath(item: 0, section: 0)])
         #expect(update?.deletions == [] && update?.insertions == [] && update?.deleted == [] && update?.inserted == [])
     }
+
+    /// RealmSwift's test of sections' own streams (`testObservationOnSection`), on this model.
+    @Test("a section's stream reports its own changes only, at its position before or now")
+    func sectionStreams() async throws {
+        let directory = TemporaryDirectory()
+        let realm = try await Realm.open(configuration: directory.configuration)
+        try await realm.asyncWrite {
+            for (id, name) in ["banana", "box", "apple", "chalk"].enumerated() { realm.add(Pet(value: ["id": id, "name": name])) }
+        }
+        let sections = realm.objects(Pet.self).sectioned(by: \.initial, ascending: true)
+        var a = sections[0].changes(keyPaths: ["name"]).makeAsyncIterator()
+        var b = sections[1].changes(keyPaths: ["name"]).makeAsyncIterator()
+        guard case .initial(let initialA)? = await a.next(), case .initial(let initialB)? = await b.next() else {
+            Issue.record("no initial elements")
+            return
+        }
+        #expect(initialA.count == 1 && initialB.count == 2)
+
+        try await realm.asyncWrite {
+            realm.delete([realm.object(ofType: Pet.self, forPrimaryKey: 0)!, realm.object(ofType: Pet.self, forPrimaryKey: 2)!])
+        }
+        var update = parts(await a.next())
+        #expect(update?.deleted == [0])
+        #expect(update?.deletions == [] && update?.insertions == [] && update?.modifications == [] && update?.inserted == [])
+        guard case .update(let sectionB, let deletions, let insertions, _, _, _)? = await b.next() else {
+            Issue.record("no update of section b")
+            return
+        }
+        #expect(deletions == [IndexPath(item: 0, section: 1)] && insertions == [])
+        #expect(sectionB.count == 1 && sectionB.key == "b")
+
+        try await realm.asyncWrite {
+            realm.object(ofType: Pet.self, forPrimaryKey: 1)!.name = "bog"
+            realm.add(Pet(value: ["id": 5, "name": "bag"]))
+        }
+        update = parts(await b.next())
+        #expect(update?.deletions == [IndexPath(item: 0, section: 0)])
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)])
+        #expect(update?.modifications == [] && update?.deleted == [] && update?.inserted == [])
+
+        // Section a comes back; section b, now second, has nothing of its own to report.
+        try await realm.asyncWrite { realm.add(Pet(value: ["id": 6, "name": "app"])) }
+        update = parts(await a.next())
+        #expect(update?.insertions == [IndexPath(item: 0, section: 0)])
+        #expect(update?.inserted == [0])
+        // Section b's next element covers both commits since its last one (streams coalesce),
+        // and names b at its position then: first, before section a came back.
+        try await realm.asyncWrite { realm.object(ofType: Pet.self, forPrimaryKey: 5)!.name = "bags" }
+        update = parts(await b.next())
+        #expect(update?.modifications == [IndexPath(item: 0, section: 0)])
+        #expect(update?.insertions == [] && update?.deletions == [] && update?.inserted == [] && update?.deleted == [])
+    }
 }

@@ -36,6 +36,16 @@ extension SectionedResults {
     }
 
     private func stream(paths: ObservedPaths) -> ChangeStream<RealmSectionedResultsChange<SectionedResults>> {
+        stream(paths: paths, initial: { .initial($0) }, update: { sectioned, diff, _, _ in diff.change(of: sectioned) })
+    }
+
+    /// A stream of changes of these sections: `initial` gives the first element, `update` each
+    /// next one (or nil to leave a change out) from what changed and the sections before and
+    /// now.
+    func stream<Element>(
+        paths: ObservedPaths, initial: @escaping (SectionedResults) -> Element,
+        update: @escaping (SectionedResults, SectionedDiff<Key>, _ before: [Key], _ now: [Key]) -> Element?
+    ) -> ChangeStream<Element> {
         let realm = results.handle
         realm.checkThread()
         // The stream's own grouping: the sections it last reported are its baseline.
@@ -46,14 +56,40 @@ extension SectionedResults {
             switch change {
             case .initial:
                 reported = sectioned.grouping.sections(of: sectioned.results)
-                return .initial(sectioned)
+                return initial(sectioned)
             case .update(_, let deletions, let insertions, let modifications):
                 let now = sectioned.grouping.sections(of: sectioned.results)
                 defer { reported = now }
                 let flat = CollectionDiff(deletions: deletions, insertions: insertions, modifications: modifications)
-                return SectionedDiff(old: reported, new: now, flat: flat).change(of: sectioned)
+                return update(sectioned, SectionedDiff(old: reported, new: now, flat: flat), reported.map(\.key), now.map(\.key))
             }
         }))
+    }
+}
+
+extension ResultsSection {
+    /// A stream of the section's changes, as RealmSwift's section observers report them:
+    /// `.initial`, then an `.update` whenever a commit changes the section, with only its own
+    /// objects and its own position in the index paths and index sets (its position before for
+    /// what was removed or modified, now for what was added).
+    public var changes: ChangeStream<RealmSectionedResultsChange<ResultsSection>> {
+        stream(paths: ObservedPaths.everything(of: parent.results.info.schema, schemas: parent.results.handle.objectSchemas))
+    }
+
+    /// A stream of the section's changes in which only changes to `keyPaths` count as
+    /// modifications.
+    ///
+    /// - Parameter keyPaths: Dotted property names of the objects.
+    /// - Returns: A stream whose first element is `.initial`.
+    public func changes(keyPaths: [String]) -> ChangeStream<RealmSectionedResultsChange<ResultsSection>> {
+        stream(paths: ObservedPaths.paths(keyPaths, of: parent.results.info.schema, schemas: parent.results.handle.objectSchemas))
+    }
+
+    private func stream(paths: ObservedPaths) -> ChangeStream<RealmSectionedResultsChange<ResultsSection>> {
+        let key = key
+        return parent.stream(paths: paths, initial: { .initial(ResultsSection(key: key, parent: $0)) }) { sectioned, diff, before, now in
+            diff.restricted(to: before.firstIndex(of: key), now: now.firstIndex(of: key)).change(of: ResultsSection(key: key, parent: sectioned))
+        }
     }
 }
 
@@ -122,6 +158,18 @@ struct SectionedDiff<Key: Hashable> {
             }
         }
         return (byPosition, byKey, keyAt)
+    }
+
+    /// The part of the change about one section: at `before` in the sections before (nil if it
+    /// was not there) and `now` in the sections now (nil if it is gone).
+    func restricted(to before: Int?, now: Int?) -> SectionedDiff {
+        var part = self
+        part.deletions = deletions.filter { $0.section == before }
+        part.modifications = modifications.filter { $0.section == before }
+        part.insertions = insertions.filter { $0.section == now }
+        part.sectionsToDelete = before.map { sectionsToDelete.contains($0) ? IndexSet(integer: $0) : [] } ?? []
+        part.sectionsToInsert = now.map { sectionsToInsert.contains($0) ? IndexSet(integer: $0) : [] } ?? []
+        return part
     }
 
     /// The stream's element for this change of `collection`, nil if nothing changed.
