@@ -44,6 +44,30 @@ struct PrimaryKeyRowKeyTests {
         #expect(realm.objects(Order.self).map(\.id) == Array(1000..<1600))
     }
 
+    /// A lookup reuses the last lookup's row buffer once nothing holds it
+    /// (`ClassInfo.lookupBuffer(in:)`): an object still held must keep its own row.
+    @Test("objects looked up in a loop, some kept and some let go, each keep their own row; a long row among them too", arguments: RealmKind.allCases)
+    func lookupsKeepTheirRows(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Order.self]))
+        try realm.write {
+            for id in 1...300 { realm.add(Self.order(id, id == 150 ? String(repeating: "long ", count: 400) : "")) }
+        }
+        var kept: [Order] = []
+        for id in 1...300 {
+            let found = try #require(realm.object(ofType: Order.self, forPrimaryKey: id))
+            #expect(found.id == id)
+            if id % 3 == 0 || id == 150 { kept.append(found) }
+        }
+        let early = try #require(realm.object(ofType: Order.self, forPrimaryKey: 7))
+        let late = try #require(realm.object(ofType: Order.self, forPrimaryKey: 8))
+        #expect(early.note == "order 7" && late.note == "order 8")
+        for order in kept {
+            #expect(order.note == (order.id == 150 ? String(repeating: "long ", count: 400) : "order \(order.id)"))
+            #expect(Array(order.lines) == [order.id, order.id + 1])
+        }
+    }
+
     @Test("ids in any order, negative, far apart or past 2^31 keep insertion order and are all found", arguments: RealmKind.allCases)
     func anyIDsKeepInsertionOrder(kind: RealmKind) throws {
         let directory = TemporaryDirectory()

@@ -46,6 +46,8 @@ final class ClassInfo {
     /// of: the next iteration of this class makes it its first accessor instead of making
     /// one (see `Results.Iterator`). A query run in a loop made and freed an object per call.
     @exclusivity(unchecked) var spareAccessor: Object?
+    /// The buffer of the last object looked up by primary key (see `lookupBuffer(in:)`).
+    @exclusivity(unchecked) private var lastLookupBuffer: RowBuffer?
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
     @exclusivity(unchecked) var filterTemplates = BoundTemplates()
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order:
@@ -68,6 +70,21 @@ final class ClassInfo {
         _ = stored.initialize(from: found)
         fields = stored
         return UnsafeBufferPointer(stored)
+    }
+
+    /// A buffer for the row of an object looked up in `realm`: the last lookup's, emptied,
+    /// once no accessor holds it. A lookup in a loop allocated and freed a buffer per object.
+    ///
+    /// - Important: The buffer does not keep the realm alive (the realm keeps it), so each
+    ///   accessor of one of its rows must count a reference to the realm (`__realmOwner`).
+    func lookupBuffer(in realm: Realm) -> RowBuffer {
+        if lastLookupBuffer != nil, isKnownUniquelyReferenced(&lastLookupBuffer!), lastLookupBuffer!.realm === realm {
+            lastLookupBuffer!.removeAll()
+            return lastLookupBuffer!
+        }
+        let fresh = RowBuffer.make(realm: realm, tableName: schema.className, keepRealm: false)
+        lastLookupBuffer = fresh
+        return fresh
     }
 
     deinit {

@@ -24,7 +24,8 @@ open class Object {
     // (Exclusivity is unchecked: only the realm's thread touches them, never re-entrantly.)
 
     /// The realm, unretained; nil while the object is unmanaged. Kept alive by `__rowBuffer`
-    /// (every `RowBuffer` holds its realm) or, for an object made without its row, by
+    /// (a `RowBuffer` holds its realm) or, for an object made without its row or looked up by
+    /// primary key (whose buffer the realm keeps to reuse, and which holds no realm), by
     /// `__realmOwner`: an accessor made with its row (what iterating `Results` makes) counts no
     /// reference to the realm, and a property read borrows it instead of retaining it.
     @exclusivity(unchecked) @usableFromInline final var __managedRealm: Unmanaged<Realm>?

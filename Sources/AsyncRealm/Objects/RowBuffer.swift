@@ -20,21 +20,27 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         var count = 0
         /// The table the rows come from, named when a row turns out to be damaged.
         let tableName: String
-        /// The realm the rows were read through. The buffer keeps it alive, so that an
-        /// accessor holding a row of this buffer need not count a reference to the realm
-        /// itself (`ManagedObjectState.realm`).
-        let realm: Realm
+        /// The realm the rows were read through, kept alive by `owner`, or by the accessors of
+        /// a buffer without one.
+        unowned(unsafe) let realm: Realm
+        /// The realm again, counted, so that an accessor holding a row of this buffer need not
+        /// count a reference to the realm itself (`ManagedObjectState.realm`). Nil for a buffer
+        /// the realm keeps to reuse (`ClassInfo.lookupBuffer(in:)`): one that the realm held
+        /// and that held the realm would keep both alive for ever. Each accessor of such a
+        /// buffer counts a reference to the realm instead (`Object.__realmOwner`).
+        let owner: Realm?
     }
 
     /// A buffer for rows of `tableName` read through `realm`, with room for `capacity` bytes
     /// before it grows (a few rows at least: a query's first match would otherwise grow it at
-    /// once).
-    static func make(realm: Realm, tableName: String, capacity: Int = 64) -> RowBuffer {
+    /// once). A buffer that does not `keepRealm` leaves keeping the realm alive to its
+    /// accessors.
+    static func make(realm: Realm, tableName: String, capacity: Int = 64, keepRealm: Bool = true) -> RowBuffer {
         let capacity = Swift.max(capacity, 256)
         let made = create(minimumCapacity: capacity) { made in
             // The tail's address is fixed for the object's life: a class instance never moves.
             Fields(storage: UnsafeMutableRawPointer(made.withUnsafeMutablePointerToElements { $0 }),
-                   capacity: capacity, tableName: tableName, realm: realm)
+                   capacity: capacity, tableName: tableName, realm: realm, owner: keepRealm ? realm : nil)
         }
         return unsafeDowncast(made, to: RowBuffer.self)
     }
@@ -52,7 +58,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
 
     /// The table the rows come from.
     var tableName: String { withUnsafeMutablePointerToHeader { $0.pointee.tableName } }
-    /// The realm the rows were read through, which the buffer keeps alive.
+    /// The realm the rows were read through.
     var realm: Realm { withUnsafeMutablePointerToHeader { $0.pointee.realm } }
 
     /// Copies `row` after the rows already held and returns its offset range; `bytes(at:)`

@@ -68,7 +68,7 @@ extension Realm {
     private func object<Element: Object>(
         ofType type: Element.Type, key: UInt64, primaryKey: Int64, column: Int, in table: any TableReading, info: ClassInfo
     ) -> Element? {
-        let buffer = RowBuffer.make(realm: self, tableName: info.schema.className)
+        let buffer = info.lookupBuffer(in: self)
         guard let range = readOrStop({ try buffer.appendRow(key, of: table) }) else { return nil }
         // The typed read leaves its cursor at the key, which the accessor takes: reading a
         // property after it resumes there. A row it does not expect (damage) takes the checked
@@ -79,6 +79,8 @@ extension Realm {
             return nil
         }
         let object = accessor(of: type, key: key, row: range, of: buffer, info: info)
+        // The buffer does not keep the realm alive; the object does.
+        object.__realmOwner = self
         object.__rowCursor = cursor
         return object
     }
