@@ -116,19 +116,29 @@ struct SectionedDiff<Key: Hashable> {
         for position in flat.insertions {
             if let path = now.byPosition[position] { insertions.append(path) }
         }
-        // A modified object stays a modification where its item is the same in its section
-        // before and now (as RealmSwift compares them: by item positions in the section of the
-        // same key); otherwise it is removed where it was and inserted where it is.
+        addModifications(flat.modifications, before: before, now: now, oldKeys: old.map(\.key), newKeys: new.map(\.key))
+        deletions.sort()
+        insertions.sort()
+        modifications.sort()
+    }
+
+    /// Adds the objects modified (at `positions` of the results before). One stays a
+    /// modification where its item is the same in its section before and now (RealmSwift
+    /// compares them so: item positions in the sections of one key); otherwise it is removed
+    /// where it was and inserted where it is.
+    private mutating func addModifications(
+        _ positions: [Int], before: IndexPaths, now: IndexPaths, oldKeys: [Key], newKeys: [Key]
+    ) {
         var modifiedBefore: [Int: Set<Int>] = [:]
         var modifiedNow: [Int: Set<Int>] = [:]
-        for position in flat.modifications {
+        for position in positions {
             guard let was = before.byPosition[position], let key = before.keyAt[position] else { continue }
             modifiedBefore[was.section, default: []].insert(was.item)
             if let path = now.byKey[key] { modifiedNow[path.section, default: []].insert(path.item) }
         }
-        let sectionNow = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1.key, $0) })
+        let sectionNow = Dictionary(uniqueKeysWithValues: newKeys.enumerated().map { ($1, $0) })
         for (section, items) in modifiedBefore {
-            guard let current = sectionNow[old[section].key] else { continue }
+            guard let current = sectionNow[oldKeys[section]] else { continue }
             let kept = items.intersection(modifiedNow[current] ?? [])
             modifiedNow[current]?.subtract(kept)
             modifications += kept.map { IndexPath(item: $0, section: section) }
@@ -137,27 +147,29 @@ struct SectionedDiff<Key: Hashable> {
         for (section, items) in modifiedNow {
             insertions += items.map { IndexPath(item: $0, section: section) }
         }
-        deletions.sort()
-        insertions.sort()
-        modifications.sort()
     }
 
-    /// Where each object of `sections` is: its index path by its position in the results, and
-    /// by its row key; and its row key by its position.
-    private static func indexPaths<Element>(of sections: [SectionGrouping<Key, Element>.Section])
-        -> (byPosition: [Int: IndexPath], byKey: [UInt64: IndexPath], keyAt: [Int: UInt64]) {
+    /// Where the objects of some sections are.
+    private struct IndexPaths {
+        /// Each object's index path, by its position in the results.
         var byPosition: [Int: IndexPath] = [:]
+        /// Each object's index path, by its row key.
         var byKey: [UInt64: IndexPath] = [:]
+        /// Each object's row key, by its position in the results.
         var keyAt: [Int: UInt64] = [:]
+    }
+
+    private static func indexPaths<Element>(of sections: [SectionGrouping<Key, Element>.Section]) -> IndexPaths {
+        var paths = IndexPaths()
         for (index, section) in sections.enumerated() {
             for (item, (position, key)) in zip(section.positions, section.objectKeys).enumerated() {
                 let path = IndexPath(item: item, section: index)
-                byPosition[position] = path
-                byKey[key] = path
-                keyAt[position] = key
+                paths.byPosition[position] = path
+                paths.byKey[key] = path
+                paths.keyAt[position] = key
             }
         }
-        return (byPosition, byKey, keyAt)
+        return paths
     }
 
     /// The part of the change about one section: at `before` in the sections before (nil if it

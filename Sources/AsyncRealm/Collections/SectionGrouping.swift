@@ -35,7 +35,8 @@ final class SectionGrouping<Key: Hashable, Element: Object> {
         return indexOfKey[key].map { sections[$0] }
     }
 
-    /// A grouping with the same key block, for the same results read by another realm.
+    /// A grouping with the same key block and no sections worked out yet: a stream's own
+    /// baseline, or the grouping of the same results read by another realm.
     func copy() -> SectionGrouping {
         SectionGrouping(keyOf: keyOf)
     }
