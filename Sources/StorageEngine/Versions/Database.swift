@@ -62,7 +62,7 @@ package final class Database: Sendable {
         // right now, under the write lock (its slots are zeros until written). Wait for that
         // lock before reading it. So is one whose creation failed part way (see
         // `isInterruptedCreation`).
-        if try file.size() < FileHeader.dataStart || isInterruptedCreation(file) {
+        if mayBeNew(file) {
             if readOnly {
                 guard try file.size() > 0 else {
                     throw StorageError(.fileNotFound, "'\(path)' is empty; a read-only handle cannot create a database")
@@ -191,6 +191,22 @@ package final class Database: Sendable {
         } catch {
             try? file.truncate(to: 0)
             throw error
+        }
+    }
+
+    /// Whether `file` may be new: empty, being initialised by another opener right now, or left
+    /// by a creation that failed part way. Such a file is looked at again under the write lock.
+    ///
+    /// This look takes no lock, so the file may change under it: a creation grows the file to
+    /// its first growth, writes the header and cuts the file back, and reading the zeros past
+    /// the header then ended early, failing the open with a "damaged" file that was only being
+    /// created (`FailedCreationTests.lookWhileCreated`). A look that fails sends the opener to
+    /// the lock, where it looks again with no creation under way.
+    static func mayBeNew(_ file: any FileIO) -> Bool {
+        do {
+            return try file.size() < FileHeader.dataStart || isInterruptedCreation(file)
+        } catch {
+            return true
         }
     }
 
