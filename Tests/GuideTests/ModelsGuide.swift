@@ -75,6 +75,13 @@ final class ContactCard: Projection<Contact> {
     @Projected(\Contact.address?.city) var city
 }
 
+final class Recipe: Object, Codable {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var title: String
+    @Persisted var minutes: Int
+    @Persisted var steps: List<String>
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -189,6 +196,18 @@ struct ModelsGuide {
             print(card.name, card.city ?? "-")     // Ana Porto
         }
         #expect(cards.map(\.name) == ["Ana"] && cards.first?.city == "Porto")
+    }
+
+    @Test("a Codable model decodes from JSON, is added, and an unmanaged copy encodes")
+    func codable() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-codable", objectTypes: [Recipe.self]))
+        let json = Data(#"[{"id": 1, "title": "Soup", "steps": ["chop", "boil"]}]"#.utf8)
+        let recipes = try JSONDecoder().decode([Recipe].self, from: json)   // minutes: 0, its default
+        try realm.write { realm.add(recipes, update: .modified) }
+        let exported = try JSONEncoder().encode(recipes.map { Recipe(value: $0) })
+        #expect(realm.object(ofType: Recipe.self, forPrimaryKey: 1)?.steps.count == 2)
+        let decoded = try JSONDecoder().decode([Recipe].self, from: exported)
+        #expect(decoded.first?.title == "Soup" && decoded.first?.minutes == 0 && decoded.first.map { Array($0.steps) } == ["chop", "boil"])
     }
 
     @Test("a value that does not fit the property's integer type is refused")
