@@ -22,6 +22,7 @@ extension Persisted: Decodable where Value: Decodable {
     /// a model decodes each `@Persisted` property.
     ///
     /// - Parameter decoder: The decoder positioned at the property's value.
+    /// - Throws: `DecodingError` if the value is not of the property's type.
     public init(from decoder: any Decoder) throws {
         // Through a container, not `Value(from:)`: the decoder applies its strategies for
         // `Data`, `Date` and `Decimal` (base64, seconds...) only to values decoded through one.
@@ -54,6 +55,7 @@ extension KeyedDecodingContainer {
     ///   - type: The property's wrapper type.
     ///   - key: The property's key.
     /// - Returns: The decoded property, or one at its default.
+    /// - Throws: `DecodingError` if the value is there but not of the property's type.
     public func decode<Value: Decodable>(_ type: Persisted<Value>.Type, forKey key: Key) throws -> Persisted<Value> {
         try decodeIfPresent(type, forKey: key) ?? Persisted<Value>()
     }
@@ -63,6 +65,7 @@ extension List: Decodable where Element: Decodable {
     /// An unmanaged list of the elements of the array at the decoder.
     ///
     /// - Parameter decoder: The decoder positioned at an array.
+    /// - Throws: `DecodingError` if it is not an array of the element type.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         var container = try decoder.unkeyedContainer()
@@ -74,6 +77,7 @@ extension List: Encodable where Element: Encodable {
     /// Encodes the elements as an array.
     ///
     /// - Parameter encoder: The encoder to write the array to.
+    /// - Throws: What encoding an element throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for element in self { try container.encode(element) }
@@ -84,6 +88,7 @@ extension MutableSet: Decodable where Element: Decodable {
     /// An unmanaged set of the elements of the array at the decoder.
     ///
     /// - Parameter decoder: The decoder positioned at an array.
+    /// - Throws: `DecodingError` if it is not an array of the element type.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         var container = try decoder.unkeyedContainer()
@@ -95,6 +100,7 @@ extension MutableSet: Encodable where Element: Encodable {
     /// Encodes the elements as an array.
     ///
     /// - Parameter encoder: The encoder to write the array to.
+    /// - Throws: What encoding an element throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         for element in self { try container.encode(element) }
@@ -113,6 +119,7 @@ extension Map: Decodable where Value: Decodable {
     /// An unmanaged map of the entries of the dictionary at the decoder.
     ///
     /// - Parameter decoder: The decoder positioned at a dictionary with string keys.
+    /// - Throws: `DecodingError` if it is not a dictionary of the value type.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: MapCodingKey.self)
@@ -126,6 +133,7 @@ extension Map: Encodable where Value: Encodable {
     /// Encodes the entries as a dictionary.
     ///
     /// - Parameter encoder: The encoder to write the dictionary to.
+    /// - Throws: What encoding a value throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: MapCodingKey.self)
         for (key, value) in asKeyValueSequence() {
@@ -138,6 +146,7 @@ extension ObjectId: Codable {
     /// The id from its 24 hexadecimal digits.
     ///
     /// - Parameter decoder: The decoder positioned at a string.
+    /// - Throws: `DecodingError` if it is not a string of 24 hexadecimal digits.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
@@ -151,6 +160,7 @@ extension ObjectId: Codable {
     /// Encodes the id as its 24 hexadecimal digits.
     ///
     /// - Parameter encoder: The encoder to write the string to.
+    /// - Throws: What the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(stringValue)
@@ -163,6 +173,7 @@ extension AnyRealmValue: Codable {
     /// numbers their encoders make, so they decode as those.)
     ///
     /// - Parameter decoder: The decoder positioned at a single value.
+    /// - Throws: `DecodingError` if the value is none of those.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
