@@ -88,6 +88,19 @@ struct CodableTests {
         }
     }
 
+    final class Prices: Object, Codable {
+        @Persisted var price: Decimal
+        @Persisted var discount: Decimal?
+        @Persisted var history: List<Decimal>
+    }
+
+    @Test("a Decimal decodes from a number or from a string (\"1.5e2\"), as RealmSwift's Decimal128 does")
+    func decimalsFromStrings() throws {
+        let prices = try JSONDecoder().decode(Prices.self, from: Data(#"{"price": "1.5e2", "discount": "0.25", "history": [1.5, "2.5"]}"#.utf8))
+        #expect(prices.price == 150 && prices.discount == Decimal(string: "0.25") && Array(prices.history) == [Decimal(string: "1.5")!, Decimal(string: "2.5")!])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Prices.self, from: Data(#"{"price": "lots"}"#.utf8)) }
+    }
+
     @Test("mixed values decode as null, Bool, Int, Double or String, and encode what they hold")
     func mixedValues() throws {
         let values = try JSONDecoder().decode([AnyRealmValue].self, from: Data(#"[null, true, 3, 2.5, "s"]"#.utf8))

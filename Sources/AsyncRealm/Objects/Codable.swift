@@ -12,7 +12,8 @@ import Foundation
 //     let dogs = try JSONDecoder().decode([Dog].self, from: json)
 //     try realm.write { realm.add(dogs) }
 //
-// A key missing from the input leaves its property at its type's default, as RealmSwift does.
+// A key missing from the input leaves its property at its type's default, as RealmSwift does,
+// and a `Decimal` is read from a string as well as from a number, as RealmSwift's `Decimal128`.
 // Only unmanaged objects are encoded by the synthesised `encode(to:)`: a managed object's
 // properties live in its realm, which a property's own `encode(to:)` cannot reach. Encoding one
 // throws, saying so, as in RealmSwift.
@@ -26,7 +27,8 @@ extension Persisted: Decodable where Value: Decodable {
     public init(from decoder: any Decoder) throws {
         // Through a container, not `Value(from:)`: the decoder applies its strategies for
         // `Data`, `Date` and `Decimal` (base64, seconds...) only to values decoded through one.
-        let value = try decoder.singleValueContainer().decode(Value.self)
+        let container = try decoder.singleValueContainer()
+        let value = try decimalFromString(Value.self, or: { try container.decode(Value.self) }, string: { try? container.decode(String.self) })
         self.init(value: value, options: PersistedOptions(hasInitialValue: true))
     }
 }
@@ -44,6 +46,20 @@ extension Persisted: Encodable where Value: Encodable {
         }
         var container = encoder.singleValueContainer()
         try container.encode(value)
+    }
+}
+
+/// The value `decode` gives; for a `Decimal` (optional or not) that it cannot decode, the decimal
+/// the input's string spells (`"1.5e2"`), as RealmSwift's `Decimal128` decodes one from a number
+/// or a string. (Foundation's `Decimal` reads only a number.)
+private func decimalFromString<Value>(_ type: Value.Type, or decode: () throws -> Value, string: () -> String?) throws -> Value {
+    do {
+        return try decode()
+    } catch {
+        guard Value.self == Decimal.self || Value.self == Decimal?.self,
+              let text = string(), let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+              let value = (Value.self == Decimal.self ? decimal as Any : Optional(decimal) as Any) as? Value else { throw error }
+        return value
     }
 }
 
@@ -69,7 +85,9 @@ extension List: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { append(try container.decode(Element.self)) }
+        while !container.isAtEnd {
+            append(try decimalFromString(Element.self, or: { try container.decode(Element.self) }, string: { try? container.decode(String.self) }))
+        }
     }
 }
 
@@ -92,7 +110,9 @@ extension MutableSet: Decodable where Element: Decodable {
     public convenience init(from decoder: any Decoder) throws {
         self.init()
         var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd { insert(try container.decode(Element.self)) }
+        while !container.isAtEnd {
+            insert(try decimalFromString(Element.self, or: { try container.decode(Element.self) }, string: { try? container.decode(String.self) }))
+        }
     }
 }
 
