@@ -31,6 +31,31 @@ final class CodableOwner: Object, Codable {
     @Persisted var visits: Int = 30
 }
 
+/// The shapes apps give their models: a class that is not final, renamed keys, a primary key
+/// the input does not carry, a linked object, an optional enum.
+class CodableRepository: Object, Codable {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted var fullName: String
+    @Persisted var owner: CodableAccount?
+    @Persisted var kind: CodableKind?
+
+    enum CodingKeys: String, CodingKey {
+        case fullName = "full_name"
+        case owner, kind
+    }
+}
+
+class CodableAccount: Object, Codable {
+    @Persisted var login: String
+    @Persisted(originProperty: "owner") var repositories: LinkingObjects<CodableRepository>
+
+    enum CodingKeys: String, CodingKey {
+        case login
+    }
+}
+
+enum CodableKind: String, Codable, PersistableEnum { case library, app }
+
 @Suite("Codable models")
 struct CodableTests {
     static let json = Data("""
@@ -99,6 +124,18 @@ struct CodableTests {
         let prices = try JSONDecoder().decode(Prices.self, from: Data(#"{"price": "1.5e2", "discount": "0.25", "history": [1.5, "2.5"]}"#.utf8))
         #expect(prices.price == 150 && prices.discount == Decimal(string: "0.25") && Array(prices.history) == [Decimal(string: "1.5")!, Decimal(string: "2.5")!])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Prices.self, from: Data(#"{"price": "lots"}"#.utf8)) }
+    }
+
+    @Test("renamed keys, a fresh primary key for what the input does not carry, a link, linking objects left out")
+    func appShapes() throws {
+        let json = Data(#"[{"full_name": "a/b", "owner": {"login": "ana"}, "kind": "app"}, {"full_name": "c/d"}]"#.utf8)
+        let repositories = try JSONDecoder().decode([CodableRepository].self, from: json)
+        #expect(repositories.map(\.fullName) == ["a/b", "c/d"] && repositories[0]._id != repositories[1]._id)
+        #expect(repositories[0].kind == .app && repositories[1].kind == nil && repositories[1].owner == nil)
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "codable-\(UUID())", objectTypes: [CodableRepository.self, CodableAccount.self]))
+        try realm.write { realm.add(repositories) }
+        let ana = try #require(realm.objects(CodableAccount.self).first)
+        #expect(ana.login == "ana" && ana.repositories.map(\.fullName) == ["a/b"])
     }
 
     @Test("mixed values decode as null, Bool, Int, Double or String, and encode what they hold")
