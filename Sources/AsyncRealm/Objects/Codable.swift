@@ -84,10 +84,7 @@ extension List: Decodable where Element: Decodable {
     /// - Throws: `DecodingError` if it is not an array of the element type.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd {
-            append(try decimalFromString(Element.self, or: { try container.decode(Element.self) }, string: { try? container.decode(String.self) }))
-        }
+        append(objectsIn: try decodeArray(of: Element.self, from: decoder))
     }
 }
 
@@ -97,8 +94,7 @@ extension List: Encodable where Element: Encodable {
     /// - Parameter encoder: The encoder to write the array to.
     /// - Throws: What encoding an element throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        try encodeArray(self, to: encoder)
     }
 }
 
@@ -109,10 +105,7 @@ extension MutableSet: Decodable where Element: Decodable {
     /// - Throws: `DecodingError` if it is not an array of the element type.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
-        var container = try decoder.unkeyedContainer()
-        while !container.isAtEnd {
-            insert(try decimalFromString(Element.self, or: { try container.decode(Element.self) }, string: { try? container.decode(String.self) }))
-        }
+        insert(objectsIn: try decodeArray(of: Element.self, from: decoder))
     }
 }
 
@@ -122,9 +115,24 @@ extension MutableSet: Encodable where Element: Encodable {
     /// - Parameter encoder: The encoder to write the array to.
     /// - Throws: What encoding an element throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        try encodeArray(self, to: encoder)
     }
+}
+
+/// The elements of the array at `decoder`, for a list or a set.
+private func decodeArray<Element: Decodable>(of type: Element.Type, from decoder: any Decoder) throws -> [Element] {
+    var container = try decoder.unkeyedContainer()
+    var elements: [Element] = []
+    while !container.isAtEnd {
+        elements.append(try decimalFromString(Element.self, or: { try container.decode(Element.self) }, string: { try? container.decode(String.self) }))
+    }
+    return elements
+}
+
+/// Encodes `elements` as an array, for a list or a set.
+private func encodeArray<S: Sequence>(_ elements: S, to encoder: any Encoder) throws where S.Element: Encodable {
+    var container = encoder.unkeyedContainer()
+    for element in elements { try container.encode(element) }
 }
 
 /// A map's key as a coding key.
