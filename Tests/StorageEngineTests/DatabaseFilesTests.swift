@@ -56,4 +56,26 @@ struct DatabaseFilesTests {
         #expect(error?.code == .alreadyOpen)
         #expect(FileManager.default.fileExists(atPath: path))
     }
+
+    /// The last handle of this process let go of on another thread still holds its locks while
+    /// it closes (writes its last header, syncs); a descriptor holding the open lock, let go of
+    /// 100 ms later, stands for it here.
+    @Test("deleteFiles waits for a handle of this process that is closing, rather than calling the file open elsewhere")
+    func waitsForClosingHandle() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.filePath("db")
+        do {
+            let database = try Database.open(path: path)
+            try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }
+        }
+        let closing = try FileLocks.openLockFile(Database.realPath(path) + ".lock")
+        #expect(try FileLocks.lock(closing, start: ReaderTable.openByte, length: 1, shared: true, wait: false))
+        let release = Thread {
+            usleep(100_000)
+            close(closing)
+        }
+        release.start()
+        #expect(try Database.deleteFiles(atPath: path) == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }

@@ -228,6 +228,12 @@ package final class Database: Sendable {
         openFiles.withLock { $0[canonical]?.file != nil }
     }
 
+    /// Whether a handle of this process has had the file at `canonical` (a real path) open,
+    /// whether or not one still has: it may be closing right now.
+    static func wasOpenInProcess(_ canonical: String) -> Bool {
+        openFiles.withLock { $0[canonical] != nil }
+    }
+
     static func realPath(_ path: String) -> String {
         guard let resolved = Glibc.realpath(path, nil) else { return path }
         defer { free(resolved) }

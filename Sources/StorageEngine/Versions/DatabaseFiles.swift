@@ -31,9 +31,7 @@ extension Database {
         guard paths.contains(where: { access($0, F_OK) == 0 }) else { return false }
         let descriptor = try FileLocks.openLockFile(canonical + ".lock")
         defer { Glibc.close(descriptor) }
-        let locked = try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, wait: false)
-            && FileLocks.lock(descriptor, start: 0, length: 1, wait: false)
-        guard locked else {
+        guard try lockForDeletion(descriptor, closingHere: wasOpenInProcess(canonical)) else {
             throw StorageError(.alreadyOpen, "'\(path)' is open in another process; close it there before deleting it")
         }
         let existed = access(canonical, F_OK) == 0
@@ -44,6 +42,32 @@ extension Database {
             throw PosixFile.error(errno, "delete '\(file)'")
         }
         return existed
+    }
+
+    /// How long deleting a file this process had open waits for its last handle to finish
+    /// closing (see `lockForDeletion`).
+    static let closingGrace: Duration = .seconds(2)
+
+    /// Takes the open and write locks exclusively through `descriptor`, for deleting; false if
+    /// another holder keeps them.
+    ///
+    /// A handle of this process whose last reference was let go of on another thread (a task
+    /// that held the realm's coordinator a moment longer) is no longer open here
+    /// (`isOpenInProcess`), yet holds its locks while it writes its last header and syncs.
+    /// Deleting the file right after letting go of every realm then failed with "open in another
+    /// process", now and then. So when this process `closingHere` had the file open, the locks
+    /// are asked for again until `closingGrace` has passed; otherwise once.
+    static func lockForDeletion(_ descriptor: Int32, closingHere: Bool) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + (closingHere ? closingGrace : .zero)
+        while true {
+            if try FileLocks.lock(descriptor, start: ReaderTable.openByte, length: 1, wait: false),
+               try FileLocks.lock(descriptor, start: 0, length: 1, wait: false) {
+                return true
+            }
+            guard clock.now < deadline else { return false }
+            usleep(2_000)
+        }
     }
 
     /// Whether the file at this handle's path is still the one it has open: false once it
