@@ -16,7 +16,7 @@ struct ObjectRows {
 
     /// `object` as a JSON object, its properties in declaration order.
     func json(_ object: DynamicObject) -> String {
-        "{" + properties.map { ValueText.jsonString($0.name) + ":" + values.json(object[$0.name]) }.joined(separator: ",") + "}"
+        "{" + properties.map { ValueText.jsonString($0.name) + ":" + values.json(object.plainValue(forKey: $0.name)) }.joined(separator: ",") + "}"
     }
 
     /// The CSV header line.
@@ -24,11 +24,11 @@ struct ObjectRows {
 
     /// `object` as a CSV line.
     func csv(_ object: DynamicObject) -> String {
-        properties.map { values.csv(object[$0.name]) }.joined(separator: ",") + "\r\n"
+        properties.map { values.csv(object.plainValue(forKey: $0.name)) }.joined(separator: ",") + "\r\n"
     }
 
     /// `object`'s values as text, one per property.
     func text(_ object: DynamicObject) -> [String] {
-        properties.map { values.text(object[$0.name]) }
+        properties.map { values.text(object.plainValue(forKey: $0.name)) }
     }
 }

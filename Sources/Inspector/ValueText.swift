@@ -46,7 +46,7 @@ struct ValueText {
         let className = object.objectSchema.className
         if object.objectSchema.isEmbedded { return embedded(object, text: text) }
         if let primaryKey = schema[className]?.primaryKeyProperty {
-            let key = object[primaryKey.name]
+            let key = object.plainValue(forKey: primaryKey.name)
             return text ? "\(className)(\(self.text(key)))" : json(key)
         }
         let key = object.storageKey.map(String.init) ?? "?"
@@ -57,9 +57,9 @@ struct ValueText {
     private func embedded(_ object: DynamicObject, text: Bool) -> String {
         let names = object.objectSchema.properties.filter { $0.type != .linkingObjects }.map(\.name)
         if text {
-            return object.objectSchema.className + "(" + names.map { "\($0): \(self.text(object[$0]))" }.joined(separator: ", ") + ")"
+            return object.objectSchema.className + "(" + names.map { "\($0): \(self.text(object.plainValue(forKey: $0)))" }.joined(separator: ", ") + ")"
         }
-        return "{" + names.map { Self.jsonString($0) + ":" + json(object[$0]) }.joined(separator: ",") + "}"
+        return "{" + names.map { Self.jsonString($0) + ":" + json(object.plainValue(forKey: $0)) }.joined(separator: ",") + "}"
     }
 
     /// A map's entries in the map's order: by the keys' UTF-8 bytes.

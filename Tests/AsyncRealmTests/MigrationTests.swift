@@ -271,7 +271,7 @@ struct MigrationTests {
                 newObject!["born"] = Int(born)!
                 if let nickname = oldObject!["nickname"] as? String { newObject!["email"] = "\(nickname)@example.com" }
                 // The old schema's values stay readable after the automatic changes.
-                #expect((oldObject!["dogs"] as? [Any])?.count == ((oldObject!["name"] as! String) == "Ana" ? 2 : 0))
+                #expect((oldObject!["dogs"] as? List<MigrationObject>)?.count == ((oldObject!["name"] as! String) == "Ana" ? 2 : 0))
             }
             var cats: [String] = []
             migration.enumerateObjects(ofType: "Cat") { oldObject, newObject in

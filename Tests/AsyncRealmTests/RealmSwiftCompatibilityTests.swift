@@ -604,7 +604,7 @@ extension RealmSwiftCompatibilityTests {
         }
         let ana = try #require(realm.dynamicObject(ofType: "Person", forPrimaryKey: 1))
         #expect(ana["name"] as? String == "Ana")
-        #expect((ana["dogs"] as? [Any?])?.compactMap { ($0 as? DynamicObject)?["name"] as? String } == ["Rex"])
+        #expect((ana["dogs"] as? List<DynamicObject>)?.map { $0["name"] as? String } == ["Rex"])
         #expect(realm.dynamicObject(ofType: "Person", forPrimaryKey: 2)?["name"] as? String == "Bo")
         #expect(realm.dynamicObject(ofType: "Person", forPrimaryKey: 3) == nil)
         // It is live, as a typed lookup's object is.

@@ -111,8 +111,8 @@ struct DynamicObjectTests {
         #expect(people.count == 1)
         let ana = try #require(people.first)
         #expect(ana["name"] as? String == "Ana" && ana["age"] as? Int == 30 && ana["birthdate"] == nil)
-        let dogs = try #require(ana["dogs"] as? [Any?])
-        let rex = try #require(dogs.first as? DynamicObject)
+        let dogs = try #require(ana["dogs"] as? List<DynamicObject>)
+        let rex = try #require(dogs.first)
         #expect(rex["name"] as? String == "Rex" && rex["age"] as? Int == 3)
         #expect((rex["owners"] as? [DynamicObject])?.first?["name"] as? String == "Ana")
         try reader.write {

@@ -161,6 +161,24 @@ struct MigrationGuideTests {
         #expect(Set(realm.objects(GuideV2.Ticket.self).map(\.number)) == [1, 2, 3])
     }
 
+    @Test("a list read by name in the block")
+    func listsByName() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try Self.versionOne(url)
+        var config = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [GuideV2.Person.self, GuideV1.Dog.self])
+        config.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "Person") { _, newObject in
+                // Every person gets a dog: the list holds the new schema's Dogs, read by name.
+                let dogs = newObject!["dogs"] as! List<MigrationObject>
+                if dogs.isEmpty { dogs.append(migration.create("Dog", value: ["name": "Buddy"])) }
+            }
+        }
+        let realm = try Realm(configuration: config)
+        let people = realm.objects(GuideV2.Person.self).sorted(byKeyPath: "name")
+        #expect(people.map { $0.dogs.map(\.name) } == [["Rex"], ["Buddy"]])
+    }
+
     @Test("a failing migration leaves the file as it was")
     func failingMigration() throws {
         typealias Person = GuideV3.Person

@@ -86,7 +86,9 @@ extension MutableSet: ObjectCollectionQuerying where Element: Object {
 extension ManagedListLocation {
     /// The objects of the list or set stored here, as live results in its order.
     func results<Element: Object>(of _: Element.Type) -> Results<Element> {
-        Results(realm: realm, info: realm.classInfoOrStop(for: Element.self),
+        // The objects of a collection read by property name are `DynamicObject`s of its class.
+        let info = Element.self == DynamicObject.self ? realm.dynamicClassInfo(targetClassName ?? "") : realm.classInfoOrStop(for: Element.self)
+        return Results(realm: realm, info: info,
                 base: .list(ownerClass: owner.info.schema.className, owner: owner.key, column: column))
     }
 }

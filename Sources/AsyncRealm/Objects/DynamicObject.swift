@@ -9,9 +9,23 @@ import StorageEngine
 ///     }
 ///
 /// Values come back as `Bool`, `Int`, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`,
-/// `Decimal`, `ObjectId`, `DynamicObject` for links, and arrays of those for lists; nil for a
-/// null value.
-public final class DynamicObject: Object {}
+/// `Decimal`, `ObjectId` and `AnyRealmValue`, `DynamicObject` for links, and nil for a null
+/// value. A list, set or map comes back live, as RealmSwift's: `List<DynamicObject>`,
+/// `MutableSet<DynamicObject>` and `Map<String, DynamicObject>` for objects, and `List<String>`,
+/// `List<Int?>` and so on for values. Linking objects come back as an array of
+/// `DynamicObject`s.
+///
+///     let dogs = person["dogs"] as! List<DynamicObject>
+///     dogs.append(realm.dynamicObject(ofType: "Dog", forPrimaryKey: "Rex")!)
+public final class DynamicObject: Object {
+    /// Property `name` with its collections copied out, a list's or a set's elements as an
+    /// array and a map as a dictionary (what the inspector writes), where the subscript gives
+    /// live collections.
+    package func plainValue(forKey name: String) -> Any? {
+        guard let managed else { return self[name] }
+        return managed.realm.plainDynamicValue(named: name, of: managed)
+    }
+}
 
 extension Realm {
     /// Every object of the class named `className`, read without its Swift model.
@@ -58,7 +72,20 @@ extension Realm {
         return info
     }
 
+    /// Property `name` of a managed `DynamicObject`, as its subscript reads it: a list, set or
+    /// map as a live `List`, `MutableSet` or `Map` (see `dynamicCollection(at:of:)`).
     func dynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
+        checkThread()
+        if let property = managed.info.schema[name], property.type != .linkingObjects, property.isCollection,
+           let column = managed.info.columns[name] {
+            return dynamicCollection(at: ManagedListLocation(owner: managed, column: column), of: property)
+        }
+        return plainDynamicValue(named: name, of: managed)
+    }
+
+    /// Property `name` of a managed object with its collections copied out: a list's or a
+    /// set's elements as an array, a map as a dictionary.
+    func plainDynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
         checkThread()
         guard let property = managed.info.schema[name] else {
             stop("'\(managed.info.schema.className)' has no property '\(name)'")
@@ -122,10 +149,10 @@ extension Realm {
         guard let property = managed.info.schema[name], let column = managed.info.columns[name] else {
             stop("'\(managed.info.schema.className)' has no stored property '\(name)'")
         }
+        require(isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         guard let stored = storageValue(dynamic: value, for: property) else {
             stop("property '\(name)' of '\(managed.info.schema.className)' is \(property), which \(value.map { "\(type(of: $0))" } ?? "nil") is not")
         }
-        require(isWriting, "cannot change a managed object outside a write transaction; make the change inside realm.write { }")
         write(stored: stored, column: column, of: managed)
     }
 
@@ -134,7 +161,7 @@ extension Realm {
         let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
                                isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
         if property.isMap {
-            guard let items = value as? [String: Any?] else { return nil }
+            guard let items = value as? [String: Any?] ?? (value as? any DynamicMapEntries)?.dynamicEntries else { return nil }
             var entries: [MapStore.Entry] = []
             for (key, item) in items {
                 guard let stored = isNull(item) ? RowValue.null : storageValue(dynamic: item, for: element) else { return nil }
@@ -143,7 +170,7 @@ extension Realm {
             return MapStore.encode(entries)
         }
         if property.isCollection {
-            guard let items = value as? [Any?] else { return nil }
+            guard let items = Self.dynamicItems(value) else { return nil }
             var values: [RowValue] = []
             for item in items {
                 guard let stored = storageValue(dynamic: item, for: element) else { return nil }
@@ -163,11 +190,59 @@ extension Realm {
         case .decimal128: return Decimal._fromAny(value).map { $0._toStorage(realm: self).value }
         case .objectId: return ObjectId._fromAny(value).map { $0._toStorage(realm: self).value }
         case .object:
-            guard let object = value as? Object, let managed = object.managed, managed.realm === self,
-                  managed.info.schema.className == property.objectClassName else { return nil }
-            return .objectKey(managed.key)
+            if let object = value as? Object, let managed = object.managed {
+                guard managed.realm === self, managed.info.schema.className == property.objectClassName else { return nil }
+                return .objectKey(managed.key)
+            }
+            return linkToNewObject(of: property.objectClassName ?? "", from: value)
         case .linkingObjects: return nil
         case .any: return AnyRealmValue._fromAny(value).map { $0._toStorage(realm: self).value }
         }
+    }
+
+    /// The elements of `value` given for a list or a set: an array, or a list, set or results.
+    private static func dynamicItems(_ value: Any) -> [Any?]? {
+        if let items = value as? [Any?] { return items }
+        guard !(value is String), !(value is Data), !(value is any DynamicMapEntries),
+              let sequence = value as? any Sequence else { return nil }
+        return elements(of: sequence)
+    }
+
+    private static func elements(of sequence: some Sequence) -> [Any?] {
+        sequence.map { $0 as Any? }
+    }
+
+    /// A link to a new object of class `className` made from `value` (an unmanaged object, a
+    /// dictionary or an array of its property values), as RealmSwift's dynamic setters make
+    /// one; nil if `value` cannot make one or there is no write transaction.
+    private func linkToNewObject(of className: String, from value: Any) -> RowValue? {
+        guard isWriting, let schema = objectSchemas[className], !schema.isEmbedded else { return nil }
+        let given: Any
+        if let object = value as? Object {
+            guard object.objectSchema.className == className else { return nil }
+            let names = Set(object.objectSchema.properties.map(\.name))
+            given = Dictionary(uniqueKeysWithValues: schema.storedProperties.filter { names.contains($0.name) }.map { ($0.name, object[$0.name]) })
+        } else if value is [String: Any?] || value is [Any?] {
+            given = value
+        } else {
+            return nil
+        }
+        let modelType = classInfos.values.first { $0.schema.className == className }?.type
+        let defaults = ClassMigration.defaults(of: schema, type: modelType, realm: self)
+        let failedBefore = transactionFailure != nil
+        let created = dynamicCreate(className, value: given, defaults: defaults)
+        guard let managed = created.managed, failedBefore || transactionFailure == nil else { return nil }
+        return .objectKey(managed.key)
+    }
+}
+
+/// A map's entries by key, for storing them under a property read by name.
+protocol DynamicMapEntries {
+    var dynamicEntries: [String: Any?] { get }
+}
+
+extension Map: DynamicMapEntries {
+    var dynamicEntries: [String: Any?] {
+        Dictionary(asKeyValueSequence().map { entry -> (String, Any?) in (entry.key._mapKeyString, entry.value) }, uniquingKeysWith: { _, last in last })
     }
 }

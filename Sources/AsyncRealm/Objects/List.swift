@@ -55,7 +55,7 @@ public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomA
     public subscript(position: Int) -> Element {
         get {
             guard let location else { return unmanaged[position] }
-            return Element._fromStorage(_StorageValue(location.element(at: position)), realm: location.realm)
+            return location.element(location.element(at: position), as: Element.self)
         }
         set { replace(index: position, object: newValue) }
     }

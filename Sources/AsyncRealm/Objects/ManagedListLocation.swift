@@ -37,17 +37,41 @@ struct ManagedListLocation {
         require(realm.isWriting, "cannot change the managed \(noun) outside a write transaction; make the change inside realm.write { }")
     }
 
+    /// The class of the objects the collection holds, if it holds objects.
+    var targetClassName: String? { owner.info.schema.storedProperties[column].objectClassName }
+
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
     func stored<Element: _Persistable>(_ element: Element) -> RowValue {
         checkWritable()
+        if let object = element as? DynamicObject, let managed = object.managed, managed.info.schema.className != targetClassName {
+            realm.fail(RealmError(
+                code: .invalidValue,
+                message: "the \(noun) holds '\(targetClassName ?? "")' objects, not a '\(managed.info.schema.className)'"))
+            return .null
+        }
         return storedLink(element, realm: realm).value
+    }
+
+    /// The stored `value` as an element of type `Element`. A `DynamicObject` element (of a
+    /// collection read by property name, see `DynamicObject`) is an accessor of the class the
+    /// collection holds, which its type alone does not say.
+    func element<Element: _Persistable>(_ value: RowValue, as _: Element.Type) -> Element {
+        if Element.self == DynamicObject.self || Element.self == DynamicObject?.self, case .objectKey(let key) = value {
+            let object = realm.accessor(of: DynamicObject.self, key: key, info: realm.dynamicClassInfo(targetClassName ?? ""))
+            return (object as? Element) ?? (Optional(object) as! Element)
+        }
+        if Element.self == DynamicObject.self, value == .null {
+            stop("the \(noun) holds nil under a key whose object was deleted; read it with dynamicMap as Map<String, DynamicObject?> to see such keys")
+        }
+        return Element._fromStorage(_StorageValue(value), realm: realm)
     }
 
     /// The stored form of `element` for finding it, without adding anything: nil for an object
     /// this realm does not manage, which no collection of the realm holds.
     func lookupValue<Element: _Persistable>(_ element: Element) -> RowValue? {
         if let object = element as? Object {
-            guard let managed = object.managed, managed.realm === realm, !managed.isInvalidated else { return nil }
+            guard let managed = object.managed, managed.realm === realm, !managed.isInvalidated,
+                  managed.info.schema.className == targetClassName else { return nil }
             return .objectKey(managed.key)
         }
         return element._toStorage(realm: realm).value

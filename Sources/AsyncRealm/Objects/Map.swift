@@ -85,7 +85,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     /// - Parameter key: A key.
     /// - Returns: True if the map holds a value (perhaps nil) under `key`.
     public func contains(key: Key) -> Bool {
-        storedValue(for: key) != nil
+        guard let location else { return unmanagedSearch(key._mapKeyString).found }
+        return location.read { table, count in
+            try MapStore.value(for: key._mapKeyString, in: table, owner: location.owner.key, count: count)
+        } != nil
     }
 
     /// The value stored under a key; setting nil removes the key.
@@ -201,7 +204,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     private var entries: [SingleMapEntry<Key, Value>] {
         guard let location else { return unmanaged }
         return location.entries().map { entry in
-            SingleMapEntry(key: Key(_mapKeyString: entry.key), value: Value._fromStorage(_StorageValue(entry.value), realm: location.realm))
+            SingleMapEntry(key: Key(_mapKeyString: entry.key), value: location.element(entry.value, as: Value.self))
         }
     }
 
@@ -214,7 +217,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
         let stored = location.read { table, count in
             try MapStore.value(for: text, in: table, owner: location.owner.key, count: count)
         }
-        return stored.map { Value._fromStorage(_StorageValue($0), realm: location.realm) }
+        guard let stored else { return nil }
+        // A map read by property name holds `DynamicObject`s, as RealmSwift's, so a key whose
+        // object was deleted reads as no value.
+        if stored == .null, Value.self == DynamicObject.self { return nil }
+        return location.element(stored, as: Value.self)
     }
 
     private func unmanagedSearch(_ key: String) -> (position: Int, found: Bool) {

@@ -38,7 +38,7 @@ public final class MutableSet<Element: RealmCollectionValue>: _CollectionBase, R
     /// - Parameter position: A position below `count`.
     public subscript(position: Int) -> Element {
         guard let location else { return unmanaged[position] }
-        return Element._fromStorage(_StorageValue(location.element(at: position)), realm: location.realm)
+        return location.element(location.element(at: position), as: Element.self)
     }
 
     // MARK: Membership
