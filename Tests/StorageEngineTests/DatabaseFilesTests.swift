@@ -78,4 +78,35 @@ struct DatabaseFilesTests {
         #expect(try Database.deleteFiles(atPath: path) == true)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    /// A `writeCopy` to a path killed part way leaves its lock file and the copy it was
+    /// building beside the path; deleting the path's files removes them, unless a writer of a
+    /// copy is at work there.
+    @Test("deleteFiles removes what a killed writeCopy left, and leaves a working writer's files alone")
+    func copyLeftovers() throws {
+        let directory = TemporaryDirectory()
+        let path = Database.realPath(directory.filePath("db"))
+        let leftovers = [".copylock", ".copying", ".copying.lock", ".copying.log"].map { path + $0 }
+        func leave() { for file in leftovers { FileManager.default.createFile(atPath: file, contents: Data("left".utf8)) } }
+        do {
+            let database = try Database.open(path: path)
+            try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }
+        }
+        leave()
+        #expect(try Database.deleteFiles(atPath: path) == true)
+        #expect(leftovers.filter { FileManager.default.fileExists(atPath: $0) } == [])
+
+        // Leftovers without a database: removed, and nothing was there to delete.
+        leave()
+        #expect(try Database.deleteFiles(atPath: path) == false)
+        #expect(leftovers.filter { FileManager.default.fileExists(atPath: $0) } == [])
+
+        // A writer holding the lock is building its copy: its files stay.
+        leave()
+        let writer = open(path + ".copylock", O_RDWR)
+        defer { close(writer) }
+        #expect(try FileLocks.lock(writer, start: 0, length: 1, wait: false))
+        #expect(try Database.deleteFiles(atPath: path) == false)
+        #expect(leftovers.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
 }

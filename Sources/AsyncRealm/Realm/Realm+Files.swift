@@ -3,7 +3,8 @@ import StorageEngine
 
 extension Realm {
     /// Deletes the realm file of `configuration` and every file beside it that belongs to it
-    /// (`.lock`, `.log`), as RealmSwift's `deleteFiles(for:)`.
+    /// (`.lock`, `.log`), as RealmSwift's `deleteFiles(for:)`, and what a compaction or a
+    /// `writeCopy` to its path left there when killed part way.
     ///
     /// - Parameter configuration: The realm whose files to delete; an in-memory realm has none.
     /// - Returns: Whether there was a realm file to delete.

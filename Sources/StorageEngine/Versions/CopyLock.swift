@@ -26,6 +26,18 @@ enum CopyLock {
         }
     }
 
+    /// Runs `body` holding the lock for copies to `path` if no writer holds it, and returns its
+    /// result; nil, running nothing, while a writer holds it or the lock file cannot be made.
+    static func withLockIfFree<T>(for path: String, _ body: () throws -> T) throws -> T? {
+        let lockPath = path + suffix
+        let descriptor = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        defer { Glibc.close(descriptor) }
+        guard try FileLocks.lock(descriptor, start: 0, length: 1, wait: false), names(lockPath, descriptor) else { return nil }
+        defer { unlink(lockPath) }
+        return try body()
+    }
+
     /// Whether `path` names the file open at `descriptor`.
     private static func names(_ path: String, _ descriptor: Int32) -> Bool {
         var open = stat()

@@ -45,7 +45,7 @@ extension Database {
         guard access(path, F_OK) != 0 else { throw exists }
         try CopyLock.withLock(for: path) {
             guard access(path, F_OK) != 0 else { throw exists }
-            let building = path + ".copying"
+            let building = path + copyingSuffix
             defer { removeBuilding(building) }
             try buildCopy(of: tables, at: building, encryptionKey: encryptionKey)
             guard link(building, path) == 0 else {

@@ -5,12 +5,15 @@ import Glibc
 /// A file database is `path` itself, `path.lock` (the write, open and reader locks: see
 /// `ReaderTable`) and `path.log` (the redo log: see `RedoLog`). A compaction builds its copy
 /// in `path.compacting` (with its own `.lock` and `.log`), which a compaction killed part way
-/// leaves behind. Nothing else is written beside it.
+/// leaves behind, and a `writeCopy` to `path` its copy in `path.copying` under the lock file
+/// `path.copylock`, which a writer killed part way leaves. Nothing else is written beside it.
 extension Database {
     /// The suffixes of the files beside a database that belong to it.
     package static let companionSuffixes = [".lock", ".log"]
     /// The suffix of the copy a compaction builds beside the database (see `compactOnFirstOpen`).
     static let compactingSuffix = ".compacting"
+    /// The suffix of the copy `writeCopy` builds beside its destination.
+    static let copyingSuffix = ".copying"
 
     /// Removes the database at `path` and the files beside it that belong to it.
     ///
@@ -27,6 +30,7 @@ extension Database {
         guard !isOpenInProcess(canonical) else {
             throw StorageError(.alreadyOpen, "'\(path)' is open in this process; close every realm on it (let go of every handle, frozen value and reference) before deleting it")
         }
+        removeCopyLeftovers(canonical)
         let paths = [canonical] + companionSuffixes.map { canonical + $0 }
         guard paths.contains(where: { access($0, F_OK) == 0 }) else { return false }
         let descriptor = try FileLocks.openLockFile(canonical + ".lock")
@@ -42,6 +46,13 @@ extension Database {
             throw PosixFile.error(errno, "delete '\(file)'")
         }
         return existed
+    }
+
+    /// Removes what a writer of a copy to `path` killed part way left beside it (its lock file
+    /// and the copy it was building, see `writeCopy`), unless a writer is at work there now.
+    private static func removeCopyLeftovers(_ path: String) {
+        guard access(path + CopyLock.suffix, F_OK) == 0 || access(path + copyingSuffix, F_OK) == 0 else { return }
+        _ = try? CopyLock.withLockIfFree(for: path) { removeBuilding(path + copyingSuffix) }
     }
 
     /// How long deleting a file this process had open waits for its last handle to finish
