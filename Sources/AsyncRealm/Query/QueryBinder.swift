@@ -255,10 +255,20 @@ struct QueryBinder {
         var hops: [BoundKeyPath.Hop] = []
         var isCollection = false
         var last: Property?
-        var consumedByMap = false
+        // Names a step took with its own (a map's selector, `@links`'s class and property).
+        var taken = 0
         for (index, name) in names.enumerated() {
-            if consumedByMap {
-                consumedByMap = false
+            if taken > 0 {
+                taken -= 1
+                continue
+            }
+            if name == "@links" {
+                let (backlinks, origin) = try linksHop(names.dropFirst(index + 1).prefix(2), to: current, position: position)
+                hops.append(.backlinks(backlinks, origin: origin))
+                isCollection = true
+                last = backlinks
+                current = origin
+                taken = 2
                 continue
             }
             if name.hasPrefix("[") || name.hasPrefix("@all") {
@@ -283,7 +293,7 @@ struct QueryBinder {
             if property.isMap {
                 let step = try mapStep(property, column: column, of: current, selector: index + 1 < names.count ? names[index + 1] : nil, position: position)
                 hops.append(step.hop)
-                consumedByMap = step.consumesSelector
+                taken = step.consumesSelector ? 1 : 0
                 isCollection = isCollection || step.isCollection
                 if let element = step.element { last = element }
                 let isLast = index + (step.consumesSelector ? 1 : 0) == names.count - 1
@@ -390,6 +400,24 @@ struct QueryBinder {
                 throw QueryError.at(position, "cannot compare '\(path.text)' (\(property.type.rawValue)\(property.isOptional ? "?" : "")) with \(kind(of: value))")
             }
         }
+    }
+
+    /// The hop of `@links.Class.property` from objects of `target`: to the objects of `Class`
+    /// whose link or list `property` holds them, as a `LinkingObjects` property would be.
+    private func linksHop(_ names: ArraySlice<String>, to target: ObjectSchema, position: Int) throws -> (Property, ObjectSchema) {
+        guard names.count == 2, let originName = names.first, let linkName = names.last else {
+            throw QueryError.at(position, "@links names the class and the property that link here: @links.Person.dogs")
+        }
+        guard let origin = schemas[originName] else {
+            throw QueryError.at(position, "@links.\(originName): this realm has no class '\(originName)'")
+        }
+        guard let link = origin[linkName], link.type == .object, link.objectClassName == target.className, !link.isMap else {
+            throw QueryError.at(position, "@links.\(originName).\(linkName): '\(originName)' has no link or list of '\(target.className)' named '\(linkName)'")
+        }
+        let backlinks = Property(
+            name: "@links.\(originName).\(linkName)", type: .linkingObjects, isOptional: false, isArray: false,
+            isPrimary: false, isIndexed: false, objectClassName: originName, linkOriginPropertyName: linkName)
+        return (backlinks, origin)
     }
 
     private func checkNumeric(_ side: BoundComparison.Side, op: QueryComparison.Operator, what: String, position: Int) throws {

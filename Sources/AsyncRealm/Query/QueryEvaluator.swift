@@ -264,7 +264,14 @@ final class QueryEvaluator {
                 }
                 if objects.isEmpty && !path.isCollection { return .values([.null]) }
             case .backlinks(let property, let origin):
-                objects = objects.flatMap { object in
+                objects = objects.flatMap { object -> [ObjectRow] in
+                    // `@links.Class.property` names no property to read: a managed object's
+                    // backlinks are found as stored, and an unmanaged one has none.
+                    if let accessor = object.accessor, property.name.hasPrefix("@links.") {
+                        guard accessor.managed != nil else { return [] }
+                        return realm.linkingKeys(to: object.key, of: object.schema.className, through: property)
+                            .compactMap { self.object($0, of: origin) }
+                    }
                     if let accessor = object.accessor {
                         let owners = accessor.value(forKey: property.name) as? any Sequence
                         return owners.map { anyElements(of: $0).compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } } } ?? []

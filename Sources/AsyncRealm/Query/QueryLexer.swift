@@ -93,8 +93,8 @@ struct QueryLexer {
             if let mapOperator = ["allkeys": "allKeys", "keys": "allKeys", "allvalues": "allValues", "values": "allValues"][name.lowercased()] {
                 return QueryToken(kind: .aggregate(mapOperator), position: start)
             }
-            guard ["count", "size", "min", "max", "sum", "avg"].contains(name.lowercased()) else {
-                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg, or a map's @allKeys or @allValues")
+            guard ["count", "size", "min", "max", "sum", "avg", "links"].contains(name.lowercased()) else {
+                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg, a map's @allKeys or @allValues, or @links.Class.property")
             }
             return QueryToken(kind: .aggregate(name.lowercased()), position: start)
         }

@@ -261,6 +261,10 @@ struct QueryParser {
             }
             advance()
             return try keyPath(startingWith: ["$" + name], at: token.position)
+        case .aggregate("links"):
+            // `@links.Person.dogs`: the objects linking to this one, a path of its own.
+            advance()
+            return try keyPath(startingWith: ["@links"], at: token.position)
         case .symbol("{"):
             advance()
             var items: [QueryValue] = []
@@ -313,7 +317,7 @@ struct QueryParser {
                 path.append(name)
             case .identifier(let name):
                 aggregateProperty.append(name)
-            case .aggregate(let name) where aggregate == nil && (name == "allKeys" || name == "allValues"):
+            case .aggregate(let name) where aggregate == nil && (name == "allKeys" || name == "allValues" || name == "links"):
                 path.append("@" + name)
             case .aggregate(let name) where aggregate == nil:
                 aggregate = name
