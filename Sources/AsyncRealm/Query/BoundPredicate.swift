@@ -31,6 +31,8 @@ final class BoundComparison: Sendable {
 
     enum Aggregate: String, Sendable {
         case count, size, min, max, sum, avg
+        /// The kind of each value (see `ValueKinds`), compared with kinds as bits.
+        case type
     }
 
     let quantifier: QueryComparison.Quantifier?

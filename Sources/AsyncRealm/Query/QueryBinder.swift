@@ -166,7 +166,9 @@ struct QueryBinder {
         if let quantifier = comparison.quantifier, !path.isCollection {
             throw QueryError.at(comparison.leftPosition, "\(quantifier.rawValue) needs a key path through a list or linking objects; '\(path.text)' is a single value")
         }
-        if let aggregate {
+        if aggregate == .type {
+            right = try kindConstants(right, op: op, position: comparison.position)
+        } else if let aggregate {
             try checkAggregate(aggregate, of: path, right: right, op: op, position: comparison.position)
         } else if case .constant(let values) = right {
             try check(values, against: path, op: op, position: comparison.position)
@@ -194,6 +196,9 @@ struct QueryBinder {
             guard let aggregate else { return .path(path, aggregate: nil) }
             guard let kind = BoundComparison.Aggregate(rawValue: aggregate) else {
                 throw QueryError.at(position, "unknown collection operator '@\(aggregate)'")
+            }
+            if kind == .type, !aggregateProperty.isEmpty {
+                throw QueryError.at(position, "@type ends a key path: '\(path.text).@type'")
             }
             if !aggregateProperty.isEmpty {
                 guard let target = path.objectClass.flatMap({ schemas[$0] }) else {
@@ -420,6 +425,22 @@ struct QueryBinder {
         return (backlinks, origin)
     }
 
+    /// The kinds `@type` is compared with (`'string'`, `{'int', 'null'}`), as bits.
+    private func kindConstants(_ side: BoundComparison.Side, op: QueryComparison.Operator, position: Int) throws -> BoundComparison.Side {
+        guard [.equal, .notEqual, .in].contains(op) else {
+            throw QueryError.at(position, "@type is compared with ==, != or IN")
+        }
+        guard case .constant(let values) = side else {
+            throw QueryError.at(position, "@type is compared with the name of a type, such as 'string'")
+        }
+        return .constant(try values.map { value in
+            guard case .string(let name) = value, let kinds = ValueKinds.kinds(named: name) else {
+                throw QueryError.at(position, "@type is compared with the name of a type, one of: \(ValueKinds.names); not \(value)")
+            }
+            return .int(kinds)
+        })
+    }
+
     private func checkNumeric(_ side: BoundComparison.Side, op: QueryComparison.Operator, what: String, position: Int) throws {
         guard case .constant(let values) = side, values.allSatisfy(\.isNumeric) else {
             throw QueryError.at(position, "\(what) is a number; compare it with numbers")
@@ -433,6 +454,8 @@ struct QueryBinder {
         switch aggregate {
         case .count, .size:
             try checkNumeric(right, op: op, what: "'\(path.text).@\(aggregate.rawValue)'", position: position)
+        case .type:
+            break
         case .min, .max, .sum, .avg:
             let numeric: Set<PropertyType> = [.int, .float, .double, .decimal128]
             guard numeric.contains(path.property.type) || (path.property.type == .date && aggregate != .sum && aggregate != .avg) else {

@@ -209,13 +209,16 @@ final class QueryEvaluator {
     /// What `path` reaches from `start`: objects (a path ending at a link, list of objects or
     /// linking objects) or values. A to-one link that is nil, on a path through no collection,
     /// reaches a nil value, so that `owner.name == nil` holds for an object without owner.
-    private func reach(_ path: BoundKeyPath, from start: ObjectRow) -> Reached {
+    /// `convert` makes the values reached of what is stored (`@type` asks for their kinds).
+    private func reach(
+        _ path: BoundKeyPath, from start: ObjectRow, convert: (RowValue, PropertyType) -> QueryScalar = QueryScalar.init(stored:type:)
+    ) -> Reached {
         var objects = [start]
         for (index, hop) in path.hops.enumerated() {
             let isLast = index == path.hops.count - 1
             switch hop {
             case .value(let column):
-                return .values(objects.map { QueryScalar(stored: column < $0.row.count ? $0.row[column] : .null, type: path.property.type) })
+                return .values(objects.map { convert(column < $0.row.count ? $0.row[column] : .null, path.property.type) })
             case .link(let column, let target):
                 var next: [ObjectRow] = []
                 for object in objects {
@@ -234,7 +237,7 @@ final class QueryEvaluator {
                 objects = next
             case .list(let column, let tableName, let target):
                 if objects.contains(where: { $0.accessor != nil }) {
-                    let reached = reachThroughAccessors(objects, list: column, target: target, type: path.property.type)
+                    let reached = reachThroughAccessors(objects, list: column, target: target, type: path.property.type, convert: convert)
                     if target == nil || isLast { return reached }
                     guard case .objects(let next) = reached else { return reached }
                     objects = next
@@ -247,7 +250,7 @@ final class QueryEvaluator {
                     elements += readOrStop { try ListStore.elements(in: table, owner: object.key, count: count) }
                 }
                 guard let target else {
-                    return .values(elements.map { QueryScalar(stored: $0, type: path.property.type) })
+                    return .values(elements.map { convert($0, path.property.type) })
                 }
                 objects = elements.compactMap { element in
                     guard case .objectKey(let key) = element else { return nil }
@@ -255,8 +258,8 @@ final class QueryEvaluator {
                 }
             case .map(let column, let tableName, let select, let target):
                 let (keys, values) = mapEntries(of: objects, column: column, table: tableName, select: select)
-                if select == .keys { return .values(keys.map { QueryScalar(stored: .string($0), type: .string) }) }
-                guard let target else { return .values(values.map { QueryScalar(stored: $0.stored, type: path.property.type) }) }
+                if select == .keys { return .values(keys.map { convert(.string($0), .string) }) }
+                guard let target else { return .values(values.map { convert($0.stored, path.property.type) }) }
                 objects = values.compactMap { value in
                     if let object = value.object { return ObjectRow(accessor: object, realm: realm) }
                     guard case .objectKey(let key) = value.stored else { return nil }
@@ -286,7 +289,9 @@ final class QueryEvaluator {
 
     /// What the list `column` of `objects`, read through their accessors, holds: the objects of
     /// a list of objects (`target`), or the values of a list of values.
-    private func reachThroughAccessors(_ objects: [ObjectRow], list column: Int, target: ObjectSchema?, type: PropertyType) -> Reached {
+    private func reachThroughAccessors(
+        _ objects: [ObjectRow], list column: Int, target: ObjectSchema?, type: PropertyType, convert: (RowValue, PropertyType) -> QueryScalar
+    ) -> Reached {
         var elements: [Any] = []
         for object in objects {
             guard let accessor = object.accessor,
@@ -294,7 +299,7 @@ final class QueryEvaluator {
             elements += anyElements(of: list)
         }
         guard target != nil else {
-            return .values(elements.map { QueryScalar(stored: ($0 as? any _Persistable)?._toStorage(realm: realm).value ?? .null, type: type) })
+            return .values(elements.map { convert(($0 as? any _Persistable)?._toStorage(realm: realm).value ?? .null, type) })
         }
         return .objects(elements.compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } })
     }
@@ -357,6 +362,8 @@ final class QueryEvaluator {
             return values
         case .path(let path, nil):
             return values(of: path, from: object)
+        case .path(let path, .type?):
+            return kinds(of: path, from: object)
         case .path(let path, let aggregate?):
             return [Self.aggregate(aggregate, of: values(of: path, from: object))]
         case .subqueryCount(let path, let predicate):
@@ -365,9 +372,21 @@ final class QueryEvaluator {
         }
     }
 
+    /// The kinds of the values `path` reaches (see `ValueKinds`), as integers: one for a
+    /// property of one type, the kind of each value an `AnyRealmValue` holds.
+    private func kinds(of path: BoundKeyPath, from object: ObjectRow) -> [QueryScalar] {
+        guard path.property.type == .any else { return [.int(ValueKinds.kind(of: path.property.type))] }
+        switch reach(path, from: object, convert: { stored, _ in .int(ValueKinds.kind(ofMixed: stored)) }) {
+        case .values(let values): return values.map { $0 == .null ? .int(ValueKinds.null) : $0 }
+        case .objects(let objects): return objects.map { _ in .int(ValueKinds.object) }
+        }
+    }
+
     private static func aggregate(_ aggregate: BoundComparison.Aggregate, of values: [QueryScalar]) -> QueryScalar {
         let present = values.filter { $0 != .null }
         switch aggregate {
+        case .type:
+            return .null
         case .count, .size:
             return .int(Int64(values.count))
         case .min:
@@ -416,7 +435,8 @@ final class QueryEvaluator {
         }
         let left = side(comparison.left, object)
         let right = side(comparison.right, object)
-        let test: (QueryScalar) -> Bool = { value in self.test(value, comparison, right) }
+        var test: (QueryScalar) -> Bool = { value in self.test(value, comparison, right) }
+        if case .path(_, .type?) = comparison.left { test = { kind in Self.kindTest(kind, comparison.op, right) } }
         switch comparison.quantifier {
         case .all?: return left.allSatisfy(test)
         case .noElement?: return !left.contains(where: test)
@@ -435,6 +455,14 @@ final class QueryEvaluator {
             // A key path on the right (age > otherAge, or through a list) matches any of its values.
             return right.contains { Self.single(value, comparison, $0) }
         }
+    }
+
+    /// Whether a value's kind (a bit, see `ValueKinds`) is one of the kinds named on the right
+    /// (`==`, `IN`), or none of them (`!=`).
+    private static func kindTest(_ kind: QueryScalar, _ op: QueryComparison.Operator, _ named: [QueryScalar]) -> Bool {
+        guard case .int(let bit) = kind else { return false }
+        let matches = named.contains { if case .int(let kinds) = $0 { bit & kinds != 0 } else { false } }
+        return op == .notEqual ? !matches : matches
     }
 
     static func single(_ value: QueryScalar, _ comparison: BoundComparison, _ other: QueryScalar) -> Bool {

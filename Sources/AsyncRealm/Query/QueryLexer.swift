@@ -5,7 +5,8 @@ import Foundation
 struct QueryToken: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case identifier(String)
-        /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`; a map's `@allKeys`, `@allValues`.
+        /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`; a map's `@allKeys`, `@allValues`;
+        /// `@links`; `@type`.
         case aggregate(String)
         /// `$0`, `$1` (arguments) or `$name` (a subquery variable).
         case variable(String)
@@ -93,8 +94,8 @@ struct QueryLexer {
             if let mapOperator = ["allkeys": "allKeys", "keys": "allKeys", "allvalues": "allValues", "values": "allValues"][name.lowercased()] {
                 return QueryToken(kind: .aggregate(mapOperator), position: start)
             }
-            guard ["count", "size", "min", "max", "sum", "avg", "links"].contains(name.lowercased()) else {
-                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg, a map's @allKeys or @allValues, or @links.Class.property")
+            guard ["count", "size", "min", "max", "sum", "avg", "links", "type"].contains(name.lowercased()) else {
+                throw QueryError.at(start, "unknown collection operator '@\(name)'; use @count, @size, @min, @max, @sum or @avg, a map's @allKeys or @allValues, @links.Class.property, or @type")
             }
             return QueryToken(kind: .aggregate(name.lowercased()), position: start)
         }
