@@ -2,28 +2,40 @@ import Foundation
 import StorageEngine
 
 /// A number a collection of values can add up, as RealmSwift's `AddableType`: the integer
-/// types, `Float`, `Double`, `Decimal`, and their optionals (whose nils count for nothing).
+/// types, `Float`, `Double` and `Decimal`. (A collection of their optionals adds up its values,
+/// nils left out.)
 public protocol AddableType {
     /// Zero.
     static var _zero: Self { get }
-    /// The sum of two values (nil taken as zero).
+    /// The sum of two values.
     static func _adding(_ left: Self, _ right: Self) -> Self
-    /// The value as a `Double` for a mean; nil for nil.
-    var _doubleValue: Double? { get }
-    /// The sum of `values`, in order (nils taken as zero).
+    /// The value as a `Double`, for a mean.
+    var _doubleValue: Double { get }
+    /// The value as a `Decimal` when it is one, for an exact mean; nil otherwise.
+    var _decimalValue: Decimal? { get }
+    /// The sum of `values`, in order.
     static func _sum(_ values: some Sequence<Self>) -> Self
+    /// A mean, worked out as `double` (and as `decimal` for decimals), as this type.
+    static func _mean(double: Double, decimal: Decimal?) -> Self
 }
 
 extension AddableType {
     public static func _sum(_ values: some Sequence<Self>) -> Self {
         values.reduce(_zero, _adding)
     }
+
+    public var _decimalValue: Decimal? { nil }
 }
 
 extension AddableType where Self: FixedWidthInteger {
     public static var _zero: Self { .zero }
     public static func _adding(_ left: Self, _ right: Self) -> Self { left &+ right }
-    public var _doubleValue: Double? { Double(self) }
+    public var _doubleValue: Double { Double(self) }
+    /// The mean rounded toward zero, clamped to the type's range.
+    public static func _mean(double: Double, decimal: Decimal?) -> Self {
+        guard !double.isNaN else { return .zero }
+        return Self(exactly: double.rounded(.towardZero)) ?? (double < 0 ? .min : .max)
+    }
 }
 
 extension Int: AddableType {}
@@ -35,33 +47,48 @@ extension Int64: AddableType {}
 extension Float: AddableType {
     public static var _zero: Float { 0 }
     public static func _adding(_ left: Float, _ right: Float) -> Float { left + right }
-    public var _doubleValue: Double? { Double(self) }
+    public var _doubleValue: Double { Double(self) }
+    public static func _mean(double: Double, decimal: Decimal?) -> Float { Float(double) }
 }
 
 extension Double: AddableType {
     public static var _zero: Double { 0 }
     public static func _adding(_ left: Double, _ right: Double) -> Double { left + right }
-    public var _doubleValue: Double? { self }
+    public var _doubleValue: Double { self }
     /// Added as every other sum of doubles is (`DoubleSum`), so that a list's sum is the one
     /// a query's `@sum` of it finds.
     public static func _sum(_ values: some Sequence<Double>) -> Double { values.laneSum() }
+    public static func _mean(double: Double, decimal: Decimal?) -> Double { double }
 }
 
 extension Decimal: AddableType {
     public static var _zero: Decimal { 0 }
     public static func _adding(_ left: Decimal, _ right: Decimal) -> Decimal { left + right }
-    public var _doubleValue: Double? { NSDecimalNumber(decimal: self).doubleValue }
+    public var _doubleValue: Double { NSDecimalNumber(decimal: self).doubleValue }
+    public var _decimalValue: Decimal? { self }
+    public static func _mean(double: Double, decimal: Decimal?) -> Decimal { decimal ?? Decimal(double) }
 }
 
-extension Optional: AddableType where Wrapped: AddableType {
-    public static var _zero: Wrapped? { Wrapped._zero }
-    public static func _adding(_ left: Wrapped?, _ right: Wrapped?) -> Wrapped? {
-        Wrapped._adding(left ?? Wrapped._zero, right ?? Wrapped._zero)
+/// An `Optional`, for the aggregates of collections of optional values.
+public protocol _OptionalValue {
+    associatedtype Wrapped
+    /// The value, or nil.
+    var _wrapped: Wrapped? { get }
+}
+
+extension Optional: _OptionalValue {
+    public var _wrapped: Wrapped? { self }
+}
+
+/// The mean of `values` as `T`; nil for none. Decimals are averaged exactly.
+func mean<Value: AddableType, T: AddableType>(of values: [Value]) -> T? {
+    guard !values.isEmpty else { return nil }
+    let count = values.count
+    if Value.self == Decimal.self {
+        let decimal = values.reduce(Decimal(0)) { $0 + ($1._decimalValue ?? 0) } / Decimal(count)
+        return T._mean(double: NSDecimalNumber(decimal: decimal).doubleValue, decimal: decimal)
     }
-    public var _doubleValue: Double? { self?._doubleValue }
-    public static func _sum(_ values: some Sequence<Wrapped?>) -> Wrapped? {
-        Wrapped._sum(values.lazy.compactMap { $0 })
-    }
+    return T._mean(double: values.map(\._doubleValue).laneSum() / Double(count), decimal: nil)
 }
 
 /// The aggregates of a `List` or `MutableSet` of values, as RealmSwift gives collections of
@@ -72,21 +99,66 @@ extension List: ValueCollectionAggregates {}
 extension MutableSet: ValueCollectionAggregates {}
 
 extension ValueCollectionAggregates where Element: AddableType {
-    /// The total of the elements (nils left out); zero for none. An integer total wraps past
-    /// the type's range.
+    /// The total of the elements; zero for none. An integer total wraps past the type's range.
     ///
     /// - Returns: The sum.
     public func sum() -> Element {
         Element._sum(self)
     }
 
-    /// The mean of the elements, nils left out.
+    /// The mean of the elements, as a `Double`, a `Float` or a `Decimal` (the mean of decimals
+    /// is exact).
+    ///
+    /// - Returns: The mean, or nil when there are no elements.
+    public func average<T: AddableType>() -> T? {
+        mean(of: Array(self))
+    }
+}
+
+extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapped: AddableType {
+    /// The total of the values, nils left out; zero for none, as in RealmSwift.
+    ///
+    /// - Returns: The sum.
+    public func sum() -> Element.Wrapped {
+        Element.Wrapped._sum(lazy.compactMap(\._wrapped))
+    }
+
+    /// The mean of the values, nils left out.
     ///
     /// - Returns: The mean, or nil when there are no values.
-    public func average<T: BinaryFloatingPoint>() -> T? {
-        let values = compactMap(\._doubleValue)
-        guard !values.isEmpty else { return nil }
-        return T(values.laneSum() / Double(values.count))
+    public func average<T: AddableType>() -> T? {
+        mean(of: compactMap(\._wrapped))
+    }
+}
+
+extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapped: Comparable {
+    /// The smallest value, nils left out.
+    ///
+    /// - Returns: The smallest value, or nil when there are no values.
+    public func min() -> Element.Wrapped? {
+        compactMap(\._wrapped).min()
+    }
+
+    /// The largest value, nils left out.
+    ///
+    /// - Returns: The largest value, or nil when there are no values.
+    public func max() -> Element.Wrapped? {
+        compactMap(\._wrapped).max()
+    }
+
+    /// The elements sorted, nils first when ascending (as Realm sorts them).
+    ///
+    /// - Parameter ascending: Whether the smallest comes first.
+    /// - Returns: The elements in that order.
+    public func sorted(ascending: Bool = true) -> [Element] {
+        let ordered = sorted { first, second in
+            switch (first._wrapped, second._wrapped) {
+            case (nil, nil), (_?, nil): false
+            case (nil, _?): true
+            case (let left?, let right?): left < right
+            }
+        }
+        return ascending ? ordered : ordered.reversed()
     }
 }
 
@@ -97,5 +169,70 @@ extension ValueCollectionAggregates where Element: Comparable {
     /// - Returns: The elements in that order.
     public func sorted(ascending: Bool = true) -> [Element] {
         ascending ? sorted(by: <) : sorted(by: >)
+    }
+}
+
+/// The aggregates of a map's values, as RealmSwift's `Map` has them.
+extension Map where Value: AddableType {
+    /// The total of the values; zero for none.
+    ///
+    /// - Returns: The sum.
+    public func sum() -> Value {
+        Value._sum(values)
+    }
+
+    /// The mean of the values.
+    ///
+    /// - Returns: The mean, or nil when the map is empty.
+    public func average<T: AddableType>() -> T? {
+        mean(of: values)
+    }
+}
+
+extension Map where Value: _OptionalValue, Value.Wrapped: AddableType {
+    /// The total of the values, nils left out; zero for none.
+    ///
+    /// - Returns: The sum.
+    public func sum() -> Value.Wrapped {
+        Value.Wrapped._sum(values.lazy.compactMap(\._wrapped))
+    }
+
+    /// The mean of the values, nils left out.
+    ///
+    /// - Returns: The mean, or nil when there are no values.
+    public func average<T: AddableType>() -> T? {
+        mean(of: values.compactMap(\._wrapped))
+    }
+}
+
+extension Map where Value: Comparable {
+    /// The smallest value.
+    ///
+    /// - Returns: The smallest value, or nil when the map is empty.
+    public func min() -> Value? {
+        values.min()
+    }
+
+    /// The largest value.
+    ///
+    /// - Returns: The largest value, or nil when the map is empty.
+    public func max() -> Value? {
+        values.max()
+    }
+}
+
+extension Map where Value: _OptionalValue, Value.Wrapped: Comparable {
+    /// The smallest value, nils left out.
+    ///
+    /// - Returns: The smallest value, or nil when there are no values.
+    public func min() -> Value.Wrapped? {
+        values.compactMap(\._wrapped).min()
+    }
+
+    /// The largest value, nils left out.
+    ///
+    /// - Returns: The largest value, or nil when there are no values.
+    public func max() -> Value.Wrapped? {
+        values.compactMap(\._wrapped).max()
     }
 }
