@@ -14,8 +14,31 @@ final class Profile: Object {
     @Persisted var name: String
 }
 
+final class IndexedSetting: Object {
+    @Persisted(indexed: true) var value: AnyRealmValue
+}
+
 @Suite("AnyRealmValue")
 struct AnyRealmValueTests {
+    @Test("an AnyRealmValue may be declared indexed, as in RealmSwift: it keeps no index, and == still matches numbers of every kind", arguments: RealmKind.allCases)
+    func indexedDeclaration(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [IndexedSetting.self]))
+        #expect(realm.schema["IndexedSetting"]?["value"]?.isIndexed == true)
+        try realm.write {
+            for value: AnyRealmValue in [.int(5), .double(5), .decimal128(5), .string("5"), .none, .objectId(ObjectId.generate())] {
+                realm.create(IndexedSetting.self, value: ["value": value])
+            }
+        }
+        #expect(realm.objects(IndexedSetting.self).filter("value == 5").count == 3)
+        #expect(realm.objects(IndexedSetting.self).filter("value IN {'5', nil}").count == 2)
+        let table = try #require(realm.readTable(named: SchemaStore.tableName(forClass: "IndexedSetting")))
+        #expect(!table.hasIndex(on: 0))
+        // Opened again, the schema matches the model.
+        let again = try Realm(configuration: kind.configuration(directory, objectTypes: [IndexedSetting.self]))
+        #expect(again.objects(IndexedSetting.self).count == 6)
+    }
+
     private let types: [Object.Type] = [Setting.self, Profile.self]
 
     static var samples: [AnyRealmValue] { [

@@ -164,8 +164,8 @@ enum SchemaDiscovery {
         if options.isPrimaryKey && (collection != nil || !kind.type.canBePrimaryKey) {
             throw RealmError(code: .invalidSchema, message: "\(what) cannot be a primary key: primary keys are Int, String, UUID or ObjectId")
         }
-        if options.isIndexed && (collection != nil || !kind.type.canBeIndexed) {
-            throw RealmError(code: .invalidSchema, message: "\(what) cannot be indexed: indexes are on Bool, integer, String, Date, UUID or ObjectId properties")
+        if options.isIndexed && (collection != nil || !(kind.type.canBeIndexed || kind.type == .any)) {
+            throw RealmError(code: .invalidSchema, message: "\(what) cannot be indexed: indexes are on Bool, integer, String, Date, UUID, ObjectId or AnyRealmValue properties")
         }
         if kind.type == .linkingObjects && (originProperty ?? "").isEmpty {
             throw RealmError(code: .invalidSchema, message: "\(what) is LinkingObjects and needs @Persisted(originProperty:) naming the property that links here")

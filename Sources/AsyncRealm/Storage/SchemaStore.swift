@@ -107,11 +107,15 @@ enum SchemaStore {
     /// Adds the indexes `schema` asks for to its class's table (those it has are kept): the
     /// primary key's (unique), each indexed property's and each link's (the backlinks).
     ///
+    /// An indexed `AnyRealmValue` property is declared so, as RealmSwift allows, and gets no
+    /// index: its equality compares numbers of every kind by value (`5 == 5.0`), which an
+    /// index keyed by stored form would not find, so its queries read the rows.
+    ///
     /// - Throws: `duplicateKey` if two objects share a primary key.
     static func addIndexes(of schema: ObjectSchema, in transaction: WriteTransaction) throws {
         let table = transaction.createTable(tableName(forClass: schema.className))
         for (column, property) in schema.storedProperties.enumerated() where !property.isCollection {
-            if property.isIndexed || property.isPrimary || property.type == .object {
+            if (property.isIndexed && property.type != .any) || property.isPrimary || property.type == .object {
                 try table.addIndex(on: column, unique: property.isPrimary)
             }
         }
