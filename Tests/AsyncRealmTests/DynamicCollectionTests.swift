@@ -36,6 +36,8 @@ enum PackV2 {
         @Persisted var ranks: Map<String, Wolf?>
         @Persisted var size: Int
         @Persisted var ages: List<Int?>
+        @Persisted var elders: List<Wolf>
+        @Persisted var eldest: Wolf?
     }
 
     final class Wolf: Object {
@@ -101,6 +103,10 @@ struct DynamicCollectionTests {
                 ranks["first"] = list[0]
                 #expect(ranks["first"]?["name"] as? String == "Akela the Elder")
                 newObject!["size"] = list.count
+                // Old objects stand for the same objects of the new version.
+                newObject!["elders"] = oldObject!["wolves"]
+                newObject!["eldest"] = old[0]
+                (newObject!["elders"] as! List<MigrationObject>).append(old[1])
             }
         }
         let realm = try Realm(configuration: configuration)
@@ -111,6 +117,7 @@ struct DynamicCollectionTests {
         #expect(Array(pack.tags) == ["night", "jungle"] && Array(pack.ages) == [9, nil])
         #expect(pack.members.map(\.name) == ["Mowgli"])
         #expect(pack.ranks["first"]??.name == "Akela the Elder")
+        #expect(pack.elders.map(\.name) == ["Akela the Elder", "Grey Brother", "Grey Brother"] && pack.eldest?.name == "Akela the Elder")
         // Akela, Grey Brother (still stored, no longer listed), Mowgli and Raksha.
         #expect(realm.objects(PackV2.Wolf.self).count == 4)
     }

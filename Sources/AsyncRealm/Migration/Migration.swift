@@ -53,6 +53,7 @@ public final class Migration {
             classes[className] = ClassMigration(old: old[className], new: new[className], defaults: defaults, realm: realm)
         }
         self.classes = classes
+        realm.migrationSource = oldRealm
     }
 
     // MARK: What the block calls
@@ -169,6 +170,7 @@ public final class Migration {
     /// Marks the block as returned (or thrown out of): what it calls stops from then on.
     func endBlock() {
         isInBlock = false
+        realm.migrationSource = nil
     }
 
     /// Makes the automatic changes: every table in the new schema's layout.

@@ -191,13 +191,25 @@ extension Realm {
         case .objectId: return ObjectId._fromAny(value).map { $0._toStorage(realm: self).value }
         case .object:
             if let object = value as? Object, let managed = object.managed {
-                guard managed.realm === self, managed.info.schema.className == property.objectClassName else { return nil }
-                return .objectKey(managed.key)
+                guard managed.info.schema.className == property.objectClassName else { return nil }
+                if managed.realm === self { return .objectKey(managed.key) }
+                return migratedKey(of: managed).map(RowValue.objectKey)
             }
             return linkToNewObject(of: property.objectClassName ?? "", from: value)
         case .linkingObjects: return nil
         case .any: return AnyRealmValue._fromAny(value).map { $0._toStorage(realm: self).value }
         }
+    }
+
+    /// The key in this realm of `managed`, an `oldObject` of the migration this realm is
+    /// running (`newObject!["pets"] = oldObject!["dogs"]`): objects keep their keys through a
+    /// migration. Nil for any other object, and for one the migration deleted or whose class
+    /// the new schema lacks.
+    func migratedKey(of managed: ManagedObjectState) -> UInt64? {
+        guard let source = migrationSource, managed.realm === source,
+              let table = readTable(named: SchemaStore.tableName(forClass: managed.info.schema.className)),
+              readOrStop({ try table.contains(managed.key) }) else { return nil }
+        return managed.key
     }
 
     /// The elements of `value` given for a list or a set: an array, or a list, set or results.

@@ -43,11 +43,15 @@ struct ManagedListLocation {
     /// The stored form of `element`, adding it to the realm if it is an unmanaged object.
     func stored<Element: _Persistable>(_ element: Element) -> RowValue {
         checkWritable()
-        if let object = element as? DynamicObject, let managed = object.managed, managed.info.schema.className != targetClassName {
-            realm.fail(RealmError(
-                code: .invalidValue,
-                message: "the \(noun) holds '\(targetClassName ?? "")' objects, not a '\(managed.info.schema.className)'"))
-            return .null
+        if let object = element as? DynamicObject, let managed = object.managed {
+            if managed.info.schema.className != targetClassName {
+                realm.fail(RealmError(
+                    code: .invalidValue,
+                    message: "the \(noun) holds '\(targetClassName ?? "")' objects, not a '\(managed.info.schema.className)'"))
+                return .null
+            }
+            // An `oldObject` of a migration stands for the same object in the new version.
+            if managed.realm !== realm, let key = realm.migratedKey(of: managed) { return .objectKey(key) }
         }
         return storedLink(element, realm: realm).value
     }

@@ -82,6 +82,9 @@ public final class Realm {
     private(set) var lastCommit: CommitResult?
     /// Whether this handle is running a migration, whose block may change primary keys.
     var isMigrating = false
+    /// While a migration block runs, the frozen handle its `oldObject`s belong to: one of them
+    /// given for a link stands for the same object of the new version (see `migratedKey`).
+    weak var migrationSource: Realm?
     /// Whether this handle counts in its coordinator's schema version (see
     /// `RealmCoordinator.claimSchemaVersion`): every live handle but frozen ones.
     private var claimsSchemaVersion = false
