@@ -239,6 +239,15 @@ struct QueryTests {
         same(dogs.where { $0.owner.age >= 18 }, "owner.age >= 18")
         same(dogs.where { $0.owners.name == "Bo" }, "ANY owners.name == 'Bo'")
         same(dogs.where { $0.owners.count == 2 }, "owners.@count == 2")
+        // A property of a collection's objects, aggregated over them, as RealmSwift writes it.
+        func samePeople(_ typed: Results<Person>, _ text: String) {
+            #expect(typed.map(\.name) == people.filter(text).map(\.name), "\(text)")
+            #expect(!typed.isEmpty, "\(text) matches something")
+        }
+        samePeople(people.where { $0.dogs.age.avg > 2 }, "dogs.@avg.age > 2")
+        samePeople(people.where { $0.dogs.age.max == 3 && $0.dogs.age.min < 3 }, "dogs.@max.age == 3 AND dogs.@min.age < 3")
+        samePeople(people.where { $0.dogs.age.sum == 7 }, "dogs.@sum.age == 7")
+        same(dogs.where { $0.owners.age.sum > 20 }, "owners.@sum.age > 20")
         #expect(people.where { $0.dogs.age > 5 }.map(\.name) == ["Bo"])
         #expect(people.where { $0.dogs.count > 1 }.map(\.name) == ["Ana"])
         #expect(people.where { $0.age == nil }.map(\.name) == ["Cy"])

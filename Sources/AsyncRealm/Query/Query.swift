@@ -263,6 +263,32 @@ extension Query where T: QueryCollection {
     public var avg: Query<T.QueryElement> { Query<T.QueryElement>(realm: realm, path: path, aggregate: "avg") }
 }
 
+// A property of the objects of a list, set or linking objects, aggregated over them:
+// `$0.dogs.age.avg > 3` (`dogs.@avg.age`), as RealmSwift writes it. On a property that is
+// not reached through a collection, the query is refused as `@avg` on a single value is.
+
+extension Query where T: AddableType {
+    /// The smallest value of the property over the objects of a collection (`@min`).
+    public var min: Query<T> { Query<T>(realm: realm, path: path, aggregate: "min") }
+    /// The largest value of the property over the objects of a collection (`@max`).
+    public var max: Query<T> { Query<T>(realm: realm, path: path, aggregate: "max") }
+    /// The total of the property over the objects of a collection (`@sum`).
+    public var sum: Query<T> { Query<T>(realm: realm, path: path, aggregate: "sum") }
+    /// The mean of the property over the objects of a collection (`@avg`).
+    public var avg: Query<T> { Query<T>(realm: realm, path: path, aggregate: "avg") }
+}
+
+extension Query where T: _OptionalValue, T.Wrapped: AddableType {
+    /// The smallest value of the property over the objects of a collection, nils left out.
+    public var min: Query<T> { Query<T>(realm: realm, path: path, aggregate: "min") }
+    /// The largest value of the property over the objects of a collection, nils left out.
+    public var max: Query<T> { Query<T>(realm: realm, path: path, aggregate: "max") }
+    /// The total of the property over the objects of a collection, nils left out.
+    public var sum: Query<T> { Query<T>(realm: realm, path: path, aggregate: "sum") }
+    /// The mean of the property over the objects of a collection, nils left out.
+    public var avg: Query<T> { Query<T>(realm: realm, path: path, aggregate: "avg") }
+}
+
 /// `List`, `MutableSet`, `Map` and `LinkingObjects`, for the queries on collections.
 public protocol QueryCollection {
     /// The type of the collection's elements, as queries compare them.
