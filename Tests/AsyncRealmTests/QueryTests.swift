@@ -248,6 +248,24 @@ struct QueryTests {
         samePeople(people.where { $0.dogs.age.max == 3 && $0.dogs.age.min < 3 }, "dogs.@max.age == 3 AND dogs.@min.age < 3")
         samePeople(people.where { $0.dogs.age.sum == 7 }, "dogs.@sum.age == 7")
         same(dogs.where { $0.owners.age.sum > 20 }, "owners.@sum.age > 20")
+        // A query's count over a list is a subquery, as RealmSwift writes one.
+        samePeople(people.where { ($0.dogs.age > 2).count >= 1 }, "SUBQUERY(dogs, $d, $d.age > 2).@count >= 1")
+        samePeople(people.where { ($0.dogs.age < 5 && $0.dogs.name.starts(with: "R")).count == 2 },
+                   "SUBQUERY(dogs, $d, $d.age < 5 AND $d.name BEGINSWITH 'R').@count == 2")
+        same(dogs.where { ($0.owners.age > 20 || $0.owners.name == "Bo").count > 0 }, "SUBQUERY(owners, $o, $o.age > 20 OR $o.name == 'Bo').@count > 0")
+        let root = Query<Person>(realm: realm, path: [])
+        let binder = QueryBinder(schemas: realm.objectSchemas)
+        for (node, message) in [
+            (((root.age > 5).count > 0).booleanNode, "compares properties of the objects of a list"),
+            (((root.dogs.age > 5 && root.age > 1).count > 0).booleanNode, "must be reached through 'dogs'"),
+        ] {
+            do {
+                _ = try binder.bind(node, to: try #require(realm.objectSchemas["Person"]))
+                Issue.record("\(message): accepted")
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
         #expect(people.where { $0.dogs.age > 5 }.map(\.name) == ["Bo"])
         #expect(people.where { $0.dogs.count > 1 }.map(\.name) == ["Ana"])
         #expect(people.where { $0.age == nil }.map(\.name) == ["Cy"])

@@ -28,8 +28,15 @@ public struct Query<T> {
     }
 
     fileprivate var operand: QueryOperand {
-        .keyPath(path, aggregate: aggregate, aggregateProperty: [], position: 0)
+        if aggregate == Self.subqueryCount, let node {
+            // The list and its variable are found when the query is bound (`impliedSubquery`).
+            return .subquery(collection: [], variable: "", predicate: node, position: 0)
+        }
+        return .keyPath(path, aggregate: aggregate, aggregateProperty: [], position: 0)
     }
+
+    /// The `aggregate` of a query that counts the objects of a list a predicate holds for.
+    static var subqueryCount: String { "SUBQUERY" }
 
     func predicate(_ op: QueryComparison.Operator, _ value: Any?, quantifier: QueryComparison.Quantifier? = nil,
                    caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) -> Query<Bool> {
@@ -351,6 +358,15 @@ extension Query where T == Bool {
     /// The query does not hold (`NOT`).
     public static prefix func ! (query: Query<Bool>) -> Query<Bool> {
         Query(realm: query.realm, path: [], node: .not(query.booleanNode))
+    }
+
+    /// How many objects of a list this query holds for, as a subquery: every property it
+    /// compares must be reached through that list.
+    ///
+    ///     people.where { ($0.dogs.age > 5 && $0.dogs.name.starts(with: "R")).count >= 2 }
+    ///     // SUBQUERY(dogs, $d, $d.age > 5 AND $d.name BEGINSWITH 'R').@count >= 2
+    public var count: Query<Int> {
+        Query<Int>(realm: realm, path: [], aggregate: Query<Int>.subqueryCount, node: booleanNode)
     }
 
     /// The predicate: a comparison built, or a `Bool` property compared with `true`.

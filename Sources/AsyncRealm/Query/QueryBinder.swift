@@ -210,7 +210,12 @@ struct QueryBinder {
                 path.text += ".@\(aggregate)." + tail.text
             }
             return .path(path, aggregate: kind)
-        case .subquery(let collection, let variable, let predicate, let position):
+        case .subquery(var collection, var variable, var predicate, let position):
+            if collection.isEmpty {
+                // A type-safe subquery, `($0.dogs.age > 5).count`, names no list or variable.
+                (collection, predicate) = try impliedSubquery(predicate, from: schema, variables: variables, position: position)
+                variable = Self.impliedSubqueryVariable
+            }
             let path = try keyPath(collection, from: schema, variables: variables, position: position)
             guard path.isCollection, let target = path.objectClass.flatMap({ schemas[$0] }) else {
                 throw QueryError.at(position, "SUBQUERY needs a list of objects or linking objects; '\(path.text)' is not")
@@ -404,6 +409,57 @@ struct QueryBinder {
             guard fits else {
                 throw QueryError.at(position, "cannot compare '\(path.text)' (\(property.type.rawValue)\(property.isOptional ? "?" : "")) with \(kind(of: value))")
             }
+        }
+    }
+
+    /// The variable an implied subquery names the list's elements by.
+    static let impliedSubqueryVariable = "$element"
+
+    /// The list of a type-safe subquery, `($0.dogs.age > 5 && $0.dogs.name == "Rex").count`,
+    /// and its predicate over the list's elements: the first list every key path it compares
+    /// goes through (`dogs`), and `$element.age > 5 AND $element.name == 'Rex'`.
+    private func impliedSubquery(
+        _ predicate: QueryNode, from schema: ObjectSchema, variables: [String: ObjectSchema], position: Int
+    ) throws -> (collection: [String], predicate: QueryNode) {
+        let paths = Self.keyPaths(in: predicate)
+        guard let first = paths.first,
+              let length = try (1..<first.count).first(where: { try keyPath(Array(first.prefix($0)), from: schema, variables: variables, position: position).isCollection }) else {
+            throw QueryError.at(position, "a query's count compares properties of the objects of a list, such as ($0.dogs.age > 5).count")
+        }
+        let collection = Array(first.prefix(length))
+        guard paths.allSatisfy({ $0.count > length && Array($0.prefix(length)) == collection }) else {
+            throw QueryError.at(position, "every property a query's count compares must be reached through '\(collection.joined(separator: "."))'")
+        }
+        return (collection, Self.replacingPrefix(length, with: Self.impliedSubqueryVariable, in: predicate))
+    }
+
+    /// The key paths `node` compares, outside any subquery of its own.
+    private static func keyPaths(in node: QueryNode) -> [[String]] {
+        switch node {
+        case .constant: return []
+        case .not(let inner): return keyPaths(in: inner)
+        case .and(let operands), .or(let operands): return operands.flatMap(keyPaths)
+        case .comparison(let comparison):
+            return [comparison.left, comparison.right].compactMap { if case .keyPath(let path, _, _, _) = $0 { path } else { nil } }
+        }
+    }
+
+    /// `node` with the first `length` components of each key path it compares replaced by
+    /// `variable`.
+    private static func replacingPrefix(_ length: Int, with variable: String, in node: QueryNode) -> QueryNode {
+        switch node {
+        case .constant: return node
+        case .not(let inner): return .not(replacingPrefix(length, with: variable, in: inner))
+        case .and(let operands): return .and(operands.map { replacingPrefix(length, with: variable, in: $0) })
+        case .or(let operands): return .or(operands.map { replacingPrefix(length, with: variable, in: $0) })
+        case .comparison(var comparison):
+            func replaced(_ operand: QueryOperand) -> QueryOperand {
+                guard case .keyPath(let path, let aggregate, let property, let position) = operand else { return operand }
+                return .keyPath([variable] + path.dropFirst(length), aggregate: aggregate, aggregateProperty: property, position: position)
+            }
+            comparison.left = replaced(comparison.left)
+            comparison.right = replaced(comparison.right)
+            return .comparison(comparison)
         }
     }
 
