@@ -180,4 +180,23 @@ struct DynamicCollectionTests {
         // Looking up an object of another class finds nothing, even where its row key is a wolf's.
         #expect(!members.contains(den) && wolves.index(of: den) == nil)
     }
+
+    @Test("objects, results and lists read by name freeze, thaw and pass by reference, resolved by their class name")
+    func confined() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try Self.makeV1File(url)
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: Self.v1Types))
+        let packs = realm.dynamicObjects("Pack")
+        let pack = try #require(packs.first)
+        let wolves = try #require(pack["wolves"] as? List<DynamicObject>)
+        // These resolved as a class named "DynamicObject": an empty result, and a "deleted" object.
+        #expect(packs.freeze().map { $0["name"] as? String } == ["Seeonee"])
+        #expect(pack.freeze()["name"] as? String == "Seeonee")
+        #expect(wolves.freeze().map { $0["name"] as? String } == ["Akela", "Grey Brother"])
+        #expect(Frozen(realm.dynamicObjects("Wolf")).value.count == 2)
+        #expect(realm.resolve(ThreadSafeReference(to: pack))?["name"] as? String == "Seeonee")
+        #expect(pack.freeze().thaw()?["name"] as? String == "Seeonee")
+        #expect(realm.schema["DynamicObject"] == nil)
+    }
 }

@@ -17,6 +17,16 @@ struct PreconditionTests {
         }
     }
 
+    @Test("DynamicObject used as a model class stops, saying to read objects by class name")
+    func dynamicObjectAsModel() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-dynamic-model", objectTypes: [Dog.self, Person.self]))
+            _ = realm.objects(DynamicObject.self).count
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("DynamicObject is no model class; read objects by class name"), "\(printed)")
+    }
+
     @Test("a Map key that a query could not name stops, saying what keys may be")
     func invalidMapKey() async throws {
         let results = [

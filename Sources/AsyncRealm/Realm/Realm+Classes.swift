@@ -15,6 +15,10 @@ extension Realm {
             lastClassInfo = info
             return info
         }
+        guard type != DynamicObject.self else {
+            // It is no model: registered, it made a class of that name with no properties.
+            throw RealmError(code: .invalidSchema, message: "DynamicObject is no model class; read objects by class name with realm.dynamicObjects(\"ClassName\") or realm.dynamicObject(ofType:forPrimaryKey:)")
+        }
         let name = type.className()
         try register(SchemaDiscovery.schema(for: [type]))
         let info = ClassInfo(schema: objectSchemas[name]!, type: type)

@@ -65,8 +65,8 @@ extension Object: ThreadConfined {
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Self? {
-        guard case .object(_, let key) = description.kind else { return nil }
-        let info = realm.classInfoOrStop(for: self)
+        guard case .object(let className, let key) = description.kind else { return nil }
+        let info = realm.classInfo(named: className, for: self)
         guard readOrStop({ try realm.readTable(info)?.contains(key) }) == true else { return nil }
         return realm.accessor(of: self, key: key, info: info)
     }
@@ -78,8 +78,8 @@ extension Results: ThreadConfined {
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Results? {
-        guard case .results(_, let query, let steps, let base) = description.kind else { return nil }
-        return Results(realm: realm, info: realm.classInfoOrStop(for: Element.self), query: query, steps: steps, base: base)
+        guard case .results(let className, let query, let steps, let base) = description.kind else { return nil }
+        return Results(realm: realm, info: realm.classInfo(named: className, for: Element.self), query: query, steps: steps, base: base)
     }
 }
 
@@ -113,6 +113,14 @@ extension Map: ThreadConfined {
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Map? {
         ManagedListLocation.resolve(description, in: realm).map { Map(location: $0) }
+    }
+}
+
+extension Realm {
+    /// The class info of the class named `className`, read as `type`: by its name for a
+    /// `DynamicObject`, which is no model class.
+    func classInfo(named className: String, for type: Object.Type) -> ClassInfo {
+        type == DynamicObject.self ? dynamicClassInfo(className) : classInfoOrStop(for: type)
     }
 }
 
