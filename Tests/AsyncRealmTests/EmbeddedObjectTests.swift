@@ -183,6 +183,26 @@ struct EmbeddedObjectTests {
         #expect(throws: RealmError.self) { try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "embedded-keyed", objectTypes: [KeyedPart.self])) }
         #expect(throws: RealmError.self) { try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "embedded-set", objectTypes: [SetHolder.self, Lamp.self])) }
     }
+
+    @Test("set by name from dictionaries, embedded objects are made in their parent, and the ones they replace are deleted", arguments: RealmKind.allCases)
+    func embeddedByName(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Household.self, Street.self, Lamp.self]))
+        try realm.write {
+            let home = realm.create(Household.self, value: ["id": 1])
+            let dynamic = try #require(realm.dynamicObject(ofType: "Household", forPrimaryKey: 1))
+            dynamic["address"] = ["name": "Main", "number": 1, "lamp": ["watts": 40]]
+            #expect(home.address?.name == "Main" && home.address?.lamp?.watts == 40)
+            dynamic["address"] = ["name": "Oak", "number": 2]
+            #expect(home.address?.name == "Oak")
+            #expect(realm.dynamicObjects("Street").count == 1 && realm.dynamicObjects("Lamp").isEmpty, "the replaced street and its lamp are deleted")
+            dynamic["previous"] = [["name": "P1", "number": 3], ["name": "P2", "number": 4]]
+            dynamic["previous"] = [["name": "P3", "number": 5]]
+            #expect(home.previous.map(\.name) == ["P3"] && realm.dynamicObjects("Street").count == 2)
+            dynamic["address"] = nil
+            #expect(home.address == nil && realm.dynamicObjects("Street").count == 1)
+        }
+    }
 }
 
 enum EmbeddingV1 {

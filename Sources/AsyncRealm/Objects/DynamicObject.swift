@@ -228,7 +228,7 @@ extension Realm {
     /// dictionary or an array of its property values), as RealmSwift's dynamic setters make
     /// one; nil if `value` cannot make one or there is no write transaction.
     private func linkToNewObject(of className: String, from value: Any) -> RowValue? {
-        guard isWriting, let schema = objectSchemas[className], !schema.isEmbedded else { return nil }
+        guard isWriting, let schema = objectSchemas[className] else { return nil }
         let given: Any
         if let object = value as? Object {
             guard object.objectSchema.className == className else { return nil }
