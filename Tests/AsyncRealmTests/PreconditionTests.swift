@@ -27,6 +27,20 @@ struct PreconditionTests {
         #expect(printed.contains("DynamicObject is no model class; read objects by class name"), "\(printed)")
     }
 
+    @Test("a migration creating an embedded object on its own stops, saying to set it on its parent")
+    func migrationCreatesEmbedded() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = TemporaryDirectory()
+            let types: [Object.Type] = [Household.self, Street.self, Lamp.self]
+            _ = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), schemaVersion: 1, objectTypes: types))
+            var configuration = Realm.Configuration(fileURL: directory.file(), schemaVersion: 2, objectTypes: types)
+            configuration.migrationBlock = { migration, _ in migration.create("Street", value: ["name": "Main"]) }
+            _ = try Realm(configuration: configuration)
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("'Street' is an EmbeddedObject, which cannot be created on its own"), "\(printed)")
+    }
+
     @Test("a Map key that a query could not name stops, saying what keys may be")
     func invalidMapKey() async throws {
         let results = [

@@ -97,6 +97,9 @@ public final class Migration {
 
     /// Creates an object of the class named `typeName` in the new schema.
     ///
+    /// - Important: The class must not be an `EmbeddedObject`: an embedded object is made by
+    ///   setting it on its parent (`newObject!["address"] = ["street": "Main"]`).
+    ///
     /// - Parameters:
     ///   - typeName: The class name.
     ///   - value: The property values: a dictionary by property name or an array in property
@@ -106,9 +109,10 @@ public final class Migration {
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
         checkInBlock()
         materializeAll()
-        guard let migration = classes[typeName], migration.new != nil else {
+        guard let migration = classes[typeName], let schema = migration.new else {
             stop("the new schema has no class '\(typeName)'; its classes are \(newSchema.objectSchema.map(\.className))")
         }
+        require(!schema.isEmbedded, "'\(typeName)' is an EmbeddedObject, which cannot be created on its own; set it on the property of the object that holds it, as newObject![\"property\"] = [\"name\": value]")
         return realm.dynamicCreate(typeName, value: value, defaults: migration.defaults)
     }
 
