@@ -108,6 +108,9 @@ struct DynamicCollectionTests {
                 newObject!["eldest"] = old[0]
                 (newObject!["elders"] as! List<MigrationObject>).append(old[1])
             }
+            // create takes an object too, unmanaged or old, as RealmSwift's takes any object.
+            migration.create("Wolf", value: PackV2.Wolf(value: ["Bagheera", 6]))
+            migration.enumerateObjects(ofType: "Den") { oldDen, _ in migration.create("Den", value: oldDen!) }
         }
         let realm = try Realm(configuration: configuration)
         #expect(enumerated.withLock { $0 } == 1)
@@ -118,8 +121,10 @@ struct DynamicCollectionTests {
         #expect(pack.members.map(\.name) == ["Mowgli"])
         #expect(pack.ranks["first"]??.name == "Akela the Elder")
         #expect(pack.elders.map(\.name) == ["Akela the Elder", "Grey Brother", "Grey Brother"] && pack.eldest?.name == "Akela the Elder")
-        // Akela, Grey Brother (still stored, no longer listed), Mowgli and Raksha.
-        #expect(realm.objects(PackV2.Wolf.self).count == 4)
+        // Akela, Grey Brother (still stored, no longer listed), Mowgli, Raksha and Bagheera.
+        #expect(realm.objects(PackV2.Wolf.self).count == 5)
+        #expect(realm.objects(PackV2.Wolf.self).filter("name == 'Bagheera'").first?.age == 6)
+        #expect(realm.objects(PackV2.Den.self).map(\.name) == ["Council Rock", "Council Rock"])
     }
 
     @Test("a DynamicObject's collections are live and writable in a write transaction; dynamicList reads a typed object's")

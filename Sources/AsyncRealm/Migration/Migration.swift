@@ -102,8 +102,9 @@ public final class Migration {
     ///
     /// - Parameters:
     ///   - typeName: The class name.
-    ///   - value: The property values: a dictionary by property name or an array in property
-    ///     order. A property it does not give takes the model's default.
+    ///   - value: The property values: a dictionary by property name, an array in property
+    ///     order, or an object (an unmanaged one, an `oldObject`) whose properties of the same
+    ///     names give them. A property it does not give takes the model's default.
     /// - Returns: The new object.
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {

@@ -229,22 +229,23 @@ extension Realm {
     /// one; nil if `value` cannot make one or there is no write transaction.
     private func linkToNewObject(of className: String, from value: Any) -> RowValue? {
         guard isWriting, let schema = objectSchemas[className] else { return nil }
-        let given: Any
-        if let object = value as? Object {
-            guard object.objectSchema.className == className else { return nil }
-            let names = Set(object.objectSchema.properties.map(\.name))
-            given = Dictionary(uniqueKeysWithValues: schema.storedProperties.filter { names.contains($0.name) }.map { ($0.name, object[$0.name]) })
-        } else if value is [String: Any?] || value is [Any?] {
-            given = value
-        } else {
-            return nil
-        }
+        if let object = value as? Object, object.objectSchema.className != className { return nil }
+        guard value is Object || value is [String: Any?] || value is [Any?] else { return nil }
         let modelType = classInfos.values.first { $0.schema.className == className }?.type
         let defaults = ClassMigration.defaults(of: schema, type: modelType, realm: self)
         let failedBefore = transactionFailure != nil
-        let created = dynamicCreate(className, value: given, defaults: defaults)
+        let created = dynamicCreate(className, value: value, defaults: defaults)
         guard let managed = created.managed, failedBefore || transactionFailure == nil else { return nil }
         return .objectKey(managed.key)
+    }
+}
+
+extension Object {
+    /// This object's values of the stored properties of `schema` it has, by name: what making
+    /// an object of that class from this one (`create`, a link set by name) takes.
+    func values(for schema: ObjectSchema) -> [String: Any?] {
+        let names = Set(objectSchema.properties.map(\.name))
+        return Dictionary(uniqueKeysWithValues: schema.storedProperties.filter { names.contains($0.name) }.map { ($0.name, self[$0.name]) })
     }
 }
 

@@ -2,7 +2,8 @@ import StorageEngine
 
 extension Realm {
     /// Creates an object of the class named `className` from `value` (a dictionary by property
-    /// name or an array in property order), without its Swift model: what a migration's
+    /// name, an array in property order, or an object whose properties of the same names give
+    /// the values), without its Swift model: what a migration's
     /// `create` does. A property `value` does not give takes its value in `defaults`.
     ///
     /// Errors (an unknown property, a value of the wrong type) fail the write transaction.
@@ -17,8 +18,10 @@ extension Realm {
             given = dictionary
         } else if let array = value as? [Any?] {
             given = Dictionary(uniqueKeysWithValues: zip(info.schema.storedProperties.map(\.name), array))
+        } else if let object = value as? Object {
+            given = object.values(for: info.schema)
         } else {
-            fail(RealmError(code: .invalidValue, message: "the value of a new '\(className)' must be a dictionary or an array, not \(type(of: value))"))
+            fail(RealmError(code: .invalidValue, message: "the value of a new '\(className)' must be a dictionary, an array or an object, not \(type(of: value))"))
             return created
         }
         for (name, item) in given {
