@@ -7,6 +7,7 @@ final class LinksPerson: Object {
     @Persisted var name: String
     @Persisted var dogs: List<LinksDog>
     @Persisted var best: LinksDog?
+    @Persisted var favourites: Map<String, LinksDog?>
 }
 
 final class LinksDog: Object {
@@ -24,7 +25,7 @@ struct BacklinkQueryTests {
             let (rex, fido, bo) = (LinksDog(value: ["Rex"]), LinksDog(value: ["Fido"]), LinksDog(value: ["Bo"]))
             realm.add([rex, fido, bo])
             realm.create(LinksPerson.self, value: ["name": "Ana", "dogs": [rex, fido], "best": rex])
-            realm.create(LinksPerson.self, value: ["name": "Cy", "dogs": [rex], "best": fido])
+            realm.create(LinksPerson.self, value: ["name": "Cy", "dogs": [rex], "best": fido, "favourites": ["a": bo, "b": bo, "c": rex]])
         }
         return realm
     }
@@ -42,6 +43,9 @@ struct BacklinkQueryTests {
         #expect(Self.names(dogs.filter("ALL @links.LinksPerson.dogs.name == 'Ana'")) == ["Bo", "Fido"])
         #expect(Self.names(dogs.filter("@links.LinksPerson.best.name == 'Cy'")) == ["Fido"])
         #expect(Self.names(dogs.filter("NOT @links.LinksPerson.best.@count > 0")) == ["Bo"])
+        // Through a map: once per entry holding the object.
+        #expect(Self.names(dogs.filter("@links.LinksPerson.favourites.@count == 2")) == ["Bo"])
+        #expect(Self.names(dogs.filter("ANY @links.LinksPerson.favourites.name == 'Cy'")) == ["Bo", "Rex"])
         // The same answers as through the declared property, for every person's name.
         for name in ["Ana", "Cy", "Nobody"] {
             #expect(Self.names(dogs.filter("ANY @links.LinksPerson.dogs.name == %@", name)) == Self.names(dogs.filter("ANY listedBy.name == %@", name)))
@@ -66,7 +70,7 @@ struct BacklinkQueryTests {
         let dogs = realm.objects(LinksDog.self)
         for (query, message) in [
             ("@links.Nobody.dogs.@count == 0", "no class 'Nobody'"),
-            ("@links.LinksPerson.name.@count == 0", "'LinksPerson' has no link or list of 'LinksDog' named 'name'"),
+            ("@links.LinksPerson.name.@count == 0", "'LinksPerson' has no link or collection of 'LinksDog' named 'name'"),
             ("@links.LinksPerson.@count == 0", "@links names the class and the property"),
         ] {
             #expect(throws: (any Error).self, "\(query)") { try dogs.filter(query, values: .none) }

@@ -464,7 +464,8 @@ struct QueryBinder {
     }
 
     /// The hop of `@links.Class.property` from objects of `target`: to the objects of `Class`
-    /// whose link or list `property` holds them, as a `LinkingObjects` property would be.
+    /// whose link, list, set or map `property` holds them, as a `LinkingObjects` property would
+    /// be.
     private func linksHop(_ names: ArraySlice<String>, to target: ObjectSchema, position: Int) throws -> (Property, ObjectSchema) {
         guard names.count == 2, let originName = names.first, let linkName = names.last else {
             throw QueryError.at(position, "@links names the class and the property that link here: @links.Person.dogs")
@@ -472,8 +473,8 @@ struct QueryBinder {
         guard let origin = schemas[originName] else {
             throw QueryError.at(position, "@links.\(originName): this realm has no class '\(originName)'")
         }
-        guard let link = origin[linkName], link.type == .object, link.objectClassName == target.className, !link.isMap else {
-            throw QueryError.at(position, "@links.\(originName).\(linkName): '\(originName)' has no link or list of '\(target.className)' named '\(linkName)'")
+        guard let link = origin[linkName], link.type == .object, link.objectClassName == target.className else {
+            throw QueryError.at(position, "@links.\(originName).\(linkName): '\(originName)' has no link or collection of '\(target.className)' named '\(linkName)'")
         }
         let backlinks = Property(
             name: "@links.\(originName).\(linkName)", type: .linkingObjects, isOptional: false, isArray: false,
