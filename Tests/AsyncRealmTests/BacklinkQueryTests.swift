@@ -67,6 +67,13 @@ struct BacklinkQueryTests {
         let list = List<LinksDog>()
         list.append(objectsIn: [LinksDog(value: ["Unsaved"])])
         #expect(list.index(matching: "@links.LinksPerson.dogs.@count == 0") == 0)
+        // An unmanaged list of stored objects: their backlinks are read in their own realm.
+        let stored = List<LinksDog>()
+        stored.append(objectsIn: realm.objects(LinksDog.self).sorted(byKeyPath: "name"))
+        #expect(stored.map(\.name) == ["Bo", "Fido", "Rex"])
+        #expect(stored.index(matching: "@links.LinksPerson.dogs.@count == 2") == 2)
+        #expect(stored.index(matching: "ANY listedBy.name == 'Cy'") == 2)
+        #expect(stored.index(matching: "ANY @links.LinksPerson.best.name == 'Cy'") == 1)
         let dogs = realm.objects(LinksDog.self)
         for (query, message) in [
             ("@links.Nobody.dogs.@count == 0", "no class 'Nobody'"),

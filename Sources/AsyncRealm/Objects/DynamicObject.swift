@@ -217,11 +217,7 @@ extension Realm {
         if let items = value as? [Any?] { return items }
         guard !(value is String), !(value is Data), !(value is any DynamicMapEntries),
               let sequence = value as? any Sequence else { return nil }
-        return elements(of: sequence)
-    }
-
-    private static func elements(of sequence: some Sequence) -> [Any?] {
-        sequence.map { $0 as Any? }
+        return anyElements(of: sequence)
     }
 
     /// A link to a new object of class `className` made from `value` (an unmanaged object, a

@@ -268,16 +268,17 @@ final class QueryEvaluator {
                 if objects.isEmpty && !path.isCollection { return .values([.null]) }
             case .backlinks(let property, let origin):
                 objects = objects.flatMap { object -> [ObjectRow] in
-                    // `@links.Class.property` names no property to read: a managed object's
-                    // backlinks are found as stored, and an unmanaged one has none.
-                    if let accessor = object.accessor, property.name.hasPrefix("@links.") {
-                        guard accessor.managed != nil else { return [] }
-                        return realm.linkingKeys(to: object.key, of: object.schema.className, through: property)
-                            .compactMap { self.object($0, of: origin) }
-                    }
+                    // Read through its accessor, an object's backlinks are found in its own realm
+                    // (an unmanaged list's objects may belong to any), for a declared
+                    // `LinkingObjects` and `@links.Class.property` alike; an unmanaged object has
+                    // none.
                     if let accessor = object.accessor {
-                        let owners = accessor.value(forKey: property.name) as? any Sequence
-                        return owners.map { anyElements(of: $0).compactMap { ($0 as? Object).map { ObjectRow(accessor: $0, realm: realm) } } } ?? []
+                        guard let managed = accessor.managed else { return [] }
+                        let owners = managed.realm
+                        let info = owners.dynamicClassInfo(origin.className)
+                        return owners.linkingKeys(to: managed.key, of: object.schema.className, through: property).map {
+                            ObjectRow(accessor: owners.accessor(of: DynamicObject.self, key: $0, info: info), realm: realm)
+                        }
                     }
                     return realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
                 }
