@@ -86,9 +86,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     /// - Returns: True if the map holds a value (perhaps nil) under `key`.
     public func contains(key: Key) -> Bool {
         guard let location else { return unmanagedSearch(key._mapKeyString).found }
-        return location.read { table, count in
-            try MapStore.value(for: key._mapKeyString, in: table, owner: location.owner.key, count: count)
-        } != nil
+        return Self.stored(key._mapKeyString, at: location) != nil
     }
 
     /// The value stored under a key; setting nil removes the key.
@@ -214,14 +212,16 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
             guard case (let position, true) = unmanagedSearch(text) else { return nil }
             return unmanaged[position].value
         }
-        let stored = location.read { table, count in
-            try MapStore.value(for: text, in: table, owner: location.owner.key, count: count)
-        }
-        guard let stored else { return nil }
+        guard let stored = Self.stored(text, at: location) else { return nil }
         // A map read by property name holds `DynamicObject`s, as RealmSwift's, so a key whose
         // object was deleted reads as no value.
         if stored == .null, Value.self == DynamicObject.self { return nil }
         return location.element(stored, as: Value.self)
+    }
+
+    /// The value stored under `key` in the map at `location`, nil (not `.null`) if it has none.
+    private static func stored(_ key: String, at location: ManagedListLocation) -> RowValue? {
+        location.read { table, count in try MapStore.value(for: key, in: table, owner: location.owner.key, count: count) }
     }
 
     private func unmanagedSearch(_ key: String) -> (position: Int, found: Bool) {
