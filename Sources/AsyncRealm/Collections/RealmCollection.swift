@@ -136,21 +136,30 @@ extension RealmCollection {
         return firstIndex { found.contains($0) }
     }
 
-    /// A property of every object, in order (key-value coding on collections, as RealmSwift).
+    /// A property of every object, in order (key-value coding on collections, as RealmSwift):
+    /// an array `[Any?]`, which casts to the property's type (`as? [String]`, `as? [Int?]`).
+    /// The same as `value(forKeyPath:)`, so `"@count"` and the other operators answer here too.
     ///
     /// - Parameter key: A property name, or `self` for the objects themselves.
     /// - Returns: One value per object, nil where the object's value is nil.
-    public func value(forKey key: String) -> [Any?] {
-        map { $0.value(forKey: key) }
+    public func value(forKey key: String) -> Any? {
+        value(forKeyPath: key)
     }
 
     /// What every object holds at a key path of property names joined by dots, in order (see
-    /// `Object.value(forKeyPath:)`).
+    /// `Object.value(forKeyPath:)`), or a collection operator's answer: `"@count"`,
+    /// `"@sum.age"`, `"@avg.age"`, `"@min.age"`, `"@max.age"`, `"@unionOfObjects.name"`,
+    /// `"@distinctUnionOfObjects.name"` (see `KeyValueOperator`).
     ///
-    /// - Parameter keyPath: Property names joined by dots, such as `"owner.name"`.
-    /// - Returns: One value per object, nil where the path reaches nil.
-    public func value(forKeyPath keyPath: String) -> [Any?] {
-        map { $0.value(forKeyPath: keyPath) }
+    /// - Important: An unknown property or operator stops with a message naming it.
+    ///
+    /// - Parameter keyPath: Property names joined by dots, such as `"owner.name"`, or an
+    ///   operator and the property it aggregates.
+    /// - Returns: One value per object (an `[Any?]`, nil where the path reaches nil), or the
+    ///   operator's value: an `Int` count, a sum typed as the property's numbers, an average as
+    ///   a `Double` (nil for no objects), the smallest or largest value.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        Object.value(atPath: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...], of: Array(self))
     }
 
     /// Sets a property of every object; call inside a write transaction.

@@ -88,15 +88,23 @@ extension Object {
     /// The value at a key path of property names joined by dots, through links and lists:
     /// `"owner.name"` is the linked owner's name (nil if there is no owner), and a list on the
     /// way gives an array of what each of its objects holds there, as key-value coding does.
+    /// Where the path reaches a list or set, a collection operator may follow:
+    /// `"dogs.@count"`, `"dogs.@sum.age"`, `"dogs.@max.birthdate"` (see `KeyValueOperator`).
     ///
-    /// - Important: An unknown property stops with a message naming the class and property.
+    /// - Important: An unknown property or operator stops with a message naming it.
     ///
     /// - Parameter keyPath: Property names joined by dots.
     /// - Returns: The value at the end of the path.
     public func value(forKeyPath keyPath: String) -> Any? {
-        keyPath.split(separator: ".", omittingEmptySubsequences: false).reduce(self as Any?) { value, key in
-            Object.value(forKey: String(key), of: value)
-        }
+        Object.value(atPath: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...], of: self)
+    }
+
+    /// What `value` holds at `path`: each name read in turn (`value(forKey:of:)`), and an
+    /// operator (`@count`) applied to the collection reached with the rest of the path.
+    static func value(atPath path: ArraySlice<Substring>, of value: Any?) -> Any? {
+        guard let key = path.first else { return value }
+        if key.hasPrefix("@") { return KeyValueOperator.apply(key, rest: path.dropFirst(), to: value) }
+        return Self.value(atPath: path.dropFirst(), of: Self.value(forKey: String(key), of: value))
     }
 
     /// `key`'s value in `value`: an object's property, or for a list, set, results or array,
@@ -104,8 +112,15 @@ extension Object {
     private static func value(forKey key: String, of value: Any?) -> Any? {
         switch value {
         case let object as Object: object.value(forKey: key)
-        case is String, is Data: nil
-        case let elements as any Sequence: Self.elements(of: elements).map { Object.value(forKey: key, of: $0) }
+        default: elements(ofCollection: value)?.map { Object.value(forKey: key, of: $0) }
+        }
+    }
+
+    /// The elements of `value` if it is a collection (a list, set, results, array), nil if not.
+    static func elements(ofCollection value: Any?) -> [Any?]? {
+        switch value {
+        case is String, is Data, is Object: nil
+        case let elements as any Sequence: Self.elements(of: elements)
         default: nil
         }
     }
