@@ -241,3 +241,40 @@ struct PrimaryKeyRowKeyTests {
         #expect(realm.object(ofType: Renumbered.Order.self, forPrimaryKey: 3)?.note == "order 3")
     }
 }
+
+/// A model whose initialiser looks up another object of its own class, as an initialiser with
+/// side effects may: `realm.object(ofType:forPrimaryKey:)` makes its accessor with it.
+final class SelfLookingUpOrder: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var note: String
+    /// The realm the initialiser looks up object 1 in, and whether a lookup from it is running.
+    nonisolated(unsafe) static var realm: Realm?
+    nonisolated(unsafe) static var lookingUp = false
+
+    required init() {
+        super.init()
+        guard let realm = Self.realm, !Self.lookingUp else { return }
+        Self.lookingUp = true
+        defer { Self.lookingUp = false }
+        _ = realm.object(ofType: SelfLookingUpOrder.self, forPrimaryKey: 1)?.note
+    }
+}
+
+extension PrimaryKeyRowKeyTests {
+    @Test("a lookup whose model initialiser looks up another object of the class still reads its own row")
+    func initialiserLooksUp() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: RealmKind.file.configuration(directory, objectTypes: [SelfLookingUpOrder.self]))
+        try realm.write {
+            for (id, note) in [(1, "one"), (2, "two: a longer note than the first one's")] {
+                realm.create(SelfLookingUpOrder.self, value: ["id": id, "note": note])
+            }
+        }
+        SelfLookingUpOrder.realm = realm
+        defer { SelfLookingUpOrder.realm = nil }
+        for _ in 0..<3 {
+            let two = try #require(realm.object(ofType: SelfLookingUpOrder.self, forPrimaryKey: 2))
+            #expect(two.id == 2 && two.note == "two: a longer note than the first one's")
+        }
+    }
+}

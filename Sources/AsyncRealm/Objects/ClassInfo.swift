@@ -16,7 +16,12 @@ final class ClassInfo {
     /// Column of each stored property, by name.
     let columns: [String: Int]
     /// The class's table as the realm read it at `tableStamp` (see `Realm.readTable(_:)`).
-    @exclusivity(unchecked) var table: ReadTable?
+    @exclusivity(unchecked) var table: ReadTable? {
+        didSet { unretainedTable = table.map(Unmanaged.passUnretained) }
+    }
+    /// `table`, not counted, for a read that borrows it (`Realm.borrowedTable`): loading the
+    /// counted reference retained and released it around every lookup by primary key.
+    @exclusivity(unchecked) private(set) var unretainedTable: Unmanaged<ReadTable>?
     @exclusivity(unchecked) var tableStamp = -1
     /// The number of rows of `table` (see `Realm.rowCount(_:)`).
     @exclusivity(unchecked) var tableRowCount = 0
@@ -77,14 +82,16 @@ final class ClassInfo {
     ///
     /// - Important: The buffer does not keep the realm alive (the realm keeps it), so each
     ///   accessor of one of its rows must count a reference to the realm (`__realmOwner`).
-    func lookupBuffer(in realm: Realm) -> RowBuffer {
+    ///   The buffer is returned unretained: the class info keeps it until the next lookup,
+    ///   and the accessor made with it counts it (returning it counted retained and released
+    ///   it around every lookup).
+    func lookupBuffer(in realm: Realm) -> Unmanaged<RowBuffer> {
         if lastLookupBuffer != nil, isKnownUniquelyReferenced(&lastLookupBuffer!), lastLookupBuffer!.realm === realm {
             lastLookupBuffer!.removeAll()
-            return lastLookupBuffer!
+        } else {
+            lastLookupBuffer = RowBuffer.make(realm: realm, tableName: schema.className, keepRealm: false)
         }
-        let fresh = RowBuffer.make(realm: realm, tableName: schema.className, keepRealm: false)
-        lastLookupBuffer = fresh
-        return fresh
+        return Unmanaged.passUnretained(lastLookupBuffer.unsafelyUnwrapped)
     }
 
     deinit {

@@ -21,6 +21,19 @@ extension Realm {
         return object
     }
 
+    /// Makes `object`, new, the accessor of a row looked up by primary key into the class's
+    /// lookup buffer, which does not keep the realm alive: the object counts the realm itself
+    /// (`__realmOwner`), and resumes reading the row at `cursor`.
+    func manage(lookedUp object: Object, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, cursor: ColumnCursor, info: ClassInfo) {
+        // Borrowed: the caller holds the object (counting it here cost two atomic operations).
+        Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { object in
+            object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
+            object.__realmOwner = self
+            object.__rowCursor = cursor
+            info.writeSlots(into: object)
+        }
+    }
+
     func isInvalidated(_ managed: ManagedObjectState) -> Bool {
         if managed.isInvalidated { return true }
         return !(readOrStop { try cachedTable(managed.info)?.reading.contains(managed.key) } ?? false)

@@ -64,6 +64,14 @@ extension Realm {
         return readCachedTable(info)
     }
 
+    /// `cachedTable(info)`, not counted: valid until the realm changes or `info` reads its
+    /// table again, for a caller that borrows it (`Unmanaged._withUnsafeGuaranteedRef`).
+    @inline(__always)
+    func borrowedTable(_ info: ClassInfo) -> Unmanaged<ClassInfo.ReadTable>? {
+        if info.tableStamp != stamp { _ = readCachedTable(info) }
+        return info.unretainedTable
+    }
+
     /// `cachedTable` when the realm has changed since `info` kept its table.
     private func readCachedTable(_ info: ClassInfo) -> ClassInfo.ReadTable? {
         let table = readTable(named: info.tableName).map(ClassInfo.ReadTable.init)

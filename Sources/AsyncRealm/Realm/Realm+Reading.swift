@@ -52,39 +52,43 @@ extension Realm {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
-        guard let table = cachedTable(info).map(Unmanaged.passUnretained) else { return nil }
+        if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number) {
+            // Made first: the model's initialiser runs before the table and the lookup buffer
+            // are borrowed, so nothing it does (look up another object of its class, refresh
+            // the realm) can reuse or free them under this lookup.
+            let object = Element()
+            if readRow(key, primaryKey: number, column: column, info: info, into: object) { return object }
+        }
+        guard let table = borrowedTable(info) else { return nil }
+        let found = table._withUnsafeGuaranteedRef { table in
+            readOrStop { try table.reading.firstKey(where: column, equals: stored.value) }
+        }
+        return found.map { accessor(of: type, key: $0, info: info) }
+    }
+
+    /// Makes `object` the accessor of row `key` if that row's primary key (at `column`), an
+    /// integer, is `primaryKey`, with the row read once for the check and the accessor both
+    /// (`PrimaryKeyRowKey`); false if there is no such row.
+    private func readRow(_ key: UInt64, primaryKey: Int64, column: Int, info: ClassInfo, into object: Object) -> Bool {
+        // The class info keeps both its table and its lookup buffer until the realm changes
+        // or the next lookup: borrowed, they count no reference.
+        guard let table = borrowedTable(info) else { return false }
         return table._withUnsafeGuaranteedRef { table in
-            if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number),
-               let found = object(ofType: type, key: key, primaryKey: number, column: column, in: table.reading, info: info) {
-                return found
+            info.lookupBuffer(in: self)._withUnsafeGuaranteedRef { buffer in
+                guard let range = readOrStop({ try buffer.appendRow(key, of: table.reading) }) else { return false }
+                // The typed read leaves its cursor at the key, which the accessor takes: reading a
+                // property after it resumes there. A row it does not expect (damage) takes the
+                // checked read, which reports it.
+                let row = buffer.bytes(at: range)
+                var cursor = ColumnCursor()
+                guard (RowCodec.integer(column, of: row, cursor: &cursor) ?? readOrStop({ try RowCodec.integer(column, of: row) })) == primaryKey else {
+                    return false
+                }
+                manage(lookedUp: object, key: key, row: range, of: buffer, cursor: cursor, info: info)
+                return true
             }
-            guard let found = readOrStop({ try table.reading.firstKey(where: column, equals: stored.value) }) else { return nil }
-            return accessor(of: type, key: found, info: info)
         }
     }
-
-    /// The object at row `key` if its primary key (at `column`), an integer, is `primaryKey`,
-    /// with its row read once for the lookup and the accessor both (`PrimaryKeyRowKey`).
-    private func object<Element: Object>(
-        ofType type: Element.Type, key: UInt64, primaryKey: Int64, column: Int, in table: any TableReading, info: ClassInfo
-    ) -> Element? {
-        let buffer = info.lookupBuffer(in: self)
-        guard let range = readOrStop({ try buffer.appendRow(key, of: table) }) else { return nil }
-        // The typed read leaves its cursor at the key, which the accessor takes: reading a
-        // property after it resumes there. A row it does not expect (damage) takes the checked
-        // read, which reports it.
-        let row = buffer.bytes(at: range)
-        var cursor = ColumnCursor()
-        guard (RowCodec.integer(column, of: row, cursor: &cursor) ?? readOrStop({ try RowCodec.integer(column, of: row) })) == primaryKey else {
-            return nil
-        }
-        let object = accessor(of: type, key: key, row: range, of: buffer, info: info)
-        // The buffer does not keep the realm alive; the object does.
-        object.__realmOwner = self
-        object.__rowCursor = cursor
-        return object
-    }
-
 }
 
 /// Builds `LinkingObjects` of a type known only at run time.
