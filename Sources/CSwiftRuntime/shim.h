@@ -3,3 +3,21 @@
 // null. It is what loading a weak reference does, without the side table a weak reference gives
 // its object (see `RealmHandleCache`).
 void *swift_tryRetain(void *object);
+
+#include <stdint.h>
+
+// The executor a job runs on, as the Swift concurrency runtime records it: what
+// `swift_task_getCurrentExecutor` returns (its `SerialExecutorRef`, two words), and what
+// Swift's own isolation checks read first (see `ExecutorIdentity`).
+typedef struct {
+    const void *identity;
+    uintptr_t implementation;
+} asyncrealm_executor_ref;
+
+// Exported by libswift_Concurrency, with the Swift calling convention.
+__attribute__((swiftcall)) asyncrealm_executor_ref swift_task_getCurrentExecutor(void);
+
+// Whether the current job runs isolated to `executor` (its own executor, or the main thread
+// for the main actor's). With no flags (0) it answers false where `Actor.preconditionIsolated`
+// would stop with the runtime's own message.
+__attribute__((swiftcall)) _Bool swift_task_isCurrentExecutorWithFlags(asyncrealm_executor_ref executor, uint64_t flags);

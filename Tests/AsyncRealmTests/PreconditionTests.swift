@@ -259,4 +259,55 @@ struct PreconditionTests {
             _ = try await Owner().open()
         }
     }
+
+    @Test("an actor-confined realm read on another actor, and a main-actor one read off the main actor, stop with a message")
+    func otherActors() async throws {
+        let other = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            /// A realm carried out of its actor on purpose.
+            struct Smuggled: @unchecked Sendable { let realm: Realm }
+            actor Stranger {
+                func count(_ smuggled: Smuggled) -> Int { smuggled.realm.objects(Dog.self).count }
+            }
+            actor Owner {
+                func open() async throws -> Smuggled {
+                    Smuggled(realm: try await Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-other-actor"), actor: self))
+                }
+            }
+            _ = await Stranger().count(try await Owner().open())
+        }
+        #expect(String(decoding: other.standardErrorContent, as: UTF8.self).contains("this Realm is confined to the actor Owner"))
+        let main = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            struct Smuggled: @unchecked Sendable { let realm: Realm }
+            @MainActor func open() async throws -> Smuggled {
+                Smuggled(realm: try await Realm.open(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-main-actor")))
+            }
+            let smuggled = try await open()
+            _ = await Task.detached { smuggled.realm.objects(Dog.self).count }.value
+        }
+        #expect(String(decoding: main.standardErrorContent, as: UTF8.self).contains("this Realm is confined to the actor MainActor"))
+    }
+
+    @Test("an actor-confined realm is read on its actor, and a main-actor one on the main actor, across suspensions")
+    func ownActors() async throws {
+        actor Owner {
+            func readAcrossSuspensions() async throws -> Int {
+                let realm = try await Realm(configuration: Realm.Configuration(inMemoryIdentifier: "own-actor"), actor: self)
+                try await realm.asyncWrite { realm.add(ObjectTests.makeDog("Rex")) }
+                var total = 0
+                for _ in 0..<3 {
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                    total += realm.objects(Dog.self).map(\.age).reduce(0, +)
+                }
+                return total
+            }
+        }
+        #expect(try await Owner().readAcrossSuspensions() == 3)
+        @MainActor func readOnMain() async throws -> Int {
+            let realm = try await Realm.open(configuration: Realm.Configuration(inMemoryIdentifier: "own-main-actor"))
+            try await realm.asyncWrite { realm.add(ObjectTests.makeDog("Rex", age: 2)) }
+            try await Task.sleep(nanoseconds: 1_000_000)
+            return realm.objects(Dog.self).first?.age ?? 0
+        }
+        #expect(try await readOnMain() == 2)
+    }
 }

@@ -23,6 +23,9 @@ public final class Realm {
     @usableFromInline let fastThreadCheck: UInt
     @usableFromInline static let anyThread: UInt = 0
     private static let checkConfinement: UInt = .max
+    /// The executor of the actor the realm is confined to, which `checkConfinement` compares
+    /// with the caller's before asking the runtime (see `ExecutorIdentity`); nil otherwise.
+    private let ownerExecutor: ExecutorIdentity?
     /// Whether the realm advances to the newest version by itself (the default): whenever one
     /// of its change streams computes an element, and when it resolves a `ThreadSafeReference`.
     /// Off, it advances only on `refresh()` and at the start of a write, and its streams report
@@ -96,6 +99,7 @@ public final class Realm {
         self.configuration = configuration
         self.confinement = confinement
         fastThreadCheck = Self.fastThreadCheck(for: confinement)
+        ownerExecutor = if case .actor(let actor) = confinement { ExecutorIdentity(actor.unownedExecutor) } else { nil }
         let models = try configuration.objectTypes.map { try SchemaDiscovery.schema(for: $0) }
         database = try Self.openDatabase(for: configuration, models: models)
         let database = self.database
@@ -118,6 +122,7 @@ public final class Realm {
         coordinator = state.coordinator
         confinement = .frozen
         fastThreadCheck = Self.anyThread
+        ownerExecutor = nil
         readSnapshot = state.snapshot
         objectSchemas = state.schemas
     }
@@ -483,6 +488,8 @@ public final class Realm {
     /// `checkThread`'s slow path: a realm confined to an actor or a task.
     @usableFromInline
     func checkConfinement() {
+        // Running on the actor's executor is being isolated to it: no need to ask the runtime.
+        if let ownerExecutor, ExecutorIdentity.current == ownerExecutor { return }
         confinement.check()
     }
 

@@ -26,7 +26,8 @@ enum Confinement {
             require(pthread_equal(owner, pthread_self()) != 0,
                          "this Realm was opened on another thread; open a Realm on each thread that uses one, or pass objects with ThreadSafeReference or freeze()")
         case .actor(let actor):
-            actor.preconditionIsolated("this Realm is confined to the actor \(type(of: actor)) that opened it; use it there, open a Realm in this context (try await Realm.open()), or pass objects with ThreadSafeReference or freeze()")
+            require(ExecutorIdentity(actor.unownedExecutor).isCurrent,
+                    "this Realm is confined to the actor \(type(of: actor)) that opened it; use it there, open a Realm in this context (try await Realm.open()), or pass objects with ThreadSafeReference or freeze()")
         case .task(let owner):
             require(Confinement.currentTaskIdentity == owner,
                          "this Realm was opened in another task; open a Realm in each task that uses one, or pass objects with ThreadSafeReference or freeze()")
