@@ -21,3 +21,7 @@ __attribute__((swiftcall)) asyncrealm_executor_ref swift_task_getCurrentExecutor
 // for the main actor's). With no flags (0) it answers false where `Actor.preconditionIsolated`
 // would stop with the runtime's own message.
 __attribute__((swiftcall)) _Bool swift_task_isCurrentExecutorWithFlags(asyncrealm_executor_ref executor, uint64_t flags);
+
+// The task running now, null outside a task: what `withUnsafeCurrentTask` reads, without the
+// counted reference and the generic closure around it.
+__attribute__((swiftcall)) const void *swift_task_getCurrent(void);
