@@ -7,8 +7,11 @@ extension Realm {
     func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
         guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
         let object = T()
-        object._manage(realm: self, key: key, info: info)
-        info.writeSlots(into: object)
+        // Borrowed: the new object is this function's until it returns (see `manage(lookedUp:)`).
+        Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
+            object._manage(realm: self, key: key, info: info)
+            info.writeSlots(into: object)
+        }
         return object
     }
 
@@ -16,8 +19,10 @@ extension Realm {
     /// `buffer` (a buffer of this realm): what iterating `Results` makes.
     func accessor<T: Object>(of type: T.Type, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, info: ClassInfo) -> T {
         let object = T()
-        object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
-        info.writeSlots(into: object)
+        Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
+            object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
+            info.writeSlots(into: object)
+        }
         return object
     }
 
