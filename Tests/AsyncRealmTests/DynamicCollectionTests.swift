@@ -99,9 +99,11 @@ struct DynamicCollectionTests {
                 let members = newObject!["members"] as! MutableSet<MigrationObject>
                 members.insert(list[1])
                 #expect(members.contains(list[1]) && !members.contains(list[0]))
-                let ranks = newObject!["ranks"] as! Map<String, MigrationObject>
+                // A map's objects are optional, as RealmSwift's migration tests cast them.
+                let ranks = newObject!["ranks"] as! Map<String, MigrationObject?>
                 ranks["first"] = list[0]
-                #expect(ranks["first"]?["name"] as? String == "Akela the Elder")
+                #expect(ranks["first"]??["name"] as? String == "Akela the Elder")
+                #expect((newObject!["ranks"] as! Map<String, MigrationObject?>)["first"]?!["name"] as? String == "Akela the Elder")
                 newObject!["size"] = list.count
                 // Old objects stand for the same objects of the new version.
                 newObject!["elders"] = oldObject!["wolves"]
@@ -143,7 +145,7 @@ struct DynamicCollectionTests {
         try realm.write {
             wolves.append(realm.dynamicObjects("Wolf")[0])
             pack["leader"] = ["name": "Shere Khan", "age": 12]
-            let ranks = try #require(pack["ranks"] as? Map<String, DynamicObject>)
+            let ranks = try #require(pack["ranks"] as? Map<String, DynamicObject?>)
             ranks["enemy"] = pack["leader"] as? DynamicObject
             typed.dynamicMutableSet("members").insert(wolves[0])
         }
@@ -152,10 +154,11 @@ struct DynamicCollectionTests {
         #expect(typed.leader?.name == "Shere Khan" && typed.members.first?.name == "Akela")
         #expect(realm.objects(PackV1.Wolf.self).count == 3)
 
-        // A deleted object's key reads as no value, and as nil through an optional map.
+        // A deleted object's key keeps its entry, with nil, as RealmSwift's map of optionals.
         try realm.write { realm.delete(typed.leader!) }
-        let ranks = try #require(pack["ranks"] as? Map<String, DynamicObject>)
-        #expect(ranks["enemy"] == nil && ranks.contains(key: "enemy") && ranks.count == 1)
+        let ranks = try #require(pack["ranks"] as? Map<String, DynamicObject?>)
+        #expect(ranks["enemy"] == .some(nil) && ranks.contains(key: "enemy") && ranks.count == 1)
+        #expect(ranks.map(\.key) == ["enemy"] && ranks.map(\.value).allSatisfy { $0 == nil })
         let optionalRanks: Map<String, DynamicObject?> = pack.dynamicMap("ranks")
         #expect(optionalRanks.map(\.key) == ["enemy"] && optionalRanks["enemy"] == .some(nil))
     }

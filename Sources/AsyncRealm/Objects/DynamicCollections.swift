@@ -31,8 +31,9 @@ extension Object {
 
     /// The map property `propertyName` of this managed object, its objects read by name.
     ///
-    /// A key whose object was deleted reads as nil through the subscript; read the map as
-    /// `Map<String, DynamicObject?>` to iterate such keys.
+    /// Read it as `Map<String, DynamicObject?>`, as RealmSwift gives it and as the subscript
+    /// does: a key whose object was deleted keeps its entry, with nil. As
+    /// `Map<String, DynamicObject>`, iterating such a key stops.
     ///
     /// - Important: The object must be managed, and `propertyName` a map of objects.
     ///
@@ -63,7 +64,7 @@ extension Object {
 extension Realm {
     /// The collection property `property`, stored at `location`, as a `DynamicObject` gives it:
     /// a managed `List`, `MutableSet` or `Map` (with `String` keys) of the Swift type of its
-    /// values, `DynamicObject` for objects.
+    /// values, `DynamicObject` for objects (`DynamicObject?` in a map).
     func dynamicCollection(at location: ManagedListLocation, of property: Property) -> Any {
         func make<T: RealmCollectionValue>(_: T.Type) -> Any {
             if property.isMap { return Map<String, T>(location: location) }
@@ -86,7 +87,9 @@ extension Realm {
         case .decimal128: return make(Decimal.self, optional: optional)
         case .objectId: return make(ObjectId.self, optional: optional)
         case .any: return make(AnyRealmValue.self)
-        case .object, .linkingObjects: return make(DynamicObject.self)
+        // A map's objects are optional, as a model's must be (`Map<String, Dog?>`): a key keeps
+        // its entry when its object is deleted, and reads nil.
+        case .object, .linkingObjects: return property.isMap ? make(DynamicObject?.self) : make(DynamicObject.self)
         }
     }
 }

@@ -11,7 +11,7 @@ import StorageEngine
 /// Values come back as `Bool`, `Int`, `Float`, `Double`, `String`, `Data`, `Date`, `UUID`,
 /// `Decimal`, `ObjectId` and `AnyRealmValue`, `DynamicObject` for links, and nil for a null
 /// value. A list, set or map comes back live, as RealmSwift's: `List<DynamicObject>`,
-/// `MutableSet<DynamicObject>` and `Map<String, DynamicObject>` for objects, and `List<String>`,
+/// `MutableSet<DynamicObject>` and `Map<String, DynamicObject?>` for objects, and `List<String>`,
 /// `List<Int?>` and so on for values. Linking objects come back as an array of
 /// `DynamicObject`s.
 ///
