@@ -208,3 +208,42 @@ struct DynamicCollectionTests {
         #expect(realm.schema["DynamicObject"] == nil)
     }
 }
+
+extension DynamicCollectionTests {
+    @Test("a migration writes through a set's and a map's objects and sets a map by name from a dictionary, as RealmSwift's testMigrationObject")
+    func mapAndSetIdioms() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try Self.makeV1File(url)
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: Self.v1Types))
+            let pack = try #require(realm.objects(PackV1.Pack.self).first)
+            try realm.write {
+                pack.members.insert(pack.wolves[0])
+                pack.ranks["first"] = pack.wolves[0]
+                pack.ranks["gone"] = realm.create(PackV1.Wolf.self, value: ["name": "Stray", "age": 2])
+            }
+            try realm.write { realm.delete(realm.objects(PackV1.Wolf.self).filter("name == 'Stray'")) }
+        }
+        var configuration = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: Self.v2Types)
+        configuration.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "Pack") { oldObject, newObject in
+                #expect((oldObject!["ranks"] as! Map<String, MigrationObject?>).count == 2)
+                #expect((oldObject!["ranks"] as! Map<String, MigrationObject?>)["first"]?!["name"] as? String == "Akela")
+                let set = newObject!["members"] as! MutableSet<MigrationObject>
+                set[0]["age"] = 10
+                var map = newObject!["ranks"] as! Map<String, MigrationObject?>
+                #expect(map["gone"] == Optional<MigrationObject?>.some(nil))
+                map["first"]?!["name"] = "Akela the Elder"
+                map = newObject!.dynamicMap("ranks")
+                #expect(map["first"]?!["name"] as? String == "Akela the Elder")
+                newObject!["ranks"] = ["new": PackV2.Wolf(value: ["Raksha", 4])]
+                #expect(map.count == 1 && map["new"]?!["name"] as? String == "Raksha")
+            }
+        }
+        let realm = try Realm(configuration: configuration)
+        let pack = try #require(realm.objects(PackV2.Pack.self).first)
+        #expect(pack.wolves[0].name == "Akela the Elder" && pack.wolves[0].age == 10)
+        #expect(pack.ranks.count == 1 && pack.ranks["new"]??.name == "Raksha")
+    }
+}
