@@ -91,3 +91,23 @@ struct DescriptionTests {
         #expect(text.hasSuffix("\n\t... 3 objects skipped.\n)"), "\(text.suffix(80))")
     }
 }
+
+extension DescriptionTests {
+    @Test("collections name the class of their objects, read by name or not, a map of objects without Optional, and optional values as Int?")
+    func elementNames() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try DynamicCollectionTests.makeV1File(url)
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: DynamicCollectionTests.v1Types))
+        for pack in [try #require(realm.dynamicObjects("Pack").first), try #require(realm.objects(PackV1.Pack.self).first) as Object] {
+            let text = withoutAddresses(pack.description)
+            #expect(text.hasPrefix("Pack {\n\tname = Seeonee;\n\twolves = List<Wolf> (\n\t\t[0] Wolf {\n"), "\(text)")
+            #expect(text.contains("\n\tmembers = MutableSet<Wolf> (\n") && text.contains("\n\tranks = Map<String, Wolf> (\n"), "\(text)")
+        }
+        let unmanaged = PackV1.Pack()
+        #expect(withoutAddresses(unmanaged.ranks.description) == "Map<String, Wolf> (\n\n)")
+        let values = List<Int?>()
+        values.append(objectsIn: [1, nil])
+        #expect(withoutAddresses(values.description) == "List<Int?> (\n\t[0] 1,\n\t[1] (null)\n)")
+    }
+}

@@ -31,6 +31,8 @@ enum RealmDescription {
     static func describe(_ value: Any?, depth: Int) -> String {
         guard let value else { return "(null)" }
         switch value {
+        // An element of a collection of optionals (`List<Int?>`) arrives wrapped once more.
+        case let optional as any _OptionalValue: return describe(optional._wrapped.map { $0 as Any }, depth: depth)
         case let describable as any RealmDescribable: return describable.realmDescription(depth: depth)
         case let mixed as AnyRealmValue: return describe(mixed.describedValue, depth: depth)
         case let flag as Bool: return flag ? "1" : "0"
@@ -128,8 +130,30 @@ protocol DescribedCollection: Collection, RealmDescribable {
 
 extension DescribedCollection {
     func realmDescription(depth: Int) -> String {
-        RealmDescription.collection(Self.describedName, of: "\(Element.self)", address: describedAddress, lazy.map { $0 as Any? }, count: count, depth: depth)
+        RealmDescription.collection(Self.describedName, of: describedElementName, address: describedAddress, lazy.map { $0 as Any? }, count: count, depth: depth)
     }
+
+    /// The name the description gives the elements' type (see `RealmDescription.typeName`).
+    var describedElementName: String {
+        RealmDescription.typeName(Element.self, className: (self as? _CollectionBase)?.location?.targetClassName)
+    }
+}
+
+extension RealmDescription {
+    /// The name a description gives `type`, the values of a collection or map: the class of
+    /// the objects it holds, however they are read (`Wolf` for `DynamicObject`s and for
+    /// `Wolf?`, as RealmSwift shows a map of objects), and `Int?` for an optional value.
+    static func typeName(_ type: Any.Type, className: String?) -> String {
+        let wrapped = (type as? any _OptionalValue.Type)?.wrappedType
+        if (wrapped ?? type) is Object.Type { return className ?? "\(wrapped ?? type)" }
+        if let wrapped { return typeName(wrapped, className: nil) + "?" }
+        return "\(type)"
+    }
+}
+
+extension _OptionalValue {
+    /// The type an optional wraps.
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 extension Results: CustomStringConvertible, DescribedCollection {
@@ -165,6 +189,7 @@ extension Map: CustomStringConvertible, RealmDescribable {
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
 
     func realmDescription(depth: Int) -> String {
-        RealmDescription.map("Map<\(Key.self), \(Value.self)>", address: ObjectIdentifier(self), map { ("\($0.key)", $0.value as Any?) }, depth: depth)
+        let valueName = RealmDescription.typeName(Value.self, className: location?.targetClassName)
+        return RealmDescription.map("Map<\(Key.self), \(valueName)>", address: ObjectIdentifier(self), map { ("\($0.key)", $0.value as Any?) }, depth: depth)
     }
 }
