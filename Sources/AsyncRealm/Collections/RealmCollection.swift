@@ -159,7 +159,9 @@ extension RealmCollection {
     ///   operator's value: an `Int` count, a sum typed as the property's numbers, an average as
     ///   a `Double` (nil for no objects), the smallest or largest value.
     public func value(forKeyPath keyPath: String) -> Any? {
-        Object.value(atPath: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...], of: Array(self))
+        // The count without making an accessor per object.
+        if keyPath == "@count" { return count }
+        return Object.value(atPath: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...], of: Array(self))
     }
 
     /// Sets a property of every object; call inside a write transaction.

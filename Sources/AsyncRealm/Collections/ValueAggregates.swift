@@ -80,6 +80,11 @@ extension Optional: _OptionalValue {
     public var _wrapped: Wrapped? { self }
 }
 
+extension _OptionalValue {
+    /// The type an optional wraps.
+    static var wrappedType: Any.Type { Wrapped.self }
+}
+
 /// The mean of `values` as `T`; nil for none. Decimals are averaged exactly.
 func mean<Value: AddableType, T: AddableType>(of values: [Value]) -> T? {
     guard !values.isEmpty else { return nil }

@@ -151,11 +151,6 @@ extension RealmDescription {
     }
 }
 
-extension _OptionalValue {
-    /// The type an optional wraps.
-    static var wrappedType: Any.Type { Wrapped.self }
-}
-
 extension Results: CustomStringConvertible, DescribedCollection {
     /// The results' first hundred objects, numbered, each as `Object.description` shows it.
     public var description: String { realmDescription(depth: RealmDescription.maximumDepth) }
