@@ -25,3 +25,8 @@ __attribute__((swiftcall)) _Bool swift_task_isCurrentExecutorWithFlags(asyncreal
 // The task running now, null outside a task: what `withUnsafeCurrentTask` reads, without the
 // counted reference and the generic closure around it.
 __attribute__((swiftcall)) const void *swift_task_getCurrent(void);
+
+// Counts and gives back a strong reference to a Swift heap object (a task, here: see
+// `Realm.owningTask`), which Swift code cannot do to a task it only knows the address of.
+void *swift_retain(void *object);
+void swift_release(void *object);

@@ -287,7 +287,7 @@ struct PreconditionTests {
         #expect(String(decoding: main.standardErrorContent, as: UTF8.self).contains("this Realm is confined to the actor MainActor"))
     }
 
-    @Test("a realm opened in a task with no actor is that task's: read there across suspensions, its handle given back there, and stops in another task")
+    @Test("a realm opened in a task with no actor is that task's: read there across suspensions, its handle given back there, stops in another task, and no later task takes its owner's address")
     func taskConfined() async throws {
         nonisolated func openAndRead(_ name: String) async throws -> Int {
             let realm = try await Realm.open(configuration: Realm.Configuration(inMemoryIdentifier: name), isolation: nil)
@@ -316,6 +316,23 @@ struct PreconditionTests {
             owner.cancel()
         }
         #expect(String(decoding: other.standardErrorContent, as: UTF8.self).contains("this Realm was opened in another task"))
+        // The owner has ended while its realm lives: no task after it gets its address, which
+        // the realm knows it by. (In a process of its own, as when this was seen: a fresh heap
+        // gives a freed task's memory to the next task.)
+        await #expect(processExitsWith: .success) {
+            struct Smuggled: @unchecked Sendable { let realm: Realm?; let address: Int }
+            /// What each task runs, the owner and those after it alike, so that their tasks are
+            /// allocated alike: the owner opens the realm, the others only say where they are.
+            @Sendable nonisolated func run(opening: Bool) async throws -> Smuggled {
+                let realm = opening ? try await Realm.open(configuration: Realm.Configuration(inMemoryIdentifier: "task-ended"), isolation: nil) : nil
+                return Smuggled(realm: realm, address: withUnsafeCurrentTask { unsafeBitCast($0!, to: Int.self) })
+            }
+            let kept = try await Task.detached { try await run(opening: true) }.value
+            for _ in 0..<200 where try await Task.detached(operation: { try await run(opening: false) }).value.address == kept.address {
+                exit(1)
+            }
+            withExtendedLifetime(kept.realm) {}
+        }
     }
 
     @Test("an actor-confined realm is read on its actor, and a main-actor one on the main actor, across suspensions")

@@ -1,3 +1,4 @@
+import CSwiftRuntime
 import CThreadPointer
 import Foundation
 import StorageEngine
@@ -26,6 +27,10 @@ public final class Realm {
     /// The executor of the actor the realm is confined to, which `checkConfinement` compares
     /// with the caller's before asking the runtime (see `ExecutorIdentity`); nil otherwise.
     private let ownerExecutor: ExecutorIdentity?
+    /// The task a task-confined realm belongs to, counted for as long as the realm lives: its
+    /// confinement knows the task by address, and a task that ended could otherwise leave its
+    /// address to a new task, which would pass for the owner (and be given this handle).
+    private let owningTask: UnsafeMutableRawPointer?
     /// Whether the realm advances to the newest version by itself (the default): whenever one
     /// of its change streams computes an element, and when it resolves a `ThreadSafeReference`.
     /// Off, it advances only on `refresh()` and at the start of a write, and its streams report
@@ -100,6 +105,7 @@ public final class Realm {
         self.confinement = confinement
         fastThreadCheck = Self.fastThreadCheck(for: confinement)
         ownerExecutor = if case .actor(let actor) = confinement { ExecutorIdentity(actor.unownedExecutor) } else { nil }
+        owningTask = if case .task(let task) = confinement { Self.retainTask(task) } else { nil }
         let models = try configuration.objectTypes.map { try SchemaDiscovery.schema(for: $0) }
         database = try Self.openDatabase(for: configuration, models: models)
         let database = self.database
@@ -123,6 +129,7 @@ public final class Realm {
         confinement = .frozen
         fastThreadCheck = Self.anyThread
         ownerExecutor = nil
+        owningTask = nil
         readSnapshot = state.snapshot
         objectSchemas = state.schemas
     }
@@ -132,6 +139,14 @@ public final class Realm {
         transaction?.rollback()
         releaseSynchronousWrite()
         releaseSchemaVersionClaim()
+        if let owningTask { swift_release(owningTask) }
+    }
+
+    /// Counts a reference to the task at `address`, the one running now, which the realm
+    /// being made is confined to; nil if that is not the running task.
+    private static func retainTask(_ address: Int) -> UnsafeMutableRawPointer? {
+        guard let current = swift_task_getCurrent(), Int(bitPattern: current) == address else { return nil }
+        return swift_retain(UnsafeMutableRawPointer(mutating: current))
     }
 
     /// Gives back the schema version this handle claimed (`RealmCoordinator.claimSchemaVersion`):
