@@ -96,9 +96,7 @@ extension DescriptionTests {
     @Test("collections name the class of their objects, read by name or not, a map of objects without Optional, and optional values as Int?")
     func elementNames() throws {
         let directory = TemporaryDirectory()
-        let url = directory.file()
-        try DynamicCollectionTests.makeV1File(url)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: DynamicCollectionTests.v1Types))
+        let realm = try DynamicCollectionTests.openV1File(directory.file())
         for pack in [try #require(realm.dynamicObjects("Pack").first), try #require(realm.objects(PackV1.Pack.self).first) as Object] {
             let text = withoutAddresses(pack.description)
             #expect(text.hasPrefix("Pack {\n\tname = Seeonee;\n\twolves = List<Wolf> (\n\t\t[0] Wolf {\n"), "\(text)")

@@ -65,6 +65,12 @@ struct DynamicCollectionTests {
         }
     }
 
+    /// The version-1 file at `url`, made and opened with the version-1 models.
+    static func openV1File(_ url: URL) throws -> Realm {
+        try makeV1File(url)
+        return try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: v1Types))
+    }
+
     @Test("a migration block reads and changes lists as List<MigrationObject>, sets and maps too, as RealmSwift's testMigrationObject")
     func migrationBlock() throws {
         let directory = TemporaryDirectory()
@@ -132,9 +138,7 @@ struct DynamicCollectionTests {
     @Test("a DynamicObject's collections are live and writable in a write transaction; dynamicList reads a typed object's")
     func outsideMigrations() throws {
         let directory = TemporaryDirectory()
-        let url = directory.file()
-        try Self.makeV1File(url)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: Self.v1Types))
+        let realm = try Self.openV1File(directory.file())
         let pack = try #require(realm.dynamicObjects("Pack").first)
         let wolves = try #require(pack["wolves"] as? List<DynamicObject>)
         let typed = try #require(realm.objects(PackV1.Pack.self).first)
@@ -166,9 +170,7 @@ struct DynamicCollectionTests {
     @Test("an object of another class in a collection read by name fails the write with invalidValue and stores nothing")
     func otherClassRefused() throws {
         let directory = TemporaryDirectory()
-        let url = directory.file()
-        try Self.makeV1File(url)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: Self.v1Types))
+        let realm = try Self.openV1File(directory.file())
         let pack = try #require(realm.dynamicObjects("Pack").first)
         let den = try #require(realm.dynamicObjects("Den").first)
         let wolves = try #require(pack["wolves"] as? List<DynamicObject>)
@@ -192,9 +194,7 @@ struct DynamicCollectionTests {
     @Test("objects, results and lists read by name freeze, thaw and pass by reference, resolved by their class name")
     func confined() throws {
         let directory = TemporaryDirectory()
-        let url = directory.file()
-        try Self.makeV1File(url)
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: Self.v1Types))
+        let realm = try Self.openV1File(directory.file())
         let packs = realm.dynamicObjects("Pack")
         let pack = try #require(packs.first)
         let wolves = try #require(pack["wolves"] as? List<DynamicObject>)

@@ -25,20 +25,20 @@ enum KeyValueOperator: String {
         guard let elements = Object.elements(ofCollection: value) else {
             stop("'\(name)' applies to a list, set or results, not to \(value.map { "a \(type(of: $0))" } ?? "nil")")
         }
-        if operation == .count { return elements.count }
-        guard !rest.isEmpty else {
+        guard operation == .count || !rest.isEmpty else {
             stop("'\(name)' needs the property it aggregates after it, as in '\(name).age'")
         }
-        let values = elements.compactMap { Object.value(atPath: rest, of: $0) }
+        // The values at the rest of the path, nils left out; `@count` reads none.
+        let values = { elements.compactMap { Object.value(atPath: rest, of: $0) } }
         let path = rest.joined(separator: ".")
         switch operation {
         case .count: return elements.count
-        case .sum: return AggregatedNumbers(values, operator: name, path: path).sum
-        case .avg: return AggregatedNumbers(values, operator: name, path: path).average
-        case .min: return extreme(of: values, path: path, name: name, keeping: <)
-        case .max: return extreme(of: values, path: path, name: name, keeping: >)
-        case .unionOfObjects: return values
-        case .distinctUnionOfObjects: return distinct(values)
+        case .sum: return AggregatedNumbers(values(), operator: name, path: path).sum
+        case .avg: return AggregatedNumbers(values(), operator: name, path: path).average
+        case .min: return extreme(of: values(), path: path, name: name, keeping: <)
+        case .max: return extreme(of: values(), path: path, name: name, keeping: >)
+        case .unionOfObjects: return values()
+        case .distinctUnionOfObjects: return distinct(values())
         }
     }
 
