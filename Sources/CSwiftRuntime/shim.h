@@ -4,6 +4,7 @@
 // its object (see `RealmHandleCache`).
 void *swift_tryRetain(void *object);
 
+#include <stddef.h>
 #include <stdint.h>
 
 // The executor a job runs on, as the Swift concurrency runtime records it: what
@@ -30,3 +31,22 @@ __attribute__((swiftcall)) const void *swift_task_getCurrent(void);
 // `Realm.owningTask`), which Swift code cannot do to a task it only knows the address of.
 void *swift_retain(void *object);
 void swift_release(void *object);
+
+// The runtime's counts of an object's strong, unowned and weak references, and the unowned and
+// weak references themselves (a weak reference is one word of storage), through which
+// `ReusableAccessor` checks once what the word below says.
+size_t swift_retainCount(void *object);
+size_t swift_unownedRetainCount(void *object);
+size_t swift_weakRetainCount(void *object);
+void *swift_unownedRetain(void *object);
+void swift_unownedRelease(void *object);
+void *swift_weakInit(void *reference, void *object);
+void swift_weakDestroy(void *reference);
+
+// The word after a Swift heap object's metadata pointer: its inline reference counts, or a
+// pointer to its side table (Swift's `HeapObject` layout, the same on every 64-bit platform).
+// Read atomically, as the runtime reads it; see `ReusableAccessor`, which reads it only to
+// compare it with the word of an object the runtime said is held once.
+static inline uintptr_t asyncrealm_reference_count_word(const void *object) {
+    return __atomic_load_n((const uintptr_t *)object + 1, __ATOMIC_RELAXED);
+}

@@ -49,6 +49,19 @@ struct ResultsIterationTests {
             previous = reading
             previousID = reading.id
         }
+        // So is an unowned reference, which keeps the object's memory (never read through
+        // here: the object it holds is gone once the loop drops it, as it should be).
+        struct UnownedReading { unowned let reading: Reading }
+        var unownedReadings: [UnownedReading] = []
+        instances.removeAll()
+        for reading in readings {
+            instances.insert(ObjectIdentifier(reading))
+            unownedReadings.append(UnownedReading(reading: reading))
+        }
+        #expect(instances.count == count && unownedReadings.count == count)
+        // The check behind reuse reads one word where the runtime's words work as it expects,
+        // as they do on every platform this runs on (see `ReusableAccessor.heldOnceWord`).
+        #expect(ReusableAccessor.heldOnceWord != .max)
         // An object deleted through its accessor and dropped is not reused as invalidated.
         var valid = 0
         for reading in readings {

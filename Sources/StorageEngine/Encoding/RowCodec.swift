@@ -260,8 +260,10 @@ package enum RowCodec {
         if tag == Tag.zero.rawValue { end = offset; return 0 }
         // Most integers in rows are small: one byte, no loop.
         if tag == Tag.positive.rawValue && row[offset] < 0x80 { end = offset + 1; return Int64(row[offset]) }
+        // Longer: a word at once, without the one-byte test again (and inlined: `varint`
+        // was called out of line here, on every read of a key-sized integer).
         var position = offset
-        guard let magnitude = varint(in: row, at: &position), magnitude <= UInt64(Int64.max) else { return nil }
+        guard let magnitude = wideVarint(in: row, at: &position), magnitude <= UInt64(Int64.max) else { return nil }
         end = position
         return tag == Tag.negative.rawValue ? ~Int64(magnitude) : Int64(magnitude)
     }
