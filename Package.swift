@@ -25,8 +25,9 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // Linux system calls Swift cannot reach (syscall(2) is variadic): a header.
         .systemLibrary(name: "CLinuxSyscalls", path: "Sources/CLinuxSyscalls"),
-        // A function of the Swift runtime itself (a retain that fails on an object being
-        // deinitialised): a header, no library.
+        // Functions of the Swift runtime itself that Swift has no spelling for (a retain that
+        // fails on an object being deinitialised, the running task and executor, reference
+        // counts): a header, no library.
         .systemLibrary(name: "CSwiftRuntime", path: "Sources/CSwiftRuntime"),
         // A compiler builtin Swift does not spell (the thread pointer): a header, no library.
         .systemLibrary(name: "CThreadPointer", path: "Sources/CThreadPointer"),
