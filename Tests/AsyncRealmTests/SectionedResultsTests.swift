@@ -122,6 +122,35 @@ struct SectionedResultsTests {
         #expect(sections != realm.objects(Contact.self).sectioned(by: \.firstLetter))
     }
 
+    @Test("sections and a section pass to another thread as a ThreadSafeReference and, frozen, as Frozen, keeping their key block, filter and order")
+    func acrossThreads() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Contact.self])
+        let realm = try Self.realm(directory, names: ["bob", "anna", "carl", "amy", "bea", "dan"])
+        let sections = realm.objects(Contact.self).filter("name != 'dan'")
+            .sectioned(by: { $0.group }, sortDescriptors: [SortDescriptor(keyPath: "name", ascending: false)])
+        #expect(sections.allKeys == ["even", "odd"] && sections.map(Self.names) == [["carl", "bob", "bea"], ["anna", "amy"]])
+        let sectionsReference = ThreadSafeReference(to: sections)
+        let sectionReference = ThreadSafeReference(to: sections[1])
+        try realm.write { realm.add(Contact(value: ["id": 20, "name": "ada", "group": "odd"])) }
+        let resolved = try onAnotherThread {
+            let other = try Realm(configuration: configuration)
+            let sections = try #require(other.resolve(sectionsReference))
+            let section = try #require(other.resolve(sectionReference))
+            return (sections.allKeys, sections.map(Self.names), section.key, Self.names(section))
+        }
+        #expect(resolved.0 == ["even", "odd"] && resolved.1 == [["carl", "bob", "bea"], ["anna", "amy", "ada"]])
+        #expect(resolved.2 == "odd" && resolved.3 == ["anna", "amy", "ada"])
+
+        let frozen = Frozen(sections)
+        let frozenSection = Frozen(sections[0])
+        try realm.write { realm.add(Contact(value: ["id": 21, "name": "cy", "group": "even"])) }
+        let read = try onAnotherThread { (frozen.value.map(Self.names), Self.names(frozenSection.value), frozen.value.isFrozen) }
+        #expect(read.0 == [["carl", "bob", "bea"], ["anna", "amy", "ada"]] && read.1 == ["carl", "bob", "bea"] && read.2)
+        #expect(frozen.thaw()?.map(Self.names) == [["cy", "carl", "bob", "bea"], ["anna", "amy", "ada"]])
+        #expect(!sections[0].isInvalidated && !sections.isInvalidated)
+    }
+
     @Test("IndexPath(item:section:), (row:section:), section, item and row read as UIKit's")
     func indexPaths() {
         let path = IndexPath(item: 4, section: 2)

@@ -13,7 +13,8 @@ final class SectionGrouping<Key: Hashable, Element: Object> {
         var objectKeys: [UInt64]
     }
 
-    private let keyOf: (Element) -> Key
+    /// The key of an object: what sectioned(by:) was given.
+    let keyOf: (Element) -> Key
     private var sections: [Section] = []
     private var indexOfKey: [Key: Int] = [:]
     /// The realm's stamp when `sections` were worked out; nil before the first time.

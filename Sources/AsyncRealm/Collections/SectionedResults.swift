@@ -118,6 +118,9 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: Object>: Ran
     /// Whether the section reads a frozen realm.
     public var isFrozen: Bool { parent.isFrozen }
 
+    /// Whether the realm was invalidated (the section then reads as empty).
+    public var isInvalidated: Bool { parent.isInvalidated }
+
     /// The same section at the realm's current version, never changing.
     ///
     /// - Returns: The section of the same key in frozen sections.

@@ -21,9 +21,20 @@ public struct _ConfinedDescription: Sendable {
         /// A list, a set or a map.
         case list(ownerClass: String, owner: UInt64, column: Int)
         case linking(LinkingSource)
+        /// Sectioned results: their sorted results, and the key block that groups them.
+        indirect case sectioned(results: _ConfinedDescription, keyOf: UncheckedSendable<Any>)
+        /// One section of sectioned results, by its key.
+        indirect case section(sections: _ConfinedDescription, key: UncheckedSendable<Any>)
     }
 
     let kind: Kind
+}
+
+/// A value carried across isolation inside a `_ConfinedDescription` although its type is not
+/// `Sendable`: a section's key (a value: a `String`, an `Int`, a `Date`), or the key block of
+/// sectioned results, which RealmSwift calls wherever the sections are read.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
 }
 
 extension ThreadConfined {
