@@ -82,6 +82,15 @@ final class Recipe: Object, Codable {
     @Persisted var steps: List<String>
 }
 
+final class Member: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var firstName: String
+
+    override class func propertiesMapping() -> [String: String] {
+        ["firstName": "first_name"]
+    }
+}
+
 @Suite("Docs/Models.md")
 struct ModelsGuide {
     @Test("the model's schema: types, options, links, the inverse, the ignored property")
@@ -208,6 +217,14 @@ struct ModelsGuide {
         #expect(realm.object(ofType: Recipe.self, forPrimaryKey: 1)?.steps.count == 2)
         let decoded = try JSONDecoder().decode([Recipe].self, from: exported)
         #expect(decoded.first?.title == "Soup" && decoded.first?.minutes == 0 && decoded.first.map { Array($0.steps) } == ["chop", "boil"])
+    }
+
+    @Test("a property with a column name of its own is queried by the model's name")
+    func columnNames() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-column-names", objectTypes: [Member.self]))
+        try realm.write { realm.create(Member.self, value: ["id": 1, "firstName": "Ana"]) }
+        #expect(realm.objects(Member.self).filter("firstName == 'Ana'").count == 1)
+        #expect(realm.schema["Member"]?["firstName"]?.columnName == "first_name")
     }
 
     @Test("a value that does not fit the property's integer type is refused")

@@ -59,7 +59,7 @@ final class ListObserver<Collection>: ChangeObserver {
         self.location = location
         self.paths = paths
         listTable = ListStore.tableName(forClass: location.owner.info.schema.className,
-                                        property: location.owner.info.schema.storedProperties[location.column].name)
+                                        property: location.owner.info.schema.storedProperties[location.column])
     }
 
     var hasInitial: Bool { true }
@@ -112,7 +112,7 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: ChangeObserv
         self.location = location
         self.paths = paths
         entriesTable = ListStore.tableName(forClass: location.owner.info.schema.className,
-                                           property: location.owner.info.schema.storedProperties[location.column].name)
+                                           property: location.owner.info.schema.storedProperties[location.column])
     }
 
     var hasInitial: Bool { true }

@@ -34,7 +34,7 @@ final class ObjectObserver<T: Object>: ChangeObserver {
             changed = columns.isEmpty ? Set(schema.storedProperties.indices) : columns
         }
         for (column, property) in schema.storedProperties.enumerated() where property.isCollection {
-            let elements = ListStore.tableName(forClass: schema.className, property: property.name)
+            let elements = ListStore.tableName(forClass: schema.className, property: property)
             guard let listChanges = changes.tables[elements] else { continue }
             let owner = managed.key
             if listChanges.inserted.contains(where: { ListStore.owner(ofKey: $0) == owner })
@@ -68,13 +68,13 @@ final class ObjectObserver<T: Object>: ChangeObserver {
         guard let table = snapshot.tableIfPresent(managed.info.tableName),
               let stored = readOrStop({ try table.value(managed.key, column: column) }) else { return nil }
         if property.isMap {
-            let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
+            let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property)
             guard let map = snapshot.tableIfPresent(elements) else { return [:] as [String: Any?] }
             let entries = readOrStop { try MapStore.entries(in: map, owner: managed.key, count: ListStore.count(stored)) }
             return realm.dynamicDictionary(entries, of: property)
         }
         if property.isCollection {
-            let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property.name)
+            let elements = ListStore.tableName(forClass: managed.info.schema.className, property: property)
             guard let list = snapshot.tableIfPresent(elements) else { return [] as [Any?] }
             let values = readOrStop { try ListStore.elements(in: list, owner: managed.key, count: ListStore.count(stored)) }
             return values.map { realm.dynamicValue($0, of: property) }

@@ -78,7 +78,7 @@ final class ObservedPaths {
     private(set) lazy var tableNames: Set<String> = {
         var names: Set<String> = [tableName]
         for (column, property) in schema.storedProperties.enumerated() where property.isCollection && observes(column) {
-            names.insert(ListStore.tableName(forClass: schema.className, property: property.name))
+            names.insert(ListStore.tableName(forClass: schema.className, property: property))
         }
         for link in links { names.formUnion(link.target.tableNames) }
         return names
@@ -105,7 +105,7 @@ final class ObservedPaths {
             }
         }
         for (column, property) in schema.storedProperties.enumerated() where property.isCollection && observes(column) {
-            guard let elements = changes.tables[ListStore.tableName(forClass: schema.className, property: property.name)] else { continue }
+            guard let elements = changes.tables[ListStore.tableName(forClass: schema.className, property: property)] else { continue }
             for key in elements.inserted.union(elements.deleted).union(elements.modified.keys) {
                 keys.insert(ListStore.owner(ofKey: key))
             }

@@ -17,7 +17,7 @@ enum ResultsBase: Sendable {
             guard let schema = realm.objectSchemas[ownerClass],
                   let table = realm.readTable(named: SchemaStore.tableName(forClass: ownerClass)),
                   let stored = readOrStop({ try table.value(owner, column: column) }),
-                  let elements = realm.readTable(named: ListStore.tableName(forClass: ownerClass, property: schema.storedProperties[column].name)) else { return [] }
+                  let elements = realm.readTable(named: ListStore.tableName(forClass: ownerClass, property: schema.storedProperties[column])) else { return [] }
             let values = readOrStop { try ListStore.elements(in: elements, owner: owner, count: ListStore.count(stored)) }
             return values.compactMap { if case .objectKey(let key) = $0 { key } else { nil } }
         case .linking(let source):

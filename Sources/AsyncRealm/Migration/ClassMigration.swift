@@ -97,14 +97,14 @@ final class ClassMigration {
     private func drop(_ old: ObjectSchema) throws {
         try transaction.dropTable(tableName)
         for property in old.storedProperties where property.isCollection {
-            try transaction.dropTable(ListStore.tableName(forClass: className, property: property.name))
+            try transaction.dropTable(ListStore.tableName(forClass: className, property: property))
         }
     }
 
     /// The column of `old` whose values the stored property `property` of the new schema
     /// keeps: the property of the same name with the same stored type.
     private static func source(of property: Property, in old: ObjectSchema) -> Int? {
-        guard let column = old.storedProperties.firstIndex(where: { $0.name == property.name }) else { return nil }
+        guard let column = old.storedProperties.firstIndex(where: { $0.name == property.columnName }) else { return nil }
         return sameStorage(old.storedProperties[column], property) ? column : nil
     }
 
@@ -161,11 +161,11 @@ final class ClassMigration {
     private func rewriteLists(from old: ObjectSchema, to new: ObjectSchema) throws {
         var kept: Set<String> = []
         for (column, property) in new.storedProperties.enumerated() where property.isCollection {
-            let elementsName = ListStore.tableName(forClass: className, property: property.name)
-            if let oldName = renamedLists[property.name] {
+            let elementsName = ListStore.tableName(forClass: className, property: property)
+            if let oldName = renamedLists[property.columnName] {
                 try copyElements(of: oldName, to: property)
             } else if let source = sources[column] {
-                kept.insert(property.name)
+                kept.insert(property.columnName)
                 if old.storedProperties[source].isOptional && !property.isOptional {
                     try replaceNulls(in: transaction.createTable(elementsName), with: Self.zero(of: property.type, realm: realm), isMap: property.isMap)
                 }
@@ -174,8 +174,8 @@ final class ClassMigration {
                 try SchemaStore.createListTable(for: property, of: className, in: transaction)
             }
         }
-        for property in old.storedProperties where property.isCollection && !kept.contains(property.name) && new[property.name]?.isCollection != true {
-            try transaction.dropTable(ListStore.tableName(forClass: className, property: property.name))
+        for property in old.storedProperties where property.isCollection && !kept.contains(property.name) && new[columnName: property.name]?.isCollection != true {
+            try transaction.dropTable(ListStore.tableName(forClass: className, property: property))
         }
     }
 
@@ -213,11 +213,11 @@ final class ClassMigration {
         guard let oldColumn = old.storedProperties.firstIndex(where: { $0.name == oldName }) else {
             throw RealmError(code: .schemaMismatch, message: "\(problem): the old schema has no stored property '\(oldName)'")
         }
-        guard let newColumn = new.storedProperties.firstIndex(where: { $0.name == newName }) else {
+        guard let newColumn = new.storedProperties.firstIndex(where: { $0.columnName == newName }) else {
             throw RealmError(code: .schemaMismatch, message: "\(problem): the new schema has no stored property '\(newName)'")
         }
-        guard new[oldName] == nil, old[newName] == nil else {
-            throw RealmError(code: .schemaMismatch, message: "\(problem): '\(new[oldName] != nil ? oldName : newName)' is in both the old and the new schema")
+        guard new[columnName: oldName] == nil, old[newName] == nil else {
+            throw RealmError(code: .schemaMismatch, message: "\(problem): '\(new[columnName: oldName] != nil ? oldName : newName)' is in both the old and the new schema")
         }
         let from = old.storedProperties[oldColumn], to = new.storedProperties[newColumn]
         guard Self.sameStorage(from, to) else {
@@ -244,10 +244,10 @@ final class ClassMigration {
     /// Fills the element table of `property` with the elements of the list `oldName` in the
     /// base version (same keys: same owners and positions).
     private func copyElements(of oldName: String, to property: Property) throws {
-        let newName = ListStore.tableName(forClass: className, property: property.name)
+        let newName = ListStore.tableName(forClass: className, property: property)
         try transaction.dropTable(newName)
         try SchemaStore.createListTable(for: property, of: className, in: transaction)
-        guard let source = transaction.base.tableIfPresent(ListStore.tableName(forClass: className, property: oldName)) else { return }
+        guard let source = transaction.base.tableIfPresent(ListStore.tableName(forClass: className, columnName: oldName)) else { return }
         let elements = transaction.createTable(newName)
         let zero = Self.zero(of: property.type, realm: realm)
         try source.scan(0...UInt64.max) { key, row in

@@ -21,8 +21,10 @@ enum SchemaDifferences {
         return lines
     }
 
-    /// How one class's model differs from its stored schema.
+    /// How one class's model differs from its stored schema, property by property as the
+    /// file names them (their column names, see `Object.propertiesMapping()`).
     static func between(stored: ObjectSchema, model: ObjectSchema) -> [String] {
+        let (stored, model) = (stored.stored, model.stored)
         let className = model.className
         var lines: [String] = []
         if stored.isEmbedded != model.isEmbedded {

@@ -110,7 +110,7 @@ final class ClassInfo {
         primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
         primaryKeyGivesRowKeys = schema.primaryKeyProperty?.type == .int
         listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isCollection).map {
-            ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element.name))
+            ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element))
         })
         access = Dictionary(uniqueKeysWithValues: schema.properties.map { property in
             let kind: PropertyAccess

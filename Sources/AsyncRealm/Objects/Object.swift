@@ -88,6 +88,22 @@ open class Object {
     /// - Returns: Names of `@Persisted` properties of the class.
     open class func ignoredProperties() -> [String] { [] }
 
+    /// The names the file gives properties, where they differ from the model's: a map from a
+    /// `@Persisted` property's name to its column name, as RealmSwift's custom column names.
+    /// None by default.
+    ///
+    /// The model's names are the ones to use everywhere: in queries, sorts, key-value coding,
+    /// dynamic objects and change streams. Only the file holds the column names, so a
+    /// property can be renamed in the model, keeping its column name here, without a
+    /// migration. (A migration block reads old objects by column name, as the file has them.)
+    ///
+    /// ```
+    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// ```
+    ///
+    /// - Returns: Column names by property name.
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// The schema of this object's class: its name and its stored properties.
     public var objectSchema: ObjectSchema {
         if let info = managed?.info { return info.schema }

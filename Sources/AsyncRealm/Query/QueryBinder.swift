@@ -314,7 +314,7 @@ struct QueryBinder {
             }
             if property.isCollection {
                 let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
-                hops.append(.list(column: column, table: ListStore.tableName(forClass: current.className, property: name), target: target))
+                hops.append(.list(column: column, table: ListStore.tableName(forClass: current.className, property: property), target: target))
                 isCollection = true
                 if let target { current = target } else if !isLast {
                     throw QueryError.at(position, "'\(current.className).\(name)' is a list of values; it has no properties")
@@ -342,7 +342,7 @@ struct QueryBinder {
     /// values).
     private func mapStep(_ property: Property, column: Int, of schema: ObjectSchema, selector: String?, position: Int) throws
         -> (hop: BoundKeyPath.Hop, target: ObjectSchema?, element: Property?, isCollection: Bool, consumesSelector: Bool) {
-        let table = ListStore.tableName(forClass: schema.className, property: property.name)
+        let table = ListStore.tableName(forClass: schema.className, property: property)
         let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
         if let selector, selector.hasPrefix("["), selector.hasSuffix("]") {
             let key = String(selector.dropFirst().dropLast())

@@ -176,6 +176,7 @@ public final class Realm {
     /// whole model (`objectTypes`), and a stored class it lacks is a difference too.
     func register(_ schema: Schema, isComplete: Bool = false) throws {
         let added = try classesToAdd(schema, stored: objectSchemas, isComplete: isComplete)
+        defer { adoptModels(schema) }
         guard !added.isEmpty else { return }
         if configuration.readOnly {
             throw RealmError(code: .readOnly, message: "the read-only realm has no class \(added.map { "'\($0.className)'" }.joined(separator: ", ")); open it for writing once to add them")
@@ -201,6 +202,13 @@ public final class Realm {
             }
         }
         for objectSchema in Array(current.values) + stored { objectSchemas[objectSchema.className] = objectSchema }
+    }
+
+    /// Takes the models' own schemas for the classes this handle knows, which agree with the
+    /// file's (`classesToAdd` checked): they name properties as the models do, where the file
+    /// names them by column (`Object.propertiesMapping()`).
+    private func adoptModels(_ schema: Schema) {
+        for model in schema.objectSchema where objectSchemas[model.className] != nil { objectSchemas[model.className] = model }
     }
 
     /// The classes of `schema` that `stored` does not have; throws `schemaMismatch` naming

@@ -17,6 +17,14 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
         storedProperties = properties.filter { $0.type != .linkingObjects }
     }
 
+    /// The schema as the file stores it: each property named by its column name (see
+    /// `Object.propertiesMapping()`); the schema itself when no property has a column name of
+    /// its own.
+    var stored: ObjectSchema {
+        guard properties.contains(where: { $0.columnName != $0.name }) else { return self }
+        return ObjectSchema(className: className, properties: properties.map(\.stored), isEmbedded: isEmbedded)
+    }
+
     /// The primary key property, if the type has one.
     public var primaryKeyProperty: Property? { properties.first { $0.isPrimary } }
 
@@ -24,6 +32,9 @@ public struct ObjectSchema: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter name: A property name.
     public subscript(name: String) -> Property? { properties.first { $0.name == name } }
+
+    /// The property whose name in the file is `columnName` (see `Property.columnName`).
+    subscript(columnName columnName: String) -> Property? { properties.first { $0.columnName == columnName } }
 
 
     public var description: String {

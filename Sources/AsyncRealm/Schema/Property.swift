@@ -1,7 +1,11 @@
 /// One persisted property of an object type.
 public struct Property: Sendable, Hashable, CustomStringConvertible {
-    /// The property's name in the Swift class (without the wrapper's leading underscore).
+    /// The property's name in the Swift class (without the wrapper's leading underscore): the
+    /// name queries, sorts, key-value coding and dynamic objects use.
     public let name: String
+    /// The property's name in the file: `name`, unless the class's `propertiesMapping()` gives
+    /// it another (RealmSwift's custom column names).
+    public let columnName: String
     /// The stored type (for a list or set, its elements' type; for a map, its values').
     public let type: PropertyType
     /// Whether the property can hold nil (an `Optional` in the model; for a collection, its
@@ -23,8 +27,9 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
     public let linkOriginPropertyName: String?
 
     init(name: String, type: PropertyType, isOptional: Bool, isArray: Bool, isSet: Bool = false, isMap: Bool = false,
-         isPrimary: Bool, isIndexed: Bool, objectClassName: String?, linkOriginPropertyName: String?) {
+         isPrimary: Bool, isIndexed: Bool, objectClassName: String?, linkOriginPropertyName: String?, columnName: String? = nil) {
         self.name = name
+        self.columnName = columnName ?? name
         self.type = type
         self.isOptional = isOptional
         self.isArray = isArray
@@ -34,6 +39,14 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         self.isIndexed = isIndexed
         self.objectClassName = objectClassName
         self.linkOriginPropertyName = linkOriginPropertyName
+    }
+
+    /// The property as the file stores it: named by its column name.
+    var stored: Property {
+        guard columnName != name else { return self }
+        return Property(
+            name: columnName, type: type, isOptional: isOptional, isArray: isArray, isSet: isSet, isMap: isMap,
+            isPrimary: isPrimary, isIndexed: isIndexed, objectClassName: objectClassName, linkOriginPropertyName: linkOriginPropertyName)
     }
 
     /// Whether the property is a collection whose elements live in a table of their own (see
@@ -58,6 +71,7 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         if isMap { element = "String, " + element }
         var text = "\(name): " + (collectionTypeName.map { "\($0)<\(element)>" } ?? element)
         if isPrimary { text += " (primary key)" } else if isIndexed { text += " (indexed)" }
+        if columnName != name { text += " (column '\(columnName)')" }
         return text
     }
 }

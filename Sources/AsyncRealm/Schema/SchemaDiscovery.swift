@@ -101,7 +101,7 @@ enum SchemaDiscovery {
             var options = persisted.options
             if named.primaryKey == name { options.bits |= PersistedOptions(isPrimaryKey: true).bits }
             if named.indexed.contains(name) { options.bits |= PersistedOptions(isIndexed: true).bits }
-            let property = try makeProperty(name: name, kind: persisted.kind, options: options, originProperty: persisted.originProperty, className: className)
+            let property = try makeProperty(name: name, kind: persisted.kind, options: options, originProperty: persisted.originProperty, className: className, columnName: named.columnNames[name])
             properties.append(property)
             if let linked = persisted.kind.objectType { linkedTypes.append(linked) }
         }
@@ -109,11 +109,26 @@ enum SchemaDiscovery {
         if isEmbedded, let primaryKey = properties.first(where: \.isPrimary) {
             throw RealmError(code: .invalidSchema, message: "'\(className)' is an EmbeddedObject and cannot have a primary key ('\(primaryKey.name)'): it is found through the object that holds it; make it an Object to give it one")
         }
+        try checkColumnNames(of: properties, className: className)
         let primaryKeys = properties.filter(\.isPrimary)
         if primaryKeys.count > 1 {
             throw RealmError(code: .invalidSchema, message: "'\(className)' declares \(primaryKeys.count) primary keys (\(primaryKeys.map { "'\($0.name)'" }.joined(separator: ", "))); a class can have at most one")
         }
         return Discovered(schema: ObjectSchema(className: className, properties: properties, isEmbedded: isEmbedded), linkedTypes: linkedTypes)
+    }
+
+    /// Checks that no two stored properties share a column name and none is empty.
+    private static func checkColumnNames(of properties: [Property], className: String) throws {
+        var seen: [String: String] = [:]
+        for property in properties where property.type != .linkingObjects {
+            guard !property.columnName.isEmpty else {
+                throw RealmError(code: .invalidSchema, message: "'\(className).propertiesMapping()' gives '\(property.name)' an empty column name")
+            }
+            if let other = seen[property.columnName] {
+                throw RealmError(code: .invalidSchema, message: "'\(className)' stores both '\(other)' and '\(property.name)' under the column name '\(property.columnName)'; give each its own in propertiesMapping()")
+            }
+            seen[property.columnName] = property.name
+        }
     }
 
     /// The name of the property whose `@Persisted` storage `child` is, or nil.
@@ -129,14 +144,17 @@ enum SchemaDiscovery {
         let primaryKey: String?
         let indexed: Set<String>
         let ignored: Set<String>
+        /// `propertiesMapping()`: column names by property name.
+        let columnNames: [String: String]
 
         init(of type: Object.Type, persisted: [String]) throws {
             primaryKey = type.primaryKey()
             indexed = Set(type.indexedProperties())
             ignored = Set(type.ignoredProperties())
+            columnNames = type.propertiesMapping()
             let known = Set(persisted)
             let className = type.className()
-            for (method, names) in [("primaryKey()", primaryKey.map { [$0] } ?? []), ("indexedProperties()", Array(indexed)), ("ignoredProperties()", Array(ignored))] {
+            for (method, names) in [("primaryKey()", primaryKey.map { [$0] } ?? []), ("indexedProperties()", Array(indexed)), ("ignoredProperties()", Array(ignored)), ("propertiesMapping()", Array(columnNames.keys))] {
                 for name in names.sorted() where !known.contains(name) {
                     throw RealmError(code: .invalidSchema, message: "'\(className).\(method)' names '\(name)', which is not a @Persisted property of '\(className)'")
                 }
@@ -147,7 +165,7 @@ enum SchemaDiscovery {
         }
     }
 
-    private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String) throws -> Property {
+    private static func makeProperty(name: String, kind: _PersistedKind, options: PersistedOptions, originProperty: String?, className: String, columnName: String?) throws -> Property {
         let what = "property '\(name)' of '\(className)'"
         let linkedClass = kind.objectType?.className()
         let collection = kind.isArray ? "List" : kind.isSet ? "MutableSet" : kind.isMap ? "Map" : nil
@@ -174,6 +192,7 @@ enum SchemaDiscovery {
             name: name, type: kind.type, isOptional: kind.isOptional, isArray: kind.isArray, isSet: kind.isSet, isMap: kind.isMap,
             isPrimary: options.isPrimaryKey, isIndexed: options.isIndexed || options.isPrimaryKey,
             objectClassName: linkedClass,
-            linkOriginPropertyName: kind.type == .linkingObjects ? originProperty : nil)
+            linkOriginPropertyName: kind.type == .linkingObjects ? originProperty : nil,
+            columnName: kind.type == .linkingObjects ? nil : columnName)
     }
 }

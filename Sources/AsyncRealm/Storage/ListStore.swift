@@ -21,8 +21,14 @@ enum ListStore {
     /// The largest owner key and length a list can have: each takes 32 bits of a row key.
     static let limit: UInt64 = 1 << 32
 
-    static func tableName(forClass className: String, property: String) -> String {
-        "list_" + className + "." + property
+    /// The element table of `property` of `className`, named by the property's column name
+    /// (its name in the file, which `Object.propertiesMapping()` can set apart from the model's).
+    static func tableName(forClass className: String, property: Property) -> String {
+        tableName(forClass: className, columnName: property.columnName)
+    }
+
+    static func tableName(forClass className: String, columnName: String) -> String {
+        "list_" + className + "." + columnName
     }
 
     static func key(owner: UInt64, position: Int) -> UInt64 {

@@ -89,7 +89,7 @@ enum SchemaStore {
 
     /// Creates the element table of the list, set or map property `property` of `className`.
     static func createListTable(for property: Property, of className: String, in transaction: WriteTransaction) throws {
-        let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property.name))
+        let elements = transaction.createTable(ListStore.tableName(forClass: className, property: property))
         guard hasValueIndex(property) else { return }
         try elements.addIndex(on: 0, unique: false)
         if property.isMap { try elements.addIndex(on: MapStore.lookupColumn, unique: false) }
@@ -124,7 +124,7 @@ enum SchemaStore {
     private static func encode(_ schema: ObjectSchema) -> [RowValue] {
         [.string(schema.className), .list(schema.properties.map { property in
             .list([
-                .string(property.name), .string(property.type.rawValue), .bool(property.isOptional),
+                .string(property.columnName), .string(property.type.rawValue), .bool(property.isOptional),
                 .bool(property.isArray), .bool(property.isPrimary), .bool(property.isIndexed),
                 property.objectClassName.map(RowValue.string) ?? .null,
                 property.linkOriginPropertyName.map(RowValue.string) ?? .null,

@@ -19,7 +19,7 @@ extension Realm {
         let target = RowValue.objectKey(key)
         let property = origin.storedProperties[column]
         if property.isCollection {
-            guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property.name)) else { return [] }
+            guard let table = readTable(named: ListStore.tableName(forClass: origin.className, property: property)) else { return [] }
             return readOrStop { try ListStore.occurrences(of: target, in: table) }.map(\.owner)
         }
         guard let table = readTable(named: SchemaStore.tableName(forClass: origin.className)) else { return [] }
@@ -111,7 +111,7 @@ extension Realm {
             for schema in objectSchemas.values {
                 try transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className))?.deleteAll()
                 for property in schema.storedProperties where property.isCollection {
-                    try transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name))?.deleteAll()
+                    try transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property))?.deleteAll()
                 }
             }
         } catch {
@@ -127,10 +127,10 @@ extension Realm {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
             if property.isMap {
                 // A map keeps its keys; their values become nil.
-                guard let entries = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                guard let entries = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property)) else { continue }
                 for key in try entries.keys() { try MapStore.setValue(.null, ofEntry: key, in: entries) }
             } else if property.isCollection {
-                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property)) else { continue }
                 var owners: Set<UInt64> = []
                 try elements.scan { key, _ in
                     owners.insert(ListStore.owner(ofKey: key))
@@ -156,7 +156,7 @@ extension Realm {
         for (schema, column, property) in links(to: className) {
             guard let table = transaction.tableIfPresent(SchemaStore.tableName(forClass: schema.className)) else { continue }
             if property.isCollection {
-                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property.name)) else { continue }
+                guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: schema.className, property: property)) else { continue }
                 // Positions from the last, so that removing one does not move the next.
                 let found = try ListStore.occurrences(of: target, in: elements).sorted { ($0.owner, $0.position) > ($1.owner, $1.position) }
                 for (owner, position) in found {

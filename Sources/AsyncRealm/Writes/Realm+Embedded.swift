@@ -78,7 +78,7 @@ extension Realm {
     private func embeddedKeys(in property: Property, column: Int, of className: String, owner: UInt64, row: [RowValue], in transaction: WriteTransaction) throws -> [UInt64] {
         let values: [RowValue]
         if property.isCollection {
-            guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: className, property: property.name)) else { return [] }
+            guard let elements = transaction.tableIfPresent(ListStore.tableName(forClass: className, property: property)) else { return [] }
             values = try ListStore.elements(in: elements, owner: owner, count: ListStore.count(row[column]))
         } else {
             values = [row[column]]
