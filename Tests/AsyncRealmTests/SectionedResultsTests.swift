@@ -120,6 +120,8 @@ struct SectionedResultsTests {
         let copy = sections
         #expect(sections == copy)
         #expect(sections != realm.objects(Contact.self).sectioned(by: \.firstLetter))
+        #expect(sections[0] == copy[0])
+        #expect(sections[0] != realm.objects(Contact.self).sectioned(by: \.firstLetter)[0])
     }
 
     @Test("sections and a section pass to another thread as a ThreadSafeReference and, frozen, as Frozen, keeping their key block, filter and order")

@@ -136,3 +136,11 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: Object>: Ran
         parent.thaw(isolation: isolation).map { ResultsSection(key: key, parent: $0) }
     }
 }
+
+extension ResultsSection: Equatable {
+    /// Whether both are the section of one key in the same sectioned results (see
+    /// `SectionedResults`'s `==`), as RealmSwift's sections compare.
+    public static func == (lhs: ResultsSection, rhs: ResultsSection) -> Bool {
+        lhs.key == rhs.key && lhs.parent == rhs.parent
+    }
+}
