@@ -50,6 +50,18 @@ enum MappingV3 {
     }
 }
 
+final class MappedAddress: EmbeddedObject {
+    @Persisted var cityName: String
+    override class func propertiesMapping() -> [String: String] { ["cityName": "city_name"] }
+}
+
+final class MappedHouse: Object {
+    @Persisted var number: Int
+    @Persisted var address: MappedAddress?
+    @Persisted var rooms: List<MappedAddress>
+    override class func propertiesMapping() -> [String: String] { ["address": "home_address", "rooms": "room_list"] }
+}
+
 final class MappedToNothing: Object {
     @Persisted var name: String
     override class func propertiesMapping() -> [String: String] { ["title": "the_title"] }
@@ -150,6 +162,22 @@ struct PropertiesMappingTests {
         let member = try #require(realm.objects(MappingV3.Member.self).first)
         #expect(member.initial == "A" && member.givenName == "Ann" && Array(member.aliases) == ["Annie", "A"])
         #expect(realm.objects(MappingV3.Member.self).filter("initial == 'A' AND ANY aliases == 'A'").count == 1)
+    }
+
+    @Test("embedded objects and lists of them are mapped too, and queried through their parent by the model's names")
+    func embedded() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "mapping-\(UUID())", objectTypes: [MappedHouse.self, MappedAddress.self]))
+        try realm.write {
+            realm.create(MappedHouse.self, value: ["number": 1, "address": ["cityName": "Porto"], "rooms": [["cityName": "a"], ["cityName": "b"]]])
+            realm.create(MappedHouse.self, value: ["number": 2, "address": ["cityName": "Lisbon"]])
+        }
+        let houses = realm.objects(MappedHouse.self)
+        #expect(houses.filter("address.cityName == 'Porto'").map(\.number) == [1])
+        #expect(houses.filter("ANY rooms.cityName == 'b'").map(\.number) == [1])
+        #expect(houses.sorted(byKeyPath: "address.cityName").map(\.number) == [2, 1])
+        try realm.write { houses.first!.rooms.remove(at: 0) }
+        #expect(houses.first!.rooms.map(\.cityName) == ["b"])
+        #expect(realm.schema["MappedAddress"]?["cityName"]?.columnName == "city_name")
     }
 
     @Test("a mapping that names no property, or gives two properties one column, is a schema error")
