@@ -60,6 +60,25 @@ struct BacklinkQueryTests {
         #expect(ana.dogs.filter("@links.LinksPerson.dogs.@count > 1").map(\.name) == ["Rex"])
     }
 
+    @Test("@links.@count counts every link to the object, from every class and property, a map's entries each", arguments: RealmKind.allCases)
+    func allLinksCounted(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Self.realm(kind, directory)
+        let dogs = realm.objects(LinksDog.self)
+        // Rex: two lists, a link and a map entry; Fido: a list and a link; Bo: two map entries.
+        #expect(Self.names(dogs.filter("@links.@count == 4")) == ["Rex"])
+        #expect(Self.names(dogs.filter("@links.@count == 2")) == ["Bo", "Fido"])
+        try realm.write { realm.add(LinksDog(value: ["Max"])) }
+        #expect(Self.names(dogs.filter("@links.@count == 0")) == ["Max"])
+        #expect(Self.names(dogs.filter("@links.@count > 0 AND @links.LinksPerson.best.@count == 0")) == ["Bo"])
+        try realm.write { realm.delete(realm.objects(LinksPerson.self).filter("name == 'Cy'")) }
+        #expect(Self.names(dogs.filter("@links.@count == 2")) == ["Rex"])
+        #expect(Self.names(dogs.filter("@links.@count == 0")) == ["Bo", "Max"])
+        let stored = List<LinksDog>()
+        stored.append(objectsIn: dogs.sorted(byKeyPath: "name"))
+        #expect(stored.index(matching: "@links.@count == 1") == 1)
+    }
+
     @Test("an unmanaged object has no backlinks; a class or property that does not link here is an invalid query")
     func unmanagedAndErrors() throws {
         let directory = TemporaryDirectory()
@@ -79,6 +98,8 @@ struct BacklinkQueryTests {
             ("@links.Nobody.dogs.@count == 0", "no class 'Nobody'"),
             ("@links.LinksPerson.name.@count == 0", "'LinksPerson' has no link or collection of 'LinksDog' named 'name'"),
             ("@links.LinksPerson.@count == 0", "@links names the class and the property"),
+            ("@links.@sum.name > 0", "@links alone is only counted"),
+            ("ANY @links == nil", "@links alone is only counted"),
         ] {
             #expect(throws: (any Error).self, "\(query)") { try dogs.filter(query, values: .none) }
             do {

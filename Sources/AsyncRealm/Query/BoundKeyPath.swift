@@ -13,6 +13,9 @@ struct BoundKeyPath: Sendable {
         case map(column: Int, table: String, select: MapSelection, target: ObjectSchema?)
         /// The objects of `origin` linking here through `property` (a `LinkingObjects`).
         case backlinks(Property, origin: ObjectSchema)
+        /// Every object linking here, through any class's link, list, set or map of this
+        /// class (`@links.@count`): the `backlinks` hops of each, together.
+        case allBacklinks([(property: Property, origin: ObjectSchema)])
         /// A value column (the last hop).
         case value(column: Int)
     }

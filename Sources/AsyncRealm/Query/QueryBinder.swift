@@ -193,6 +193,9 @@ struct QueryBinder {
             return try constant(value, position: position)
         case .keyPath(let components, let aggregate, let aggregateProperty, let position):
             var path = try keyPath(components, from: schema, variables: variables, position: position)
+            if case .allBacklinks? = path.hops.last, aggregate != BoundComparison.Aggregate.count.rawValue || !aggregateProperty.isEmpty {
+                throw QueryError.at(position, "@links alone is only counted: @links.@count; follow one class's links with @links.Class.property")
+            }
             guard let aggregate else { return .path(path, aggregate: nil) }
             guard let kind = BoundComparison.Aggregate(rawValue: aggregate) else {
                 throw QueryError.at(position, "unknown collection operator '@\(aggregate)'")
@@ -270,6 +273,13 @@ struct QueryBinder {
         for (index, name) in names.enumerated() {
             if taken > 0 {
                 taken -= 1
+                continue
+            }
+            if name == "@links", index == names.count - 1 {
+                // `@links` alone: every link to the object, from any class (`@links.@count`).
+                hops.append(.allBacklinks(allLinks(to: current)))
+                isCollection = true
+                last = Property(name: "@links", type: .linkingObjects, isOptional: false, isArray: false, isPrimary: false, isIndexed: false, objectClassName: nil, linkOriginPropertyName: nil)
                 continue
             }
             if name == "@links" {
@@ -460,6 +470,18 @@ struct QueryBinder {
             comparison.left = replaced(comparison.left)
             comparison.right = replaced(comparison.right)
             return .comparison(comparison)
+        }
+    }
+
+    /// Every link, list, set and map of every class that holds objects of `target`, as the
+    /// backlinks `@links.Class.property` would follow, in the order of the classes' names.
+    private func allLinks(to target: ObjectSchema) -> [(property: Property, origin: ObjectSchema)] {
+        schemas.values.sorted { $0.className < $1.className }.flatMap { origin in
+            origin.storedProperties.filter { $0.type == .object && $0.objectClassName == target.className }.map { link in
+                (Property(
+                    name: "@links.\(origin.className).\(link.name)", type: .linkingObjects, isOptional: false, isArray: false,
+                    isPrimary: false, isIndexed: false, objectClassName: origin.className, linkOriginPropertyName: link.name), origin)
+            }
         }
     }
 

@@ -266,26 +266,31 @@ final class QueryEvaluator {
                     return self.object(key, of: target)
                 }
                 if objects.isEmpty && !path.isCollection { return .values([.null]) }
+            case .allBacklinks(let links):
+                objects = objects.flatMap { object in links.flatMap { backlinks(of: object, through: $0.property, origin: $0.origin) } }
             case .backlinks(let property, let origin):
-                objects = objects.flatMap { object -> [ObjectRow] in
-                    // Read through its accessor, an object's backlinks are found in its own realm
-                    // (an unmanaged list's objects may belong to any), for a declared
-                    // `LinkingObjects` and `@links.Class.property` alike; an unmanaged object has
-                    // none.
-                    if let accessor = object.accessor {
-                        guard let managed = accessor.managed else { return [] }
-                        let owners = managed.realm
-                        let info = owners.dynamicClassInfo(origin.className)
-                        return owners.linkingKeys(to: managed.key, of: object.schema.className, through: property).map {
-                            ObjectRow(accessor: owners.accessor(of: DynamicObject.self, key: $0, info: info), realm: realm)
-                        }
-                    }
-                    return realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
-                }
+                objects = objects.flatMap { backlinks(of: $0, through: property, origin: origin) }
             }
             if isLast { return .objects(objects) }
         }
         return .objects(objects)
+    }
+
+    /// The objects of `origin` whose link or collection `property` (backlinks, as a
+    /// `LinkingObjects` is) holds `object`.
+    private func backlinks(of object: ObjectRow, through property: Property, origin: ObjectSchema) -> [ObjectRow] {
+        // Read through its accessor, an object's backlinks are found in its own realm (an
+        // unmanaged list's objects may belong to any), for a declared `LinkingObjects` and
+        // `@links` alike; an unmanaged object has none.
+        if let accessor = object.accessor {
+            guard let managed = accessor.managed else { return [] }
+            let owners = managed.realm
+            let info = owners.dynamicClassInfo(origin.className)
+            return owners.linkingKeys(to: managed.key, of: object.schema.className, through: property).map {
+                ObjectRow(accessor: owners.accessor(of: DynamicObject.self, key: $0, info: info), realm: realm)
+            }
+        }
+        return realm.linkingKeys(to: object.key, of: object.schema.className, through: property).compactMap { self.object($0, of: origin) }
     }
 
     /// What the list `column` of `objects`, read through their accessors, holds: the objects of

@@ -204,7 +204,7 @@ struct QueryPlanner {
         }
         switch path.hops.first {
         case .value(let column)?, .link(let column, _)?, .list(let column, _, _)?, .map(let column, _, _, _)?: return [column]
-        case .backlinks?, nil: return []
+        case .backlinks?, .allBacklinks?, nil: return []
         }
     }
 
