@@ -478,9 +478,7 @@ struct QueryBinder {
     private func allLinks(to target: ObjectSchema) -> [(property: Property, origin: ObjectSchema)] {
         schemas.values.sorted { $0.className < $1.className }.flatMap { origin in
             origin.storedProperties.filter { $0.type == .object && $0.objectClassName == target.className }.map { link in
-                (Property(
-                    name: "@links.\(origin.className).\(link.name)", type: .linkingObjects, isOptional: false, isArray: false,
-                    isPrimary: false, isIndexed: false, objectClassName: origin.className, linkOriginPropertyName: link.name), origin)
+                (Self.backlinks(from: origin.className, through: link.name), origin)
             }
         }
     }
@@ -498,10 +496,14 @@ struct QueryBinder {
         guard let link = origin[linkName], link.type == .object, link.objectClassName == target.className else {
             throw QueryError.at(position, "@links.\(originName).\(linkName): '\(originName)' has no link or collection of '\(target.className)' named '\(linkName)'")
         }
-        let backlinks = Property(
-            name: "@links.\(originName).\(linkName)", type: .linkingObjects, isOptional: false, isArray: false,
-            isPrimary: false, isIndexed: false, objectClassName: originName, linkOriginPropertyName: linkName)
-        return (backlinks, origin)
+        return (Self.backlinks(from: originName, through: linkName), origin)
+    }
+
+    /// The linking-objects property `@links.originClass.linkName` stands for.
+    private static func backlinks(from originClass: String, through linkName: String) -> Property {
+        Property(
+            name: "@links.\(originClass).\(linkName)", type: .linkingObjects, isOptional: false, isArray: false,
+            isPrimary: false, isIndexed: false, objectClassName: originClass, linkOriginPropertyName: linkName)
     }
 
     /// The kinds `@type` is compared with (`'string'`, `{'int', 'null'}`), as bits.
