@@ -87,7 +87,7 @@ struct DatabaseFilesTests {
         let directory = TemporaryDirectory()
         let path = Database.realPath(directory.filePath("db"))
         let leftovers = [".copylock", ".copying", ".copying.lock", ".copying.log"].map { path + $0 }
-        func leave() { for file in leftovers { FileManager.default.createFile(atPath: file, contents: Data("left".utf8)) } }
+        func leave() { for file in leftovers { _ = FileManager.default.createFile(atPath: file, contents: Data("left".utf8)) } }
         do {
             let database = try Database.open(path: path)
             try database.write { try $0.createTable("t").insert([.int(1)], forKey: 1) }

@@ -280,6 +280,22 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("strings read from rows are the bytes stored, either side of the small-string length, and ill-formed bytes read as U+FFFD")
+    func storedStrings() {
+        // 15 bytes fit in a small string and take the other constructor: each length from
+        // empty to past it, in ASCII and with a two-byte character at the end.
+        for length in 0...20 {
+            for text in [String(repeating: "a", count: length), String(repeating: "b", count: max(length - 2, 0)) + "é"] {
+                let read = Array(text.utf8).withUnsafeBytes { String(storedUTF8: $0) }
+                #expect(read == text && read.utf8.count == text.utf8.count, "\(text.utf8.count) bytes")
+            }
+        }
+        for bytes: [UInt8] in [[0x61, 0xFF, 0x62], [0xC3], Array(repeating: 0x61, count: 15) + [0xE2, 0x82]] {
+            let read = bytes.withUnsafeBytes { String(storedUTF8: $0) }
+            #expect(read == String(decoding: bytes, as: UTF8.self) && read.contains("\u{FFFD}"))
+        }
+    }
+
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()

@@ -57,7 +57,7 @@ extension String {
     public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> String? {
         guard let row = object._currentRow(in: realm),
               let bytes = RowCodec.string(column, of: row, cursor: &object.__rowCursor) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(storedUTF8: bytes)
     }
 }
 

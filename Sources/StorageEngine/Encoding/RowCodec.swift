@@ -239,7 +239,7 @@ package enum RowCodec {
             if let number = doublePayload(offset: offset, in: row, end: &end) { return .double(number) }
         case Tag.string.rawValue:
             if let bytes = stringPayload(offset: offset, in: row, end: &end) {
-                return .string(String(decoding: bytes, as: UTF8.self))
+                return .string(String(storedUTF8: bytes))
             }
         case Tag.timestamp.rawValue:
             if let (seconds, nanoseconds) = timestampPayload(offset: offset, in: row, end: &end) {
@@ -599,7 +599,7 @@ package enum RowCodec {
         case .double: return .double(Double(bitPattern: try reader.readUInt64()))
         case .string:
             let bytes = try reader.readBytes(try reader.readLength(limit: reader.remaining))
-            return .string(String(decoding: bytes, as: UTF8.self))
+            return .string(String(storedUTF8: bytes))
         case .binary:
             return .binary(Array(try reader.readBytes(try reader.readLength(limit: reader.remaining))))
         case .timestamp:
