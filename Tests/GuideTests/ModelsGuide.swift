@@ -182,6 +182,23 @@ struct ModelsGuide {
         #expect(loud.map(\.key) == ["volume"])
     }
 
+    @Test("a mixed value holds lists and dictionaries, live in a managed object")
+    func mixedCollections() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-mixed-collections", objectTypes: [Preference.self]))
+        try realm.write {
+            let layout = realm.create(Preference.self, value: ["key": "layout", "value": AnyRealmValue.fromDictionary([
+                "columns": .fromArray([.string("name"), .string("date")]),
+                "width": .int(800),
+            ])])
+            // A managed object's nested collections are live: changing one changes the stored value.
+            layout.value.dictionaryValue?["columns"]?.listValue?.append(.string("size"))
+        }
+        let layout = realm.objects(Preference.self).filter("key == 'layout'").first!
+        print(layout.value.dictionaryValue!["columns"]!.listValue!.count)        // 3
+        #expect(layout.value.dictionaryValue?["columns"]?.listValue?.last == .string("size"))
+        #expect(realm.objects(Preference.self).filter("value.@type == 'dictionary'").count == 1)
+    }
+
     @Test("a custom persistable type is stored and queried as its persisted value")
     func customPersistable() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "models-guide-custom", objectTypes: [Subscriber.self]))

@@ -92,6 +92,7 @@ extension List {
     }
 
     private func stream(keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<List<Element>>> {
+        if let nested { nested.stopNoChanges("list") }
         guard let location = managedLocation else {
             stop("only a managed list has changes to observe; add its object to a realm first")
         }
@@ -148,6 +149,7 @@ extension Map {
     }
 
     private func stream(keyPaths: [String]?) -> ChangeStream<RealmMapChange<Map<Key, Value>>> {
+        if let nested { nested.stopNoChanges("dictionary") }
         guard let location = managedLocation else {
             stop("only a managed map has changes to observe; add its object to a realm first")
         }

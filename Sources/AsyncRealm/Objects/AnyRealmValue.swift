@@ -17,6 +17,12 @@ import StorageEngine
 /// `.decimal128(1)`), values of other different cases are never equal and do not order, and a
 /// sort orders by kind first: none, booleans, numbers, strings, data, dates, object ids,
 /// UUIDs, objects. A link to an object that is deleted reads as `.none`.
+///
+/// A value can also be a list or a dictionary of mixed values, nested to any depth
+/// (`.fromArray([.int(1), .fromDictionary(["a": .bool(true)])])`). The value of a managed
+/// object holds them live: `object.value.listValue?.append(.int(2))` in a write transaction
+/// changes the stored list. Two lists (or dictionaries) are equal when their elements (or
+/// entries) are.
 public enum AnyRealmValue: Hashable {
     /// No value.
     case none
@@ -42,6 +48,15 @@ public enum AnyRealmValue: Hashable {
     case decimal128(Decimal)
     /// A `UUID`.
     case uuid(UUID)
+    /// A dictionary of mixed values by string key.
+    case dictionary(Map<String, AnyRealmValue>)
+    /// A list of mixed values.
+    case list(List<AnyRealmValue>)
+
+    /// `.none`, as RealmSwift's `AnyRealmValue()`.
+    public init() {
+        self = .none
+    }
 
     /// The integer held, or nil.
     public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
@@ -64,6 +79,33 @@ public enum AnyRealmValue: Hashable {
     /// The `UUID` held, or nil.
     public var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
 
+    /// The dictionary held, or nil. A managed object's is live: changing it (in a write
+    /// transaction) changes the stored value.
+    public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let value) = self { value } else { nil } }
+    /// The list held, or nil. A managed object's is live: changing it (in a write transaction)
+    /// changes the stored value.
+    public var listValue: List<AnyRealmValue>? { if case .list(let value) = self { value } else { nil } }
+
+    /// A value holding a new unmanaged dictionary of `dictionary`'s entries.
+    ///
+    /// - Parameter dictionary: The entries; their values may be lists and dictionaries too.
+    /// - Returns: `.dictionary` of a new `Map`.
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
+        let map = Map<String, AnyRealmValue>()
+        for (key, value) in dictionary { map[key] = value }
+        return .dictionary(map)
+    }
+
+    /// A value holding a new unmanaged list of `array`'s elements.
+    ///
+    /// - Parameter array: The elements; they may be lists and dictionaries too.
+    /// - Returns: `.list` of a new `List`.
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: array)
+        return .list(list)
+    }
+
     /// The object held, if it is a `T`.
     ///
     /// - Parameter objectType: The model class expected.
@@ -85,51 +127,14 @@ extension AnyRealmValue: RealmCollectionValue {
     public static var _persistedKind: _PersistedKind { _PersistedKind(.any) }
     public static func _persistedDefault() -> AnyRealmValue { .none }
 
+    /// The stored value; a list or dictionary it holds comes as an unmanaged copy (a managed
+    /// object's value is read with `init(mixed:realm:at:)`, which keeps them live).
     public static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> AnyRealmValue {
-        switch MixedValue(stored: stored.value) {
-        case .none: return .none
-        case .value(let value):
-            switch value {
-            case .bool(let flag): return .bool(flag)
-            case .int(let number): return .int(Int(number))
-            case .float(let number): return .float(number)
-            case .double(let number): return .double(number)
-            case .string(let text): return .string(text)
-            case .binary(let bytes): return .data(Data(bytes))
-            case .timestamp: return .date(Date._fromStorage(stored, realm: realm))
-            case .uuid: return .uuid(UUID._fromStorage(stored, realm: realm))
-            default: storageMismatch(stored, Self.self)
-            }
-        case .objectId(let bytes): return .objectId(ObjectId(bytes: bytes))
-        case .decimal(let decimal): return .decimal128(decimal)
-        case .object(let className, let key):
-            return realm.mixedLinkTarget(className: className, key: key).map(AnyRealmValue.object) ?? .none
-        case .malformed: storageMismatch(stored, Self.self)
-        }
+        AnyRealmValue(mixed: MixedValue(stored: stored.value), realm: realm, at: nil)
     }
 
     public func _toStorage(realm: Realm) -> _StorageValue {
-        _StorageValue(stored(realm: realm))
-    }
-
-    private func stored(realm: Realm) -> RowValue {
-        switch self {
-        case .none: return .null
-        case .int(let value): return .int(Int64(value))
-        case .bool(let value): return .bool(value)
-        case .float(let value): return .float(value)
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
-        case .data(let value): return .binary(Array(value))
-        case .date(let value): return value._toStorage(realm: realm).value
-        case .uuid(let value): return value._toStorage(realm: realm).value
-        case .objectId(let value): return MixedValue.objectId(value.bytes).stored
-        case .decimal128(let value): return MixedValue.decimal(value).stored
-        case .object(let object):
-            guard case .objectKey(let key) = object._toStorage(realm: realm).value else { return .null }
-            let className = object.managed?.info.schema.className ?? type(of: object).className()
-            return MixedValue.object(className: className, key: key).stored
-        }
+        _StorageValue(storedForm(realm: realm, depth: 0))
     }
 
     /// A value of any supported type as a mixed value: the `AnyRealmValue` itself, nil (or
@@ -150,6 +155,10 @@ extension AnyRealmValue: RealmCollectionValue {
         case let decimal as Decimal: return .decimal128(decimal)
         case let uuid as UUID: return .uuid(uuid)
         case let object as Object: return .object(object)
+        case let list as List<AnyRealmValue>: return .list(list)
+        case let map as Map<String, AnyRealmValue>: return .dictionary(map)
+        case let dictionary as [String: Any?]: return fromAnyDictionary(dictionary)
+        case let array as [Any?]: return fromAnyArray(array)
         default: return nil
         }
     }

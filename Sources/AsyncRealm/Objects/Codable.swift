@@ -212,6 +212,10 @@ extension AnyRealmValue: Codable {
             self = .int(number)
         } else if let number = try? container.decode(Double.self) {
             self = .double(number)
+        } else if let elements = try? container.decode([AnyRealmValue].self) {
+            self = .fromArray(elements)
+        } else if let entries = try? container.decode([String: AnyRealmValue].self) {
+            self = .fromDictionary(entries)
         } else {
             self = .string(try container.decode(String.self))
         }
@@ -235,6 +239,8 @@ extension AnyRealmValue: Codable {
         case .objectId(let value): try container.encode(value)
         case .decimal128(let value): try container.encode(value)
         case .uuid(let value): try container.encode(value)
+        case .list(let list): try container.encode(Array(list))
+        case .dictionary(let map): try container.encode(Dictionary(uniqueKeysWithValues: map.map { ($0.key, $0.value) }))
         case .object(let object):
             guard let encodable = object as? any Encodable else {
                 throw EncodingError.invalidValue(object, EncodingError.Context(

@@ -116,6 +116,8 @@ extension AnyRealmValue {
         case .objectId(let value): value
         case .decimal128(let value): value
         case .uuid(let value): value
+        case .list(let value): value
+        case .dictionary(let value): value
         }
     }
 }

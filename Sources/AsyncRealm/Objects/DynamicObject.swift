@@ -131,7 +131,8 @@ extension Realm {
         }
     }
 
-    /// A stored `AnyRealmValue` as a dynamic value: the value itself, or a `DynamicObject`.
+    /// A stored `AnyRealmValue` as a dynamic value: the value itself, or a `DynamicObject`; a
+    /// list or dictionary it holds as an array or a dictionary of dynamic values.
     private func mixedDynamicValue(_ mixed: MixedValue) -> Any? {
         switch mixed {
         case .none, .malformed: return nil
@@ -141,6 +142,10 @@ extension Realm {
         case .object(let className, let key):
             guard objectSchemas[className] != nil, mixedLinkTarget(className: className, key: key) != nil else { return nil }
             return accessor(of: DynamicObject.self, key: key, info: dynamicClassInfo(className))
+        case .list(let elements):
+            return elements.map { mixedDynamicValue(MixedValue(stored: $0)) }
+        case .dictionary(let entries):
+            return Dictionary(entries.map { ($0.key, mixedDynamicValue(MixedValue(stored: $0.value))) }, uniquingKeysWith: { _, last in last })
         }
     }
 

@@ -6,7 +6,26 @@ import StorageEngine
 /// reads and writes its realm: every accessor sees a change at once, and changing it needs a
 /// write transaction.
 public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomAccessCollection, MutableCollection {
-    private var unmanaged: [Element] = []
+    /// An unmanaged list's elements.
+    private var storedElements: [Element] = []
+
+    /// The elements an unmanaged list holds, or a list held in a managed `AnyRealmValue`
+    /// (`nested`) holds now: such a list is read whole and stored whole again after a change.
+    private var unmanaged: [Element] {
+        get {
+            guard let nested else { return storedElements }
+            return nestedElements(nested)
+        }
+        _modify {
+            guard let nested else {
+                yield &storedElements
+                return
+            }
+            var elements = nestedElements(nested)
+            yield &elements
+            nested.store(list: elements as! [AnyRealmValue])
+        }
+    }
 
     public init() {
         super.init(location: nil)
@@ -14,6 +33,20 @@ public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomA
 
     override init(location: ManagedListLocation?) {
         super.init(location: location)
+    }
+
+    /// The list held in the mixed value at `nested`.
+    override init(nested: NestedCollectionLocation) {
+        super.init(nested: nested)
+    }
+
+    private func nestedElements(_ nested: NestedCollectionLocation) -> [Element] {
+        guard let stored = nested.listElements() else {
+            stop("the \(nested.noun("list")) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
+        }
+        return stored.indices.map { position in
+            AnyRealmValue(mixed: MixedValue(stored: stored[position]), realm: nested.realm, at: nested.appending(.index(position))) as! Element
+        }
     }
 
     /// Iterates the elements; an unmanaged list's as they were when iteration began, as in
@@ -55,7 +88,7 @@ public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomA
     public subscript(position: Int) -> Element {
         get {
             guard let location else { return unmanaged[position] }
-            return location.element(location.element(at: position), as: Element.self)
+            return location.element(location.element(at: position), as: Element.self, at: .element(location, position: position))
         }
         set { replace(index: position, object: newValue) }
     }

@@ -59,7 +59,13 @@ struct ManagedListLocation {
     /// The stored `value` as an element of type `Element`. A `DynamicObject` element (of a
     /// collection read by property name, see `DynamicObject`) is an accessor of the class the
     /// collection holds, which its type alone does not say.
-    func element<Element: _Persistable>(_ value: RowValue, as _: Element.Type) -> Element {
+    ///
+    /// A list or dictionary in a mixed element is live at `root` (the element's place), when
+    /// given.
+    func element<Element: _Persistable>(_ value: RowValue, as _: Element.Type, at root: NestedCollectionLocation.Root? = nil) -> Element {
+        if Element.self == AnyRealmValue.self, let root {
+            return AnyRealmValue(mixed: MixedValue(stored: value), realm: realm, at: NestedCollectionLocation(root: root, path: [])) as! Element
+        }
         if Element.self == DynamicObject.self || Element.self == DynamicObject?.self, case .objectKey(let key) = value {
             let object = realm.accessor(of: DynamicObject.self, key: key, info: realm.dynamicClassInfo(targetClassName ?? ""))
             return (object as? Element) ?? (Optional(object) as! Element)

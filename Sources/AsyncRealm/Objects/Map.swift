@@ -42,7 +42,36 @@ public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashabl
 /// when its UTF-8 bytes are. Deleting an object a map holds leaves its key, with the value nil.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBase, Sequence {
     /// An unmanaged map's entries, in key order.
-    private var unmanaged: [SingleMapEntry<Key, Value>] = []
+    private var storedEntries: [SingleMapEntry<Key, Value>] = []
+
+    /// The entries an unmanaged map holds, or a dictionary held in a managed `AnyRealmValue`
+    /// (`nested`) holds now, in key order: such a dictionary is read whole and stored whole
+    /// again after a change.
+    private var unmanaged: [SingleMapEntry<Key, Value>] {
+        get {
+            guard let nested else { return storedEntries }
+            return nestedEntries(nested)
+        }
+        _modify {
+            guard let nested else {
+                yield &storedEntries
+                return
+            }
+            var entries = nestedEntries(nested)
+            yield &entries
+            nested.store(dictionary: entries.map { (key: $0.key._mapKeyString, value: $0.value as! AnyRealmValue) })
+        }
+    }
+
+    private func nestedEntries(_ nested: NestedCollectionLocation) -> [SingleMapEntry<Key, Value>] {
+        guard let stored = nested.dictionaryEntries() else {
+            stop("the \(nested.noun("dictionary")) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
+        }
+        return stored.map { entry in
+            let value = AnyRealmValue(mixed: MixedValue(stored: entry.value), realm: nested.realm, at: nested.appending(.key(entry.key)))
+            return SingleMapEntry(key: Key(_mapKeyString: entry.key), value: value as! Value)
+        }
+    }
 
     /// An empty unmanaged map.
     public init() {
@@ -51,6 +80,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
 
     override init(location: ManagedListLocation?) {
         super.init(location: location)
+    }
+
+    /// The dictionary held in the mixed value at `nested`.
+    override init(nested: NestedCollectionLocation) {
+        super.init(nested: nested)
     }
 
     /// The number of entries.
@@ -202,7 +236,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     private var entries: [SingleMapEntry<Key, Value>] {
         guard let location else { return unmanaged }
         return location.entries().map { entry in
-            SingleMapEntry(key: Key(_mapKeyString: entry.key), value: location.element(entry.value, as: Value.self))
+            SingleMapEntry(key: Key(_mapKeyString: entry.key), value: location.element(entry.value, as: Value.self, at: .entry(location, key: entry.key)))
         }
     }
 
@@ -216,7 +250,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
         // A map read by property name holds `DynamicObject`s, as RealmSwift's, so a key whose
         // object was deleted reads as no value.
         if stored == .null, Value.self == DynamicObject.self { return nil }
-        return location.element(stored, as: Value.self)
+        return location.element(stored, as: Value.self, at: .entry(location, key: text))
     }
 
     /// The value stored under `key` in the map at `location`, nil (not `.null`) if it has none.

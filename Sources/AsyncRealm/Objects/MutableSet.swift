@@ -87,6 +87,12 @@ public final class MutableSet<Element: RealmCollectionValue>: _CollectionBase, R
     ///
     /// - Parameter elements: Values, or objects (unmanaged ones are added to the realm).
     public func insert<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        let elements = Array(elements)
+        if Element.self == AnyRealmValue.self {
+            for case let element as AnyRealmValue in elements where element.listValue != nil || element.dictionaryValue != nil {
+                stop("a MutableSet cannot hold a list or a dictionary (AnyRealmValue.list or .dictionary), as in Realm; keep them in a List or a Map")
+            }
+        }
         guard let location else {
             for element in elements where !unmanaged.contains(element) { unmanaged.append(element) }
             return

@@ -49,6 +49,8 @@ extension Object {
         let realm = __managedRealm.unsafelyUnwrapped
         if let column = PropertySlots.column(of: slot) {
             return realm._withUnsafeGuaranteedRef { realm in
+                // (A constant once specialized: no test in the reads of other types.)
+                if V.self == AnyRealmValue.self { return _mixedValue(column: column, in: realm) as! V }
                 if let value = V._fromCurrentRow(of: self, column: column, realm: realm) { return value }
                 return V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
             }
@@ -66,6 +68,14 @@ extension Object {
             return
         }
         realm.write(value, of: ManagedObjectState(self), slot: slot)
+    }
+
+    /// The `AnyRealmValue` in column `column`, read through `realm`, which is this object's: a
+    /// list or dictionary it holds is live, read and changed in place.
+    @usableFromInline
+    final func _mixedValue(column: Int, in realm: Realm) -> AnyRealmValue {
+        let location = NestedCollectionLocation(root: .property(owner: ManagedObjectState(self), column: column), path: [])
+        return AnyRealmValue(mixed: MixedValue(stored: _storedValue(column: column, in: realm).value), realm: realm, at: location)
     }
 
     /// Column `column` of the row, read through `realm`, which is this object's.

@@ -134,6 +134,7 @@ extension Realm {
     private func read<V: _Persistable>(_: V.Type, of managed: ManagedObjectState, access: PropertyAccess) -> V {
         switch access {
         case .value(let column):
+            if V.self == AnyRealmValue.self { return managed.object._mixedValue(column: column, in: self) as! V }
             return V._fromStorage(_StorageValue(self.column(column, of: managed)), realm: self)
         case .list(let column):
             require(!isInvalidated(managed), "this object was deleted from its realm; check isInvalidated before using it")

@@ -384,6 +384,7 @@ struct QueryBinder {
         case .uuid: return "a UUID"
         case .objectId: return "an ObjectId"
         case .object: return "an object"
+        case .collection: return "a list or dictionary"
         }
     }
 

@@ -15,6 +15,9 @@ enum QueryScalar: Hashable, Sendable {
     case uuid(UInt128)
     case objectId([UInt8])
     case object(UInt64)
+    /// A list or dictionary held in an `AnyRealmValue`: equal to no constant, and ordered
+    /// against none.
+    case collection
 
     /// A stored value of a property of `type`.
     init(stored value: RowValue, type: PropertyType) {
@@ -48,11 +51,13 @@ enum QueryScalar: Hashable, Sendable {
         case .objectId(let bytes): self = .objectId(bytes)
         case .decimal(let decimal): self = .decimal(decimal)
         case .object(_, let key): self = .object(key)
+        case .list, .dictionary: self = .collection
         }
     }
 
     /// Where values of this kind sort among values of other kinds (an `AnyRealmValue` column
-    /// holds many): nil, booleans, numbers, strings, data, dates, object ids, UUIDs, objects.
+    /// holds many): nil, booleans, numbers, strings, data, dates, object ids, UUIDs, objects,
+    /// lists and dictionaries.
     var kindRank: Int {
         switch self {
         case .null: 0
@@ -64,6 +69,7 @@ enum QueryScalar: Hashable, Sendable {
         case .objectId: 6
         case .uuid: 7
         case .object: 8
+        case .collection: 9
         }
     }
 
@@ -104,6 +110,7 @@ enum QueryScalar: Hashable, Sendable {
                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         case .objectId(let bytes): return ObjectId(bytes: bytes)
         case .object(let key): return key
+        case .collection: return nil
         }
     }
 

@@ -84,6 +84,8 @@ extension QueryValue {
         case .decimal128(let decimal): .decimal(decimal)
         case .uuid(let uuid): .uuid(uuid)
         case .object(let object): from(argument: object)
+        // A list or dictionary is no constant a query compares with.
+        case .list, .dictionary: nil
         }
     }
 

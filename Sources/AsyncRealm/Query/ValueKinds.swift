@@ -20,6 +20,8 @@ enum ValueKinds {
     static let object: Int64 = 1 << 9
     static let objectId: Int64 = 1 << 10
     static let uuid: Int64 = 1 << 11
+    static let list: Int64 = 1 << 12
+    static let dictionary: Int64 = 1 << 13
     static let numeric = int | float | double | decimal
 
     private static let byName: [(name: String, kinds: Int64)] = [
@@ -29,6 +31,7 @@ enum ValueKinds {
         ("bindata", binary), ("date", date), ("datetimeoffset", date), ("timestamp", date), ("float", float),
         ("double", double), ("decimal128", decimal), ("decimal", decimal), ("object", object), ("link", object),
         ("objectid", objectId), ("uuid", uuid), ("guid", uuid), ("numeric", numeric),
+        ("list", list), ("array", list), ("dictionary", dictionary),
     ]
 
     /// The kinds `name` stands for; nil for a name that is none.
@@ -65,6 +68,8 @@ enum ValueKinds {
         case .objectId: return objectId
         case .decimal: return decimal
         case .object: return object
+        case .list: return list
+        case .dictionary: return dictionary
         case .value(let value):
             switch value {
             case .null: return null

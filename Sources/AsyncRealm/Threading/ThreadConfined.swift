@@ -96,6 +96,7 @@ extension Results: ThreadConfined {
 
 extension List: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
+        if let nested { nested.stopNotConfinable("list") }
         guard let location = managedLocation else { stop("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
         return location.confinedDescription
     }
@@ -118,6 +119,7 @@ extension MutableSet: ThreadConfined {
 
 extension Map: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
+        if let nested { nested.stopNotConfinable("dictionary") }
         guard let location = managedLocation else { stop("an unmanaged map is not confined; pass it as it is, or add its object to a realm first") }
         return location.confinedDescription
     }
