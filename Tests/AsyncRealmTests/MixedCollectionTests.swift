@@ -174,7 +174,16 @@ struct MixedCollectionTests {
             realm.create(Setting.self, value: ["id": 4, "value": AnyRealmValue.int(1)])
         }
         let settings = realm.objects(Setting.self)
-        #expect(settings.first?.value == .fromArray([.int(1)]))
+        // Managed collections are equal when they are the same stored collection, as in
+        // RealmSwift: not to an unmanaged copy, nor to another object's equal one.
+        let first = try #require(settings.first)
+        #expect(first.value == settings.first?.value && first.value.listValue == first.value.listValue)
+        #expect(first.value != .fromArray([.int(1)]))
+        try realm.write { realm.create(Setting.self, value: ["id": 5, "value": AnyRealmValue.fromArray([.int(1)])]) }
+        #expect(first.value != realm.object(ofType: Setting.self, forPrimaryKey: 5)?.value)
+        #expect(first.history == first.history && first.history != realm.object(ofType: Setting.self, forPrimaryKey: 5)?.history)
+        #expect(List<Int>() == List<Int>() && MutableSet<Int>() == MutableSet<Int>() && Map<String, Int>() == Map<String, Int>())
+        try realm.write { realm.delete(realm.object(ofType: Setting.self, forPrimaryKey: 5)!) }
         #expect(settings.filter("value.@type == 'list'").map(\.id) == [1])
         #expect(settings.filter("value.@type == 'dictionary'").map(\.id) == [2])
         #expect(settings.filter("value == nil").map(\.id) == [3], "a list or dictionary is not nil")
@@ -229,5 +238,39 @@ struct MixedCollectionTests {
         }
         let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(printed.contains("a MutableSet cannot hold a list or a dictionary"), "\(printed)")
+    }
+
+    @Test("a nested list and dictionary have change streams: positions and keys inserted, deleted and modified, and an end when the value no longer holds them")
+    func nestedChangeStreams() async throws {
+        let realm = try await Realm.open(configuration: Realm.Configuration(inMemoryIdentifier: "mixed-streams", objectTypes: [Setting.self, Profile.self]))
+        let setting = Setting()
+        setting.value = .fromDictionary(["list": .fromArray([.int(1), .int(2)]), "key0": .fromDictionary(["a": .int(1), "b": .int(2)])])
+        try await realm.asyncWrite { realm.add(setting) }
+        let list = try #require(setting.value.dictionaryValue?["list"]?.listValue)
+        let map = try #require(setting.value.dictionaryValue?["key0"]?.dictionaryValue)
+        var listChanges = list.changes.makeAsyncIterator()
+        var mapChanges = map.changes.makeAsyncIterator()
+        guard case .initial(let initialList)? = await listChanges.next(), case .initial? = await mapChanges.next() else {
+            Issue.record("no initial")
+            return
+        }
+        #expect(initialList.count == 2)
+        try await realm.asyncWrite {
+            list.append(.int(3))
+            map["a"] = nil
+            map["b"] = .string("two")
+            map["c"] = .bool(true)
+        }
+        guard case .update(_, let deletions, let insertions, let modifications)? = await listChanges.next() else { Issue.record("no list update"); return }
+        #expect(deletions.isEmpty && insertions == [2] && modifications.isEmpty)
+        guard case .update(let changed, let removed, let added, let modified)? = await mapChanges.next() else { Issue.record("no map update"); return }
+        #expect(changed.count == 2 && removed == ["a"] && added == ["c"] && modified == ["b"])
+        try await realm.asyncWrite { list[0] = .string("one") }
+        guard case .update(_, _, _, let set)? = await listChanges.next() else { Issue.record("no list update"); return }
+        #expect(set == [0])
+        try await realm.asyncWrite { setting.value = .none }
+        guard case .update(_, let emptied, _, _)? = await listChanges.next() else { Issue.record("no final update"); return }
+        #expect(emptied == [0, 1, 2])
+        #expect(await listChanges.next() == nil, "the stream ends when the value no longer holds the list")
     }
 }

@@ -132,23 +132,33 @@ final class MapObserver<Key: _MapKey, Value: RealmCollectionValue>: ChangeObserv
         let ownerDeleted = realm.isInvalidated(location.owner)
         let newEntries = ownerDeleted ? [] : location.entries()
         let modifiedObjects = paths?.modifiedKeys(in: changes, realm: realm) ?? []
-        let oldValues = Dictionary(entries.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { _, last in last })
-        let newKeys = Set(newEntries.map { Array($0.key.utf8) })
-        let deletions = entries.filter { !newKeys.contains(Array($0.key.utf8)) }.map(\.key)
+        let diff = Self.diff(old: entries, new: newEntries) { value in
+            if case .objectKey(let key) = value { modifiedObjects.contains(key) } else { false }
+        }
+        entries = newEntries
+        if ownerDeleted { isFinished = true }
+        guard !diff.deletions.isEmpty || !diff.insertions.isEmpty || !diff.modifications.isEmpty || isFinished else { return nil }
+        let key = { (text: String) in Key(_mapKeyString: text) }
+        return .update(map, deletions: diff.deletions.map(key), insertions: diff.insertions.map(key), modifications: diff.modifications.map(key))
+    }
+
+    /// The keys of `old` that `new` has not (deletions), of `new` that `old` has not
+    /// (insertions), and of both whose values differ or `isModified` (modifications).
+    static func diff(
+        old: [MapStore.Entry], new: [MapStore.Entry], isModified: (RowValue) -> Bool
+    ) -> (deletions: [String], insertions: [String], modifications: [String]) {
+        let oldValues = Dictionary(old.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { _, last in last })
+        let newKeys = Set(new.map { Array($0.key.utf8) })
+        let deletions = old.filter { !newKeys.contains(Array($0.key.utf8)) }.map(\.key)
         var insertions: [String] = [], modifications: [String] = []
-        for entry in newEntries {
+        for entry in new {
             guard let oldValue = oldValues[Array(entry.key.utf8)] else {
                 insertions.append(entry.key)
                 continue
             }
-            let objectModified = if case .objectKey(let key) = entry.value { modifiedObjects.contains(key) } else { false }
-            if !oldValue.isIdentical(to: entry.value) || objectModified { modifications.append(entry.key) }
+            if !oldValue.isIdentical(to: entry.value) || isModified(entry.value) { modifications.append(entry.key) }
         }
-        entries = newEntries
-        if ownerDeleted { isFinished = true }
-        guard !deletions.isEmpty || !insertions.isEmpty || !modifications.isEmpty || isFinished else { return nil }
-        let key = { (text: String) in Key(_mapKeyString: text) }
-        return .update(map, deletions: deletions.map(key), insertions: insertions.map(key), modifications: modifications.map(key))
+        return (deletions, insertions, modifications)
     }
 
     func rebase() {

@@ -92,7 +92,10 @@ extension List {
     }
 
     private func stream(keyPaths: [String]?) -> ChangeStream<RealmCollectionChange<List<Element>>> {
-        if let nested { nested.stopNoChanges("list") }
+        if let nested {
+            nested.realm.checkThread()
+            return ChangeStream(core: StreamDriver(realm: nested.realm, observer: NestedListObserver(list: self, location: nested)))
+        }
         guard let location = managedLocation else {
             stop("only a managed list has changes to observe; add its object to a realm first")
         }
@@ -149,7 +152,10 @@ extension Map {
     }
 
     private func stream(keyPaths: [String]?) -> ChangeStream<RealmMapChange<Map<Key, Value>>> {
-        if let nested { nested.stopNoChanges("dictionary") }
+        if let nested {
+            nested.realm.checkThread()
+            return ChangeStream(core: StreamDriver(realm: nested.realm, observer: NestedMapObserver(map: self, location: nested)))
+        }
         guard let location = managedLocation else {
             stop("only a managed map has changes to observe; add its object to a realm first")
         }

@@ -105,8 +105,9 @@ extension AnyRealmValue {
 }
 
 extension AnyRealmValue {
-    /// Whether the two hold the same case and value; lists and dictionaries are equal when
-    /// their elements (or entries) are, managed or not.
+    /// Whether the two hold the same case and value. Lists and dictionaries compare as the
+    /// collections do: unmanaged ones by their elements (or entries), managed ones when they
+    /// are the same stored collection, as in RealmSwift.
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true
@@ -121,9 +122,8 @@ extension AnyRealmValue {
         case (.objectId(let a), .objectId(let b)): a == b
         case (.decimal128(let a), .decimal128(let b)): a == b
         case (.uuid(let a), .uuid(let b)): a == b
-        case (.list(let a), .list(let b)): a === b || Array(a) == Array(b)
-        case (.dictionary(let a), .dictionary(let b)):
-            a === b || Dictionary(uniqueKeysWithValues: a.map { ($0.key, $0.value) }) == Dictionary(uniqueKeysWithValues: b.map { ($0.key, $0.value) })
+        case (.list(let a), .list(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a == b
         default: false
         }
     }

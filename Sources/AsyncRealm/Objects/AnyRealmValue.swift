@@ -21,8 +21,8 @@ import StorageEngine
 /// A value can also be a list or a dictionary of mixed values, nested to any depth
 /// (`.fromArray([.int(1), .fromDictionary(["a": .bool(true)])])`). The value of a managed
 /// object holds them live: `object.value.listValue?.append(.int(2))` in a write transaction
-/// changes the stored list. Two lists (or dictionaries) are equal when their elements (or
-/// entries) are.
+/// changes the stored list. Two unmanaged lists (or dictionaries) are equal when their
+/// elements (or entries) are; two managed ones when they are the same stored collection.
 public enum AnyRealmValue: Hashable {
     /// No value.
     case none

@@ -126,10 +126,6 @@ struct NestedCollectionLocation {
         stop("the \(noun(kind)) is not passed, frozen or thawed on its own; pass its object (a ThreadSafeReference, or freeze() it) and read the \(kind) from it there")
     }
 
-    /// Stops: a collection in a mixed value has no change stream of its own.
-    func stopNoChanges(_ kind: String) -> Never {
-        stop("the \(noun(kind)) has no change stream of its own; observe its object's changes (the property holding it reports every change to it)")
-    }
 
     // MARK: Writing
 
