@@ -273,4 +273,41 @@ struct MixedCollectionTests {
         #expect(emptied == [0, 1, 2])
         #expect(await listChanges.next() == nil, "the stream ends when the value no longer holds the list")
     }
+
+    @Test("queries reach into nested collections: keys, positions, FIRST, LAST, every element with [*], and @count", arguments: RealmKind.allCases)
+    func queries(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try openRealm(directory, kind)
+        try realm.write {
+            realm.create(Setting.self, value: ["id": 1, "value": ["name": "a", "tags": ["x", "y"], "size": 3]])
+            realm.create(Setting.self, value: ["id": 2, "value": ["name": "b", "tags": ["y"], "nested": ["deep": [1, 2, 3]]]])
+            realm.create(Setting.self, value: ["id": 3, "value": [10, ["k": "v"], "last"]])
+            realm.create(Setting.self, value: ["id": 4, "value": AnyRealmValue.int(10)])
+            realm.create(Setting.self, value: ["id": 5, "value": AnyRealmValue.fromArray([])])
+        }
+        let settings = realm.objects(Setting.self)
+        func ids(_ predicate: String, _ arguments: Any...) -> [Int] {
+            (try? settings.filter(RealmPredicate(predicate, arguments: arguments)).map(\.id)) ?? [-1]
+        }
+        #expect(ids("value['name'] == 'a'") == [1])
+        #expect(ids("value['name'] BEGINSWITH %@", "b") == [2])
+        #expect(ids("value['missing'] == nil") == [1, 2, 3, 4, 5], "a key a value lacks reads nil")
+        #expect(ids("value['tags'][0] == 'y'") == [2])
+        #expect(ids("ANY value['tags'][*] == 'y'") == [1, 2])
+        #expect(ids("value['tags'][LAST] == 'y'") == [1, 2])
+        #expect(ids("value['tags'][FIRST] == 'x'") == [1])
+        #expect(ids("value['nested']['deep'][2] == 3") == [2])
+        #expect(ids("value[0] == 10") == [3], "a list's element, not the value 10 itself")
+        #expect(ids("value[1]['k'] == 'v'") == [3])
+        #expect(ids("value == 10") == [4])
+        #expect(ids("value.@count == 3") == [1, 2, 3])
+        #expect(ids("value.@size == 0") == [4, 5])
+        #expect(ids("value['tags'].@count == 2") == [1])
+        #expect(ids("value['tags'].@type == 'list'") == [1, 2])
+        #expect(ids("value[*] == 'last'") == [3])
+        #expect(ids("value['size'] > 2") == [1])
+        for invalid in ["value[-1] == 1", "value['a'].name == 1", "options[0] == 1", "value[x] == 1"] {
+            #expect(throws: RealmError.self, "\(invalid)") { try settings.filter(RealmPredicate(invalid)) }
+        }
+    }
 }

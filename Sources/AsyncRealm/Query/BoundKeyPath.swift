@@ -18,6 +18,36 @@ struct BoundKeyPath: Sendable {
         case allBacklinks([(property: Property, origin: ObjectSchema)])
         /// A value column (the last hop).
         case value(column: Int)
+        /// An `AnyRealmValue` column and the subscripts that reach into the lists and
+        /// dictionaries it holds (the last hop): `value['key'][0]`, `value[*]`.
+        case mixed(column: Int, steps: [MixedStep])
+    }
+
+    /// A subscript into a list or dictionary held in a mixed value.
+    enum MixedStep: Sendable, Equatable {
+        /// A dictionary's value under a key: `['key']`.
+        case key(String)
+        /// A list's element at a position: `[2]`.
+        case index(Int)
+        /// A list's first or last element: `[FIRST]`, `[LAST]`.
+        case first, last
+        /// Every element of a list, or every value of a dictionary: `[*]`.
+        case all
+
+        /// The values `step` reaches in the stored mixed values `values`.
+        static func apply(_ step: MixedStep, to values: [RowValue]) -> [RowValue] {
+            values.flatMap { value -> [RowValue] in
+                switch (MixedValue(stored: value), step) {
+                case (.list(let elements), .index(let position)): elements.indices.contains(position) ? [elements[position]] : []
+                case (.list(let elements), .first): elements.first.map { [$0] } ?? []
+                case (.list(let elements), .last): elements.last.map { [$0] } ?? []
+                case (.list(let elements), .all): elements
+                case (.dictionary(let entries), .all): entries.map(\.value)
+                case (.dictionary(let entries), .key(let key)): entries.first { MapStore.sameKey($0.key, key) }.map { [$0.value] } ?? []
+                default: []
+                }
+            }
+        }
     }
 
     /// What a path takes from a map.
@@ -75,6 +105,12 @@ struct BoundKeyPath: Sendable {
             if case .map(_, _, .key, _) = hop { return true }
             return false
         }
+    }
+    /// Whether the path ends taking every element of a list or dictionary held in a mixed
+    /// value (`value[*]`, and `value.@count`, which counts them).
+    var takesEveryNestedElement: Bool {
+        if case .mixed(_, let steps)? = hops.last { return steps.contains(.all) }
+        return false
     }
     /// The class of the objects the path ends at, when it ends at objects.
     var objectClass: String? {

@@ -200,6 +200,7 @@ struct QueryBinder {
             guard let kind = BoundComparison.Aggregate(rawValue: aggregate) else {
                 throw QueryError.at(position, "unknown collection operator '@\(aggregate)'")
             }
+            if kind == .count || kind == .size { countElementsOfMixed(&path) }
             if kind == .type, !aggregateProperty.isEmpty {
                 throw QueryError.at(position, "@type ends a key path: '\(path.text).@type'")
             }
@@ -339,12 +340,52 @@ struct QueryBinder {
                 current = target
                 continue
             }
+            if property.type == .any, !isLast, names[index + 1].hasPrefix("[") {
+                let steps = try mixedSteps(names[(index + 1)...], of: name, position: position)
+                hops.append(.mixed(column: column, steps: steps))
+                isCollection = isCollection || steps.contains(.all)
+                taken = steps.count
+                continue
+            }
             guard isLast else {
                 throw QueryError.at(position, "'\(current.className).\(name)' is \(property.type.rawValue); it has no properties")
             }
             hops.append(.value(column: column))
         }
         return BoundKeyPath(hops: hops, property: last!, isCollection: isCollection, text: KeyPathText.text(of: components))
+    }
+
+    /// `value.@count` (or `@size`) of a mixed value counts the elements of the list or
+    /// dictionary it holds (none for any other value): the path takes every element.
+    private func countElementsOfMixed(_ path: inout BoundKeyPath) {
+        switch path.hops.last {
+        case .value(let column)? where path.property.type == .any:
+            path.hops[path.hops.count - 1] = .mixed(column: column, steps: [.all])
+        case .mixed(let column, let steps)? where steps.last != .all:
+            path.hops[path.hops.count - 1] = .mixed(column: column, steps: steps + [.all])
+        default:
+            break
+        }
+    }
+
+    /// The subscripts after mixed property `name` (`['key']`, `[2]`, `[FIRST]`, `[LAST]`,
+    /// `[*]`), which must end the key path.
+    private func mixedSteps(_ components: ArraySlice<String>, of name: String, position: Int) throws -> [BoundKeyPath.MixedStep] {
+        var steps: [BoundKeyPath.MixedStep] = []
+        for component in components {
+            guard component.hasPrefix("["), component.hasSuffix("]") else {
+                throw QueryError.at(position, "subscripts end a key path: '\(name)' holds lists and dictionaries of values, which have no properties ('\(component)')")
+            }
+            let inside = String(component.dropFirst().dropLast())
+            switch inside {
+            case "$*": steps.append(.all)
+            case "$FIRST": steps.append(.first)
+            case "$LAST": steps.append(.last)
+            default:
+                if inside.hasPrefix("$"), let index = Int(inside.dropFirst()) { steps.append(.index(index)) } else { steps.append(.key(inside)) }
+            }
+        }
+        return steps
     }
 
     /// The hop of map `property` and what follows it: `['key']` (one value), `@allKeys` (the
@@ -356,6 +397,9 @@ struct QueryBinder {
         let target = property.type == .object ? property.objectClassName.flatMap { schemas[$0] } : nil
         if let selector, selector.hasPrefix("["), selector.hasSuffix("]") {
             let key = String(selector.dropFirst().dropLast())
+            if key.hasPrefix("$") {
+                throw QueryError.at(position, "a map is subscripted by a string key: \(property.name)['key']; positions, FIRST, LAST and * subscript an AnyRealmValue")
+            }
             return (.map(column: column, table: table, select: .key(key), target: target), target, nil, false, true)
         }
         if selector == "@allKeys" {
@@ -530,7 +574,7 @@ struct QueryBinder {
     }
 
     private func checkAggregate(_ aggregate: BoundComparison.Aggregate, of path: BoundKeyPath, right: BoundComparison.Side, op: QueryComparison.Operator, position: Int) throws {
-        guard path.isCollection else {
+        guard path.isCollection || path.takesEveryNestedElement else {
             throw QueryError.at(position, "@\(aggregate.rawValue) needs a list or linking objects; '\(path.text)' is a single value")
         }
         switch aggregate {

@@ -219,6 +219,15 @@ final class QueryEvaluator {
             switch hop {
             case .value(let column):
                 return .values(objects.map { convert(column < $0.row.count ? $0.row[column] : .null, path.property.type) })
+            case .mixed(let column, let steps):
+                return .values(objects.flatMap { object -> [QueryScalar] in
+                    let stored = column < object.row.count ? object.row[column] : .null
+                    let reached = steps.reduce([stored]) { BoundKeyPath.MixedStep.apply($1, to: $0) }
+                    // A subscript that finds nothing, on a path to one value, reaches nil (as a
+                    // map's missing key does).
+                    if reached.isEmpty && !path.isCollection && !steps.contains(.all) { return [.null] }
+                    return reached.map { convert($0, .any) }
+                })
             case .link(let column, let target):
                 var next: [ObjectRow] = []
                 for object in objects {

@@ -129,7 +129,7 @@ struct QueryLexer {
             let normalized = symbol == "=<" ? "<=" : symbol == "=>" ? ">=" : symbol
             return QueryToken(kind: .symbol(normalized), position: start)
         }
-        if "=<>!(){}[],.".contains(character) {
+        if "=<>!(){}[],.*".contains(character) {
             position += 1
             return QueryToken(kind: .symbol(String(character)), position: start)
         }

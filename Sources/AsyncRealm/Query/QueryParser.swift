@@ -335,16 +335,24 @@ struct QueryParser {
         return .keyPath(path, aggregate: aggregate, aggregateProperty: aggregateProperty, position: position)
     }
 
-    /// A map's `['key']` after a path component, appended to `path` as `[key]`.
+    /// Subscripts after a path component, each appended to `path`: a map's (or a mixed
+    /// dictionary's) `['key']` as `[key]`; a mixed list's `[2]`, `[FIRST]`, `[LAST]` and `[*]`
+    /// (every element) as `[$2]`, `[$FIRST]`, `[$LAST]` and `[$*]`, which no key can be (keys do
+    /// not start with `$`).
     private mutating func mapSubscript(into path: inout [String]) throws {
-        guard isSymbol("[") else { return }
-        advance()
-        guard case .string(let key) = current.kind else {
-            throw QueryError.at(current.position, "a map is subscripted by a string key: map['key'], found \(Self.describe(current))")
+        while isSymbol("[") {
+            advance()
+            switch current.kind {
+            case .string(let key): path.append("[" + key + "]")
+            case .integer(let index) where index >= 0: path.append("[$\(index)]")
+            case .symbol("*"): path.append("[$*]")
+            case .identifier(let name) where ["first", "last"].contains(name.lowercased()): path.append("[$\(name.uppercased())]")
+            default:
+                throw QueryError.at(current.position, "a subscript is a string key (map['key']), a position, FIRST, LAST or * (value[0], value[*]), found \(Self.describe(current))")
+            }
+            advance()
+            try expectSymbol("]", "to close the subscript")
         }
-        advance()
-        try expectSymbol("]", "to close the map key")
-        path.append("[" + key + "]")
     }
 
     private mutating func subquery() throws -> QueryOperand {

@@ -203,7 +203,7 @@ struct QueryPlanner {
         case .subqueryCount(let bound, _): path = bound
         }
         switch path.hops.first {
-        case .value(let column)?, .link(let column, _)?, .list(let column, _, _)?, .map(let column, _, _, _)?: return [column]
+        case .value(let column)?, .mixed(let column, _)?, .link(let column, _)?, .list(let column, _, _)?, .map(let column, _, _, _)?: return [column]
         case .backlinks?, .allBacklinks?, nil: return []
         }
     }
