@@ -53,7 +53,11 @@ func realm() throws -> Realm {
             owner.labels.insert(objectsIn: ["l\(id % 3)", "shared"])
             owner.scores["k\(id % 4)"] = id
             owner.scores["shared"] = -id
-            owner.extra = [AnyRealmValue.none, .int(id), .string("x\(id)"), .double(Double(id) / 2)][id % 4]
+            owner.extra = [
+                AnyRealmValue.none, .int(id), .string("x\(id)"), .double(Double(id) / 2),
+                .fromArray([.int(id), .fromDictionary(["k": .string("v\(id)")]), .fromArray([])]),
+                .fromDictionary(["a": .int(id), "l": .fromArray([.int(1), .none])]),
+            ][id % 6]
             let pet = FuzzPet()
             pet.name = "pet\(id)"
             pet.age = id

@@ -41,9 +41,7 @@ public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomA
     }
 
     private func nestedElements(_ nested: NestedCollectionLocation) -> [Element] {
-        guard let stored = nested.listElements() else {
-            stop("the \(nested.noun("list")) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
-        }
+        let stored = nested.existingListElements()
         return stored.indices.map { position in
             AnyRealmValue(mixed: MixedValue(stored: stored[position]), realm: nested.realm, at: nested.appending(.index(position))) as! Element
         }

@@ -64,10 +64,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     }
 
     private func nestedEntries(_ nested: NestedCollectionLocation) -> [SingleMapEntry<Key, Value>] {
-        guard let stored = nested.dictionaryEntries() else {
-            stop("the \(nested.noun("dictionary")) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
-        }
-        return stored.map { entry in
+        nested.existingDictionaryEntries().map { entry in
             let value = AnyRealmValue(mixed: MixedValue(stored: entry.value), realm: nested.realm, at: nested.appending(.key(entry.key)))
             return SingleMapEntry(key: Key(_mapKeyString: entry.key), value: value as! Value)
         }

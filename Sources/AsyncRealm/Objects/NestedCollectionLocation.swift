@@ -65,6 +65,22 @@ struct NestedCollectionLocation {
 
     // MARK: Reading
 
+    /// The list's elements' stored forms; stops if the path no longer leads to a list.
+    func existingListElements() -> [RowValue] {
+        guard let elements = listElements() else { stopGone("list") }
+        return elements
+    }
+
+    /// The dictionary's entries' stored forms; stops if the path no longer leads to one.
+    func existingDictionaryEntries() -> [MapStore.Entry] {
+        guard let entries = dictionaryEntries() else { stopGone("dictionary") }
+        return entries
+    }
+
+    private func stopGone(_ kind: String) -> Never {
+        stop("the \(noun(kind)) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
+    }
+
     /// Whether the path still leads to a dictionary (or, if not `dictionary`, a list).
     func holdsCollection(dictionary: Bool) -> Bool {
         dictionary ? dictionaryEntries() != nil : listElements() != nil
@@ -130,10 +146,10 @@ struct NestedCollectionLocation {
     // MARK: Writing
 
     /// Stores `list` as the list's elements.
-    func store(list elements: [AnyRealmValue], kind: String = "list") {
-        checkWritable(kind)
+    func store(list elements: [AnyRealmValue]) {
+        checkWritable("list")
         let stored = elements.map { $0.storedForm(realm: realm, depth: path.count + 1) }
-        replace(with: MixedValue.list(stored).stored, kind: kind)
+        replace(with: MixedValue.list(stored).stored, kind: "list")
     }
 
     /// Stores `entries` (in key order, keys distinct) as the dictionary's entries.
@@ -153,9 +169,7 @@ struct NestedCollectionLocation {
     /// `value`.
     private func replace(with value: RowValue, kind: String) {
         guard let rootValue = rootValue(), !realm.isInvalidated(owner),
-              let replaced = Self.replacing(in: rootValue, at: path[...], with: value) else {
-            stop("the \(noun(kind)) no longer exists (its object was deleted, or the value holding it changed); read it again from its object")
-        }
+              let replaced = Self.replacing(in: rootValue, at: path[...], with: value) else { stopGone(kind) }
         switch root {
         case .property(let owner, let column):
             realm.write(stored: replaced, column: column, of: owner)
