@@ -306,6 +306,10 @@ struct MixedCollectionTests {
         #expect(ids("value['tags'].@type == 'list'") == [1, 2])
         #expect(ids("value[*] == 'last'") == [3])
         #expect(ids("value['size'] > 2") == [1])
+        #expect(settings.where { $0.value["tags"][0] == .string("y") }.map(\.id) == [2])
+        #expect(settings.where { $0.value["nested"]["deep"][2] == .int(3) }.map(\.id) == [2])
+        #expect(settings.where { $0.value["tags"].any == .string("y") }.map(\.id) == [1, 2])
+        #expect(settings.where { $0.value[0] == .int(10) || $0.value["size"] > .int(2) }.map(\.id) == [1, 3])
         for invalid in ["value[-1] == 1", "value['a'].name == 1", "options[0] == 1", "value[x] == 1"] {
             #expect(throws: RealmError.self, "\(invalid)") { try settings.filter(RealmPredicate(invalid)) }
         }

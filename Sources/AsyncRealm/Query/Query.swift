@@ -337,6 +337,43 @@ extension Query where T: RealmKeyedCollection {
     }
 }
 
+extension Query where T == AnyRealmValue {
+    /// The element at `position` of the list the value holds (`value[2]`); nil where it holds
+    /// no list or a shorter one.
+    ///
+    /// - Parameter position: A position in the list, from 0.
+    public subscript(position: Int) -> Query<AnyRealmValue> {
+        precondition(position >= 0, "a position in a list is 0 or more, not \(position)")
+        return Query<AnyRealmValue>(realm: realm, path: path + ["[$\(position)]"])
+    }
+
+    /// The value under `key` of the dictionary the value holds (`value['key']`); nil where it
+    /// holds no dictionary or none with the key.
+    ///
+    /// - Parameter key: A key of the dictionary.
+    public subscript(key: String) -> Query<AnyRealmValue> {
+        Query<AnyRealmValue>(realm: realm, path: path + ["[" + key + "]"])
+    }
+
+    /// Every element (or dictionary value) of the collection the value holds (`value[*]`): a
+    /// comparison holds when any one's does.
+    public var any: Query<AnyRealmValue> {
+        Query<AnyRealmValue>(realm: realm, path: path + ["[$*]"])
+    }
+
+    // Mixed values order as the query language orders them (numbers by value, other kinds
+    // only against their own kind), as RealmSwift's `AnyRealmValue` queries do.
+
+    /// Whether the value is greater than `rhs`.
+    public static func > (lhs: Query, rhs: AnyRealmValue) -> Query<Bool> { lhs.predicate(.greater, rhs) }
+    /// Whether the value is greater than or equal to `rhs`.
+    public static func >= (lhs: Query, rhs: AnyRealmValue) -> Query<Bool> { lhs.predicate(.greaterOrEqual, rhs) }
+    /// Whether the value is less than `rhs`.
+    public static func < (lhs: Query, rhs: AnyRealmValue) -> Query<Bool> { lhs.predicate(.less, rhs) }
+    /// Whether the value is less than or equal to `rhs`.
+    public static func <= (lhs: Query, rhs: AnyRealmValue) -> Query<Bool> { lhs.predicate(.lessOrEqual, rhs) }
+}
+
 extension LinkingObjects: QueryCollection {
     /// The linking class.
     public typealias QueryElement = Element
