@@ -314,4 +314,32 @@ struct MixedCollectionTests {
             #expect(throws: RealmError.self, "\(invalid)") { try settings.filter(RealmPredicate(invalid)) }
         }
     }
+
+    @Test("a migration copies mixed values holding links, nested or not, from oldObject to newObject; the links read back as the model's class")
+    func migrationCopiesLinks() throws {
+        let directory = TemporaryDirectory()
+        var configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Setting.self, Profile.self])
+        do {
+            let realm = try Realm(configuration: configuration)
+            let profile = Profile()
+            profile.name = "linked"
+            try realm.write {
+                realm.create(Setting.self, value: ["id": 1, "value": ["a": [1, ["deep": true]], "p": profile]])
+                realm.create(Setting.self, value: ["id": 2, "value": AnyRealmValue.object(profile)])
+            }
+        }
+        configuration.schemaVersion = 2
+        configuration.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "Setting") { oldObject, newObject in
+                newObject!["value"] = oldObject!["value"]
+            }
+        }
+        let realm = try Realm(configuration: configuration)
+        let settings = realm.objects(Setting.self).sorted(byKeyPath: "id")
+        // Read before the handle used the Profile model: its class comes from objectTypes.
+        #expect(settings[1].value.object(Profile.self)?.name == "linked")
+        #expect(settings[0].value.dictionaryValue?["p"]?.object(Profile.self)?.name == "linked")
+        #expect(settings[0].value.dictionaryValue?["a"]?.listValue?[1].dictionaryValue?["deep"] == .bool(true))
+        #expect(realm.objects(Profile.self).count == 1, "the link is to the same object, not a copy")
+    }
 }

@@ -166,10 +166,13 @@ extension AnyRealmValue: RealmCollectionValue {
 
 extension Realm {
     /// The object a mixed value links to: an accessor of its model class when this realm knows
-    /// the class by its model, a `DynamicObject` otherwise; nil if it was deleted.
+    /// the class by its model (one it used, or one of `objectTypes`), a `DynamicObject`
+    /// otherwise; nil if it was deleted.
     func mixedLinkTarget(className: String, key: UInt64) -> Object? {
         guard objectSchemas[className] != nil else { return nil }
-        let info = classInfos.values.first { $0.schema.className == className } ?? dynamicClassInfo(className)
+        let info = classInfos.values.first { $0.schema.className == className }
+            ?? configuration.objectTypes?.first { $0.className() == className }.flatMap { try? classInfo(for: $0) }
+            ?? dynamicClassInfo(className)
         guard readOrStop({ try readTable(info)?.contains(key) }) == true else { return nil }
         let object = info.type.init()
         object._manage(realm: self, key: key, info: info)

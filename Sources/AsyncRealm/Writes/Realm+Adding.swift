@@ -43,6 +43,9 @@ extension Realm {
     /// The key of `object` in this realm, adding it (and what it links to) if it is unmanaged.
     func keyAddingIfNeeded(_ object: Object) -> UInt64 {
         if let managed = object.managed {
+            // An `oldObject` of a migration (or an object it links to) stands for the same
+            // object in the new version.
+            if managed.realm !== self, let key = migratedKey(of: managed) { return key }
             require(managed.realm === self, "this object is managed by another Realm instance; read it through this realm instead")
             require(!managed.isInvalidated, "this object was deleted, or added in a write that was cancelled, so it cannot be added or linked to; add a new unmanaged object instead")
             return managed.key
