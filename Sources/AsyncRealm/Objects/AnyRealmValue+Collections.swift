@@ -130,6 +130,8 @@ extension AnyRealmValue {
 
     /// Hashes the case and the value; a list or dictionary by its case alone, as in
     /// RealmSwift (their contents can change while they are in a set).
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .none: hasher.combine(0)
