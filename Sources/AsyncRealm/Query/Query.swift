@@ -343,7 +343,7 @@ extension Query where T == AnyRealmValue {
     ///
     /// - Parameter position: A position in the list, from 0.
     public subscript(position: Int) -> Query<AnyRealmValue> {
-        precondition(position >= 0, "a position in a list is 0 or more, not \(position)")
+        require(position >= 0, "a position in a list is 0 or more, not \(position)")
         return Query<AnyRealmValue>(realm: realm, path: path + ["[$\(position)]"])
     }
 
