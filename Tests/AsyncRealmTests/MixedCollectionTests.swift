@@ -342,4 +342,35 @@ struct MixedCollectionTests {
         #expect(settings[0].value.dictionaryValue?["a"]?.listValue?[1].dictionaryValue?["deep"] == .bool(true))
         #expect(realm.objects(Profile.self).count == 1, "the link is to the same object, not a copy")
     }
+
+    @Test("a nested list or dictionary freezes, thaws and travels by reference, in a property, a list element and a map value")
+    func threadConfinement() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Setting.self, Profile.self])
+        let realm = try Realm(configuration: configuration)
+        let setting = Setting()
+        setting.value = .fromDictionary(["list": .fromArray([.int(1)])])
+        setting.history.append(.fromArray([.int(1)]))
+        setting.options["o"] = .fromDictionary(["a": .int(1)])
+        try realm.write { realm.add(setting) }
+        let list = try #require(setting.value.dictionaryValue?["list"]?.listValue)
+        let element = try #require(setting.history[0].listValue)
+        let entry = try #require(setting.options["o"]?.dictionaryValue)
+        let frozen = (list.freeze(), element.freeze(), entry.freeze())
+        try realm.write {
+            list.append(.int(2))
+            element.append(.int(2))
+            entry["b"] = .int(2)
+        }
+        #expect(frozen.0.isFrozen && frozen.0.count == 1 && frozen.1.count == 1 && frozen.2.count == 1)
+        #expect(frozen.0.thaw()?.count == 2 && frozen.1.thaw()?.count == 2 && frozen.2.thaw()?.count == 2)
+        let references = (ThreadSafeReference(to: list), ThreadSafeReference(to: element), ThreadSafeReference(to: entry))
+        let counts = try onAnotherThread {
+            let other = try Realm(configuration: configuration)
+            return [other.resolve(references.0)?.count, other.resolve(references.1)?.count, other.resolve(references.2)?.count]
+        }
+        #expect(counts == [2, 2, 2])
+        try realm.write { setting.value = .none }
+        #expect(frozen.0.thaw() == nil, "the value no longer holds the list")
+    }
 }

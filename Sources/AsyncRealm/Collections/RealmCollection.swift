@@ -299,7 +299,7 @@ public struct AnyRealmCollection<Element: Object>: RealmCollection {
         case .results: Results<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
         case .list: List<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
         case .linking: LinkingObjects<Element>._resolve(description, in: realm).map(AnyRealmCollection.init)
-        case .object, .sectioned, .section: nil
+        case .object, .sectioned, .section, .nested: nil
         }
     }
 }

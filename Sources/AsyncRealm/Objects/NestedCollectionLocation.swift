@@ -11,7 +11,7 @@ import StorageEngine
 /// invalidated.
 struct NestedCollectionLocation {
     /// One step down from a mixed value: a list's element or a dictionary's value.
-    enum Step: Hashable {
+    enum Step: Hashable, Sendable {
         case index(Int)
         case key(String)
     }
@@ -133,13 +133,6 @@ struct NestedCollectionLocation {
         default:
             return nil
         }
-    }
-
-    // MARK: What it does not have
-
-    /// Stops: a collection in a mixed value is not passed between threads or frozen alone.
-    func stopNotConfinable(_ kind: String) -> Never {
-        stop("the \(noun(kind)) is not passed, frozen or thawed on its own; pass its object (a ThreadSafeReference, or freeze() it) and read the \(kind) from it there")
     }
 
 

@@ -20,6 +20,10 @@ public struct _ConfinedDescription: Sendable {
         case results(className: String, query: BoundPredicate?, steps: [BoundStep], base: ResultsBase?)
         /// A list, a set or a map.
         case list(ownerClass: String, owner: UInt64, column: Int)
+        /// A list or dictionary held in an `AnyRealmValue` (see `NestedCollectionLocation`):
+        /// the property holding the value, the element or key of it for a list or map
+        /// property, and the path down to the collection.
+        case nested(ownerClass: String, owner: UInt64, column: Int, place: NestedCollectionLocation.Step?, path: [NestedCollectionLocation.Step])
         case linking(LinkingSource)
         /// Sectioned results: their sorted results, and the key block that groups them.
         indirect case sectioned(results: _ConfinedDescription, keyOf: UncheckedSendable<Any>)
@@ -96,13 +100,16 @@ extension Results: ThreadConfined {
 
 extension List: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
-        if let nested { nested.stopNotConfinable("list") }
+        if let nested { return nested.confinedDescription }
         guard let location = managedLocation else { stop("an unmanaged list is not confined; pass it as it is, or add its object to a realm first") }
         return location.confinedDescription
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> List? {
-        ManagedListLocation.resolve(description, in: realm).map { List(location: $0) }
+        if case .nested = description.kind {
+            return NestedCollectionLocation.resolve(description, in: realm, dictionary: false).map { List(nested: $0) }
+        }
+        return ManagedListLocation.resolve(description, in: realm).map { List(location: $0) }
     }
 }
 
@@ -119,13 +126,16 @@ extension MutableSet: ThreadConfined {
 
 extension Map: ThreadConfined {
     public var _confinedDescription: _ConfinedDescription {
-        if let nested { nested.stopNotConfinable("dictionary") }
+        if let nested { return nested.confinedDescription }
         guard let location = managedLocation else { stop("an unmanaged map is not confined; pass it as it is, or add its object to a realm first") }
         return location.confinedDescription
     }
 
     public static func _resolve(_ description: _ConfinedDescription, in realm: Realm) -> Map? {
-        ManagedListLocation.resolve(description, in: realm).map { Map(location: $0) }
+        if case .nested = description.kind {
+            return NestedCollectionLocation.resolve(description, in: realm, dictionary: true).map { Map(nested: $0) }
+        }
+        return ManagedListLocation.resolve(description, in: realm).map { Map(location: $0) }
     }
 }
 
@@ -146,6 +156,12 @@ extension ManagedListLocation {
     /// Where the collection `description` describes is in `realm`; nil if its object is gone.
     static func resolve(_ description: _ConfinedDescription, in realm: Realm) -> ManagedListLocation? {
         guard case .list(let ownerClass, let owner, let column) = description.kind else { return nil }
+        return resolve(ownerClass: ownerClass, owner: owner, column: column, in: realm)
+    }
+
+    /// Column `column` of object `owner` of class `ownerClass` in `realm`; nil if the object is
+    /// gone.
+    static func resolve(ownerClass: String, owner: UInt64, column: Int, in realm: Realm) -> ManagedListLocation? {
         let info = realm.dynamicClassInfo(ownerClass)
         guard readOrStop({ try realm.readTable(info)?.contains(owner) }) == true else { return nil }
         // The owner's accessor, read by class name: the collection needs its realm and row, not
