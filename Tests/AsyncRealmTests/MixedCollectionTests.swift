@@ -310,6 +310,13 @@ struct MixedCollectionTests {
         #expect(settings.where { $0.value["nested"]["deep"][2] == .int(3) }.map(\.id) == [2])
         #expect(settings.where { $0.value["tags"].any == .string("y") }.map(\.id) == [1, 2])
         #expect(settings.where { $0.value[0] == .int(10) || $0.value["size"] > .int(2) }.map(\.id) == [1, 3])
+        // Messages write the path as it was written.
+        do {
+            _ = try settings.filter(RealmPredicate("value['tags'][*].@sum > 1"))
+            Issue.record("an aggregate over mixed elements was accepted")
+        } catch {
+            #expect("\(error)".contains("value['tags'][*]"), "\(error)")
+        }
         for invalid in ["value[-1] == 1", "value['a'].name == 1", "options[0] == 1", "value[x] == 1"] {
             #expect(throws: RealmError.self, "\(invalid)") { try settings.filter(RealmPredicate(invalid)) }
         }

@@ -22,7 +22,10 @@ enum KeyPathText {
     static func text(of components: [String]) -> String {
         var text = ""
         for component in components {
-            if component.hasPrefix("["), component.hasSuffix("]") {
+            if component.hasPrefix("[$"), component.hasSuffix("]") {
+                // A mixed value's position, FIRST, LAST or * (no map key starts with `$`).
+                text += "[" + component.dropFirst(2).dropLast() + "]"
+            } else if component.hasPrefix("["), component.hasSuffix("]") {
                 text += "['" + component.dropFirst().dropLast() + "']"
             } else {
                 text += (text.isEmpty ? "" : ".") + component
