@@ -296,6 +296,45 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("lists nested as deep as mixed values go decode; a row nesting deeper is reported damaged, not a stack overflow")
+    func listNesting() throws {
+        func nested(_ depth: Int) -> RowValue {
+            var value = RowValue.int(1)
+            for _ in 0..<depth { value = .list([value]) }
+            return value
+        }
+        for depth in [1, 201, RowCodec.maximumListNesting] {
+            let encoded = RowCodec.encode([nested(depth)])
+            let (row, column) = try encoded.withUnsafeBytes { try (RowCodec.decode($0), RowCodec.decodeColumn(0, of: $0)) }
+            #expect(row == [nested(depth)] && column == nested(depth), "depth \(depth)")
+        }
+        // A forged row 20,000 lists deep, written from the outside in: each level is a row of
+        // one column tagged list, whose payload is the next level's length and bytes.
+        let innermost = RowCodec.encode([.int(1)])
+        var lengths = [innermost.count]
+        for _ in 0..<20_000 { lengths.append(2 + Self.varint(lengths.last!).count + lengths.last!) }
+        var forged: [UInt8] = []
+        forged.reserveCapacity(lengths.last!)
+        for level in stride(from: lengths.count - 1, to: 0, by: -1) {
+            forged += [1, RowCodec.Tag.list.rawValue] + Self.varint(lengths[level - 1])
+        }
+        forged += innermost
+        forged.withUnsafeBytes { bytes in
+            #expect(throws: StorageError.self) { _ = try RowCodec.decode(bytes) }
+            #expect(throws: StorageError.self) { _ = try RowCodec.decodeColumn(0, of: bytes) }
+        }
+    }
+
+    private static func varint(_ value: Int) -> [UInt8] {
+        var value = UInt64(value)
+        var bytes: [UInt8] = []
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7f) | 0x80)
+            value >>= 7
+        }
+        return bytes + [UInt8(value)]
+    }
+
     @Test("every value type survives commit, close and reopen", arguments: [false, true])
     func acrossReopen(reverse: Bool) throws {
         let directory = TemporaryDirectory()

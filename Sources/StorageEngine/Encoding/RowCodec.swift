@@ -131,8 +131,20 @@ package enum RowCodec {
 
     /// Decodes every column.
     package static func decode(_ row: UnsafeRawBufferPointer, origin: UInt64 = 0) throws -> [RowValue] {
+        try decode(row, origin: origin, depth: 0)
+    }
+
+    /// How deep lists may nest in a row. The object layer nests them only for lists and
+    /// dictionaries in a mixed value (`AnyRealmValue.maximumNesting`, 100, two levels each);
+    /// deeper is a damaged or forged row, refused before decoding it could overflow the stack.
+    static let maximumListNesting = 256
+
+    /// `decode`, for a list `depth` lists down in a row.
+    private static func decode(_ row: UnsafeRawBufferPointer, origin: UInt64, depth: Int) throws -> [RowValue] {
         var values: [RowValue] = []
-        try decode(row, into: &values, origin: origin)
+        var reader = ByteReader(row, origin: origin)
+        values.reserveCapacity(try reader.readLength(limit: row.count * 2))
+        try forEachValue(in: row, origin: origin, depth: depth) { values.append($1) }
         return values
     }
 
@@ -148,7 +160,7 @@ package enum RowCodec {
     /// Calls `body` with each column's index and value in order, without collecting them.
     @inline(__always)
     static func forEachValue(
-        in row: UnsafeRawBufferPointer, origin: UInt64 = 0, _ body: (Int, RowValue) throws -> Void
+        in row: UnsafeRawBufferPointer, origin: UInt64 = 0, depth: Int = 0, _ body: (Int, RowValue) throws -> Void
     ) throws {
         var reader = ByteReader(row, origin: origin)
         let count = try reader.readLength(limit: row.count * 2)
@@ -162,7 +174,7 @@ package enum RowCodec {
                 try body(index, .int(Int64(row[reader.position - 1])))
                 continue
             }
-            try body(index, try decodePayload(tag: try tag(tags, index, &reader), &reader))
+            try body(index, try decodePayload(tag: try tag(tags, index, &reader), &reader, depth: depth))
         }
     }
 
@@ -581,7 +593,7 @@ package enum RowCodec {
     }
 
     @inline(__always)
-    private static func decodePayload(tag: Tag, _ reader: inout ByteReader) throws -> RowValue {
+    private static func decodePayload(tag: Tag, _ reader: inout ByteReader, depth: Int = 0) throws -> RowValue {
         switch tag {
         case .null: return .null
         case .false: return .bool(false)
@@ -614,8 +626,9 @@ package enum RowCodec {
             return .uuid(UInt128(high) << 64 | UInt128(low))
         case .objectKey: return .objectKey(try reader.readVarint())
         case .list:
+            guard depth < maximumListNesting else { throw reader.corrupted("row nests lists more than \(maximumListNesting) deep") }
             let bytes = try reader.readBytes(try reader.readLength(limit: reader.remaining))
-            return .list(try decode(bytes, origin: reader.origin))
+            return .list(try decode(bytes, origin: reader.origin, depth: depth + 1))
         }
     }
 }
