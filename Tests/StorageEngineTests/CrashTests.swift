@@ -151,6 +151,9 @@ struct StoppedProcessTests {
         var stoppedHolding = false
         for _ in 0..<500 where !stoppedHolding {
             kill(child.processIdentifier, SIGSTOP)
+            // The signal is delivered asynchronously: until the process has stopped, it may
+            // still let go of the file after the probe below saw it held.
+            try await Self.waitUntilStopped(child.processIdentifier)
             if Self.isHeldExclusively(lockFile, byte: 1) {
                 stoppedHolding = true
             } else {
@@ -167,6 +170,19 @@ struct StoppedProcessTests {
         // Running, it shares the file when asked.
         let reopened = try Database.open(path: database, openTimeout: .seconds(60))
         #expect(try reopened.snapshot().table("log").count >= 3)
+    }
+
+    /// Waits until process `pid` is stopped (state `T` in `/proc/<pid>/stat`), at most a minute.
+    static func waitUntilStopped(_ pid: Int32) async throws {
+        let clock = ContinuousClock()
+        let started = clock.now
+        while clock.now - started < .seconds(60) {
+            // The state follows the command name, which is in parentheses and may hold spaces.
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if let closing = stat.lastIndex(of: ")"), stat[closing...].dropFirst().trimmingCharacters(in: .whitespaces).hasPrefix("T") { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("process \(pid) did not stop within a minute")
     }
 
     /// Whether another open file description holds `byte` of the lock file exclusively (a
