@@ -61,6 +61,9 @@ extension List: Equatable, Hashable {
         lhs === rhs || (lhs.isSameStoredCollection(as: rhs) ?? lhs.elementsEqual(rhs))
     }
 
+    /// Hashes the stored collection, or an unmanaged one's count, which equal ones share.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hashIdentity(count: count, into: &hasher)
     }
@@ -73,6 +76,9 @@ extension MutableSet: Equatable, Hashable {
         lhs === rhs || (lhs.isSameStoredCollection(as: rhs) ?? (lhs.count == rhs.count && lhs.allSatisfy(rhs.contains)))
     }
 
+    /// Hashes the stored collection, or an unmanaged one's count, which equal ones share.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hashIdentity(count: count, into: &hasher)
     }
@@ -85,6 +91,9 @@ extension Map: Equatable, Hashable {
         lhs === rhs || (lhs.isSameStoredCollection(as: rhs) ?? lhs.elementsEqual(rhs) { $0.key == $1.key && $0.value == $1.value })
     }
 
+    /// Hashes the stored collection, or an unmanaged one's count, which equal ones share.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hashIdentity(count: count, into: &hasher)
     }
