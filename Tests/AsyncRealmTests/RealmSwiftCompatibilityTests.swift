@@ -629,3 +629,30 @@ extension RealmSwiftCompatibilityTests {
         #expect(String(decoding: noKey.standardErrorContent, as: UTF8.self).contains("'Dog' has no primary key"))
     }
 }
+
+/// RealmSwift's UTF-8 test model: a property named with letters of five scripts and an emoji.
+final class UnicodeNamedObject: Object {
+    @Persisted var 柱колоéнǢкƱаم👍: String = "值значен™👍☞⎠‱௹♣︎☐▼❒∑⨌⧭иеمرحبا"
+    @Persisted var count™ = 0
+}
+
+extension RealmSwiftCompatibilityTests {
+    @Test("a property named with emoji, symbols or other scripts is a key path in a query, as in Realm's query language", arguments: RealmKind.allCases)
+    func unicodePropertyNames(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [UnicodeNamedObject.self]))
+        let text = "值значен™👍☞⎠‱௹♣︎☐▼❒∑⨌⧭иеمرحبا"
+        try realm.write {
+            realm.add(UnicodeNamedObject())
+            realm.create(UnicodeNamedObject.self, value: ["柱колоéнǢкƱаم👍": "other", "count™": 2])
+        }
+        let objects = realm.objects(UnicodeNamedObject.self)
+        #expect(objects.filter("柱колоéнǢкƱаم👍 == %@", text).count == 1)
+        #expect(objects.filter("%K == %@", "柱колоéнǢкƱаم👍", text).count == 1)
+        #expect(objects.filter("count™ > 1 AND 柱колоéнǢкƱаم👍 BEGINSWITH 'o'").count == 1)
+        #expect(objects.sorted(byKeyPath: "count™", ascending: false).first?.柱колоéнǢкƱаم👍 == "other")
+        // A symbol of ASCII is still no part of a name.
+        let error = #expect(throws: RealmError.self) { try RealmPredicate("count™ ~ 3") }
+        #expect(error?.message.contains("unexpected character '~'") == true)
+    }
+}

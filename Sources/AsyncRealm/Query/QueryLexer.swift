@@ -116,7 +116,7 @@ struct QueryLexer {
         if character == "T", peek(1)?.isNumber == true || (peek(1) == "-" && peek(2)?.isNumber == true) {
             return QueryToken(kind: .date(try timestamp()), position: start)
         }
-        if character.isLetter || character == "_" {
+        if Self.startsIdentifier(character) {
             let name = identifierCharacters()
             let lowered = name.lowercased()
             if (lowered == "uuid" || lowered == "oid"), current == "(" {
@@ -141,9 +141,16 @@ struct QueryLexer {
         return true
     }
 
+    /// Whether `character` can start a property's name: a letter, `_`, or any character past
+    /// ASCII, as in Realm's query language, where a Swift property named with an emoji or a
+    /// symbol (`柱колоéнǢкƱаم👍`) is a key path like any other.
+    private static func startsIdentifier(_ character: Character) -> Bool {
+        character.isLetter || character == "_" || !character.isASCII
+    }
+
     private mutating func identifierCharacters() -> String {
         var name = ""
-        while let character = current, character.isLetter || character.isNumber || character == "_" {
+        while let character = current, Self.startsIdentifier(character) || character.isNumber {
             name.append(character)
             position += 1
         }
