@@ -3,14 +3,22 @@
 ///     enum Size: Int, PersistableEnum { case small, medium, large }
 ///     final class Shirt: Object { @Persisted var size: Size }   // defaults to .small
 ///
-/// The raw value must be an `Int` or a `String`; a property without an initial value holds the
-/// first case.
+/// The raw value is an integer type (`Int`, `Int8`, `Int16`, `Int32`, `Int64`), a `Float`, a
+/// `Double` or a `String`, as in RealmSwift; a property without an initial value holds the first
+/// case.
 public protocol PersistableEnum: _PersistableInsideOptional, RealmCollectionValue, RawRepresentable, CaseIterable
 where RawValue: _PersistableEnumRawValue {}
 
-/// The raw value types a `PersistableEnum` can have: `Int` and `String`.
+/// The raw value types a `PersistableEnum` can have: the integer types, `Float`, `Double` and
+/// `String`.
 public protocol _PersistableEnumRawValue: _Persistable {}
 extension Int: _PersistableEnumRawValue {}
+extension Int8: _PersistableEnumRawValue {}
+extension Int16: _PersistableEnumRawValue {}
+extension Int32: _PersistableEnumRawValue {}
+extension Int64: _PersistableEnumRawValue {}
+extension Float: _PersistableEnumRawValue {}
+extension Double: _PersistableEnumRawValue {}
 extension String: _PersistableEnumRawValue {}
 
 extension PersistableEnum {
