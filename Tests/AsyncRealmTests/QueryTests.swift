@@ -403,9 +403,13 @@ struct QueryTests {
         ("dogs.@foo > 1", 5, "unknown collection operator"),
         ("age BETWEEN {1}", 12, "two bounds"),
         ("created > 2024-13-01@00:00:00", 10, "not a valid date"),
+        ("data == B64\"a!\"", 8, "not base64"),
+        ("age == 0x8000000000000000", 7, "does not fit"),
+        ("age == +", 7, "unexpected character '+'"),
+        ("age == 0x", 8, "unexpected 'x'"),
     ]
 
-    @Test("text that does not parse throws from RealmPredicate with the position", arguments: 0..<11)
+    @Test("text that does not parse throws from RealmPredicate with the position", arguments: 0..<15)
     func parseError(index: Int) {
         let (text, position, message) = Self.parseErrors[index]
         let error = #expect(throws: RealmError.self) { try RealmPredicate(text) }
@@ -524,5 +528,38 @@ struct QueryTests {
             let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "filter-stops"))
             _ = realm.objects(Dog.self).filter("age >")
         }
+    }
+}
+
+/// Numbers and bytes as Realm's query language writes them.
+final class LiteralTarget: Object {
+    @Persisted var count = 0
+    @Persisted var ratio = 0.0
+    @Persisted var level: Float = 0
+    @Persisted var bytes = Data()
+    @Persisted var information = 0
+}
+
+extension QueryTests {
+    @Test("literals as Realm's query language writes them: 2.5f, 0x1F, +3, inf, -infinity, nan and B64\"...\"", arguments: RealmKind.allCases)
+    func realmLiterals(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [LiteralTarget.self]))
+        try realm.write {
+            realm.create(LiteralTarget.self, value: ["count": 31, "ratio": Double.infinity, "level": Float(2.5), "bytes": Data("hi".utf8), "information": 7])
+            realm.create(LiteralTarget.self, value: ["count": -3, "ratio": -Double.infinity, "level": Float(3)])
+            realm.create(LiteralTarget.self, value: ["count": 0, "ratio": Double.nan])
+        }
+        let objects = realm.objects(LiteralTarget.self)
+        func counts(_ predicate: String) -> [Int] { objects.filter(predicate).map(\.count) }
+        #expect(counts("level == 2.5f") == [31] && counts("level == 3f") == [-3] && counts("level > 1.0e0f") == [31, -3])
+        #expect(counts("count == 0x1F") == [31] && counts("count == 0X1f") == [31] && counts("count == -0x3") == [-3])
+        #expect(counts("count == +31") == [31] && counts("count > +0") == [31] && counts("ratio == +inf") == [31])
+        #expect(counts("ratio == inf") == [31] && counts("ratio == INFINITY") == [31])
+        #expect(counts("ratio == -inf") == [-3] && counts("ratio == -Infinity") == [-3])
+        #expect(counts("ratio == NaN") == [0] && objects.filter("ratio == nan").count == objects.filter("ratio == %@", Double.nan).count)
+        #expect(counts("bytes == B64\"aGk=\"") == [31] && counts("bytes == B64\"\"") == [-3, 0])
+        // A name that starts as a number's name does is still a name.
+        #expect(counts("information == 7") == [31])
     }
 }

@@ -16,6 +16,8 @@ struct QueryToken: Equatable, Sendable {
         case date(Date)
         case uuid(UUID)
         case objectId(ObjectId)
+        /// `B64"aGk="`: bytes, written in base64.
+        case data(Data)
         /// `%@`, `%K`, `%d`, `%f`, numbered in order of appearance.
         case formatArgument(Character, index: Int)
         /// `==` `=` `!=` `<>` `<` `<=` `>` `>=` `&&` `||` `!` `(` `)` `{` `}` `[` `]` `,` `.`
@@ -79,12 +81,18 @@ struct QueryLexer {
         if character.isNumber || (character == "." && peek(1)?.isNumber == true) {
             return QueryToken(kind: try number(), position: start)
         }
-        if character == "-", peek(1)?.isNumber == true || (peek(1) == "." && peek(2)?.isNumber == true) {
-            position += 1
-            // The sign is part of the number: -9223372036854775808 fits where its magnitude does not.
-            let kind = try number(negative: true)
-            if case .date = kind { throw QueryError.at(start, "a date cannot be negative") }
-            return QueryToken(kind: kind, position: start)
+        if character == "-" || character == "+" {
+            if let infinity = signedInfinity(negative: character == "-") { return QueryToken(kind: infinity, position: start) }
+            if peek(1)?.isNumber == true || (peek(1) == "." && peek(2)?.isNumber == true) {
+                position += 1
+                // The sign is part of the number: -9223372036854775808 fits where its magnitude does not.
+                let kind = try number(negative: character == "-")
+                if case .date = kind { throw QueryError.at(start, "a date cannot be \(character == "-" ? "negative" : "signed")") }
+                return QueryToken(kind: kind, position: start)
+            }
+        }
+        if character == "B", peek(1) == "6", peek(2) == "4", peek(3) == "\"" {
+            return QueryToken(kind: try base64(), position: start)
         }
         if character == "@" {
             position += 1
@@ -122,6 +130,7 @@ struct QueryLexer {
             if (lowered == "uuid" || lowered == "oid"), current == "(" {
                 return QueryToken(kind: try identifierLiteral(lowered, start: start), position: start)
             }
+            if let number = Self.namedNumbers[lowered] { return QueryToken(kind: .double(number), position: start) }
             return QueryToken(kind: .identifier(name), position: start)
         }
         for symbol in ["==", "!=", "<>", "<=", ">=", "&&", "||", "=<", "=>"] where matches(symbol) {
@@ -198,11 +207,49 @@ struct QueryLexer {
         return text
     }
 
+    /// The numbers Realm's query language names, in any case: `inf`, `infinity` and `nan`.
+    private static let namedNumbers: [String: Double] = ["inf": .infinity, "infinity": .infinity, "nan": .nan]
+
+    /// `-inf`, `+infinity` and the like at the sign here, read; nil (nothing read) otherwise.
+    private mutating func signedInfinity(negative: Bool) -> QueryToken.Kind? {
+        var end = position + 1
+        while end < characters.count, Self.startsIdentifier(characters[end]) || characters[end].isNumber { end += 1 }
+        let word = String(characters[(position + 1)..<end]).lowercased()
+        guard word == "inf" || word == "infinity" else { return nil }
+        position = end
+        return .double(negative ? -.infinity : .infinity)
+    }
+
+    /// `B64"..."`: the bytes the base64 text between the quotes stands for.
+    private mutating func base64() throws -> QueryToken.Kind {
+        let start = position
+        position += 3
+        let text = try string(quote: "\"")
+        guard let data = Data(base64Encoded: text) else { throw QueryError.at(start, "'\(text)' is not base64") }
+        return .data(data)
+    }
+
+    /// `0x1F`: an integer in hexadecimal, after its `0`; nil (nothing read) where none starts.
+    private mutating func hexadecimal(negative: Bool, start: Int) throws -> QueryToken.Kind? {
+        guard current == "x" || current == "X", let first = peek(1), first.isHexDigit else { return nil }
+        position += 1
+        var text = ""
+        while let character = current, character.isHexDigit {
+            text.append(character)
+            position += 1
+        }
+        guard let value = Int64((negative ? "-" : "") + text, radix: 16) else {
+            throw QueryError.at(start, "'0x\(text)' does not fit a 64-bit integer")
+        }
+        return .integer(value)
+    }
+
     private mutating func number(negative: Bool = false) throws -> QueryToken.Kind {
         let start = position
         // A date: yyyy-mm-dd@hh:mm:ss[:nanoseconds] (or with a T between date and time).
         if let date = try dateLiteral() { return .date(date) }
         let integerDigits = digits()
+        if integerDigits == "0", let hexadecimal = try hexadecimal(negative: negative, start: start) { return hexadecimal }
         var text = (negative ? "-" : "") + integerDigits
         var isDouble = false
         if current == ".", peek(1)?.isNumber == true || integerDigits.isEmpty == false {
@@ -221,6 +268,11 @@ struct QueryLexer {
                 position += 1
             }
             text += digits()
+        }
+        // `2.5f`, `3f`: a float, as Realm's query language writes one (compared as a double).
+        if current == "f", !(peek(1).map { Self.startsIdentifier($0) || $0.isNumber } ?? false) {
+            isDouble = true
+            position += 1
         }
         if isDouble {
             guard let value = Double(text) else { throw QueryError.at(start, "'\(text)' is not a number") }

@@ -68,6 +68,7 @@ struct QueryParser {
         case .date: return "a date"
         case .uuid: return "a UUID"
         case .objectId: return "an ObjectId"
+        case .data: return "base64 bytes"
         case .formatArgument(let specifier, _): return "'%\(specifier)'"
         case .symbol(let symbol): return "'\(symbol)'"
         case .end: return "the end of the predicate"
@@ -222,6 +223,7 @@ struct QueryParser {
         case .date(let value): return .date(value)
         case .uuid(let value): return .uuid(value)
         case .objectId(let value): return .objectId(value)
+        case .data(let value): return .data(value)
         default: return nil
         }
     }
