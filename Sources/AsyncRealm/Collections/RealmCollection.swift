@@ -68,6 +68,16 @@ public protocol RealmCollection<Element>: RandomAccessCollection, ThreadConfined
 }
 
 extension RealmCollection {
+    /// The objects sorted by one property, smallest first: `sorted(byKeyPath:ascending:)` with
+    /// RealmSwift's default, for every collection (a list's, a set's and linking objects' own
+    /// forms are not seen outside this module).
+    ///
+    /// - Parameter keyPath: A property, or a key path through to-one links (`"owner.name"`).
+    /// - Returns: Live results in that order.
+    public func sorted(byKeyPath keyPath: String) -> Results<Element> {
+        sorted(byKeyPath: keyPath, ascending: true)
+    }
+
     /// The objects that match a predicate string, as RealmSwift's `filter(_:_:)`.
     ///
     /// - Parameters:
