@@ -33,3 +33,21 @@ struct PublicSurfaceTests {
         #expect(AnyRealmCollection(rex.friends).sorted(byKeyPath: "name").map(\.name) == ["Ace", "Bo", "Rex"])
     }
 }
+
+final class SurfaceScores: Object {
+    @Persisted var best: Map<String, Int>
+    @Persisted var maybe: Map<String, Double?>
+}
+
+extension PublicSurfaceTests {
+    @Test("a map of values sorts its values with sorted(ascending:), nils first, managed or not", arguments: [false, true])
+    func mapSortedAscending(managed: Bool) throws {
+        let scores = SurfaceScores()
+        scores.best.merge(["a": 3, "b": 1, "c": 2]) { $1 }
+        scores.maybe.merge(["a": 2.5, "b": nil, "c": 0.5]) { $1 }
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-map", objectTypes: [SurfaceScores.self]))
+        if managed { try realm.write { realm.add(scores) } }
+        #expect(scores.best.sorted() == [1, 2, 3] && scores.best.sorted(ascending: false) == [3, 2, 1])
+        #expect(scores.maybe.sorted() == [nil, 0.5, 2.5] && scores.maybe.sorted(ascending: false) == [2.5, 0.5, nil])
+    }
+}

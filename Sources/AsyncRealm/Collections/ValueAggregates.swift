@@ -156,15 +156,20 @@ extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapp
     /// - Parameter ascending: Whether the smallest comes first.
     /// - Returns: The elements in that order.
     public func sorted(ascending: Bool = true) -> [Element] {
-        let ordered = sorted { first, second in
-            switch (first._wrapped, second._wrapped) {
-            case (nil, nil), (_?, nil): false
-            case (nil, _?): true
-            case (let left?, let right?): left < right
-            }
-        }
-        return ascending ? ordered : ordered.reversed()
+        sortedOptionals(self, ascending: ascending)
     }
+}
+
+/// `values` sorted, nils first when ascending (as Realm sorts them) and last when not.
+func sortedOptionals<Value: _OptionalValue>(_ values: some Sequence<Value>, ascending: Bool) -> [Value] where Value.Wrapped: Comparable {
+    let ordered = values.sorted { first, second in
+        switch (first._wrapped, second._wrapped) {
+        case (nil, nil), (_?, nil): false
+        case (nil, _?): true
+        case (let left?, let right?): left < right
+        }
+    }
+    return ascending ? ordered : ordered.reversed()
 }
 
 extension ValueCollectionAggregates where Element: Comparable {
@@ -211,6 +216,14 @@ extension Map where Value: _OptionalValue, Value.Wrapped: AddableType {
 }
 
 extension Map where Value: Comparable {
+    /// The values sorted, as RealmSwift's `Map.sorted(ascending:)`.
+    ///
+    /// - Parameter ascending: Whether the smallest comes first.
+    /// - Returns: The values in that order.
+    public func sorted(ascending: Bool = true) -> [Value] {
+        ascending ? values.sorted(by: <) : values.sorted(by: >)
+    }
+
     /// The smallest value.
     ///
     /// - Returns: The smallest value, or nil when the map is empty.
@@ -227,6 +240,14 @@ extension Map where Value: Comparable {
 }
 
 extension Map where Value: _OptionalValue, Value.Wrapped: Comparable {
+    /// The values sorted, nils first when ascending (as Realm sorts them).
+    ///
+    /// - Parameter ascending: Whether the smallest comes first.
+    /// - Returns: The values in that order.
+    public func sorted(ascending: Bool = true) -> [Value] {
+        sortedOptionals(values, ascending: ascending)
+    }
+
     /// The smallest value, nils left out.
     ///
     /// - Returns: The smallest value, or nil when there are no values.
