@@ -51,3 +51,72 @@ extension PublicSurfaceTests {
         #expect(scores.maybe.sorted() == [nil, 0.5, 2.5] && scores.maybe.sorted(ascending: false) == [2.5, 0.5, nil])
     }
 }
+
+enum SurfaceSize: Int, PersistableEnum { case small = 1, medium = 2, large = 3 }
+enum SurfaceRank: Int, PersistableEnum, Comparable {
+    case low, high
+    static func < (lhs: SurfaceRank, rhs: SurfaceRank) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+final class SurfaceItem: Object {
+    @Persisted var size: SurfaceSize = .medium
+    @Persisted var maybeSize: SurfaceSize?
+    @Persisted var rank: SurfaceRank = .low
+    @Persisted var maybeRank: SurfaceRank?
+    @Persisted var nickname: String?
+    @Persisted var bytes = Data()
+    @Persisted var weight: Double?
+    @Persisted var readings: List<Int>
+    @Persisted var gaps: MutableSet<Double?>
+    @Persisted var prices: Map<String, Int>
+}
+
+extension PublicSurfaceTests {
+    /// Three items: large, small and medium, with what each test below tells apart.
+    static func items() throws -> Results<SurfaceItem> {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-items-\(UUID())", objectTypes: [SurfaceItem.self]))
+        try realm.write {
+            realm.create(SurfaceItem.self, value: ["size": 3, "maybeSize": 1, "rank": 1, "nickname": "Zed", "bytes": Data([1, 2, 3]), "weight": 2.5,
+                                                   "readings": [3, 4], "gaps": [nil, 0.5], "prices": ["a": 10, "b": 12]])
+            realm.create(SurfaceItem.self, value: ["size": 1, "bytes": Data([9]), "readings": [1, 9], "prices": ["a": 30]])
+            realm.create(SurfaceItem.self, value: ["size": 2, "maybeSize": 3, "nickname": "amy", "weight": 7.0, "gaps": [7.0]])
+        }
+        return realm.objects(SurfaceItem.self)
+    }
+
+    @Test("an enum with a numeric raw value orders as its raw value in where {}, optional or not, Comparable or not")
+    func enumOrdering() throws {
+        let items = try Self.items()
+        #expect(items.where { $0.size > .small }.map(\.size) == [.large, .medium])
+        #expect(items.where { $0.size <= .medium }.map(\.size) == [.small, .medium])
+        #expect(items.where { $0.maybeSize < .medium }.map(\.size) == [.large])
+        #expect(items.where { $0.maybeSize >= .small }.count == 2)
+        #expect(items.where { $0.rank > .low }.map(\.size) == [.large])
+        #expect(items.where { $0.maybeRank <= .high }.isEmpty)
+    }
+
+    @Test("contains, starts(with:), ends(with:), equals, notEquals and like on an optional string and on bytes")
+    func textAndBytes() throws {
+        let items = try Self.items()
+        #expect(items.where { $0.nickname.contains("E", options: .caseInsensitive) }.map(\.size) == [.large])
+        #expect(items.where { $0.nickname.starts(with: "a") }.map(\.size) == [.medium])
+        #expect(items.where { $0.nickname.like("?e*") }.map(\.size) == [.large])
+        #expect(items.where { $0.nickname.equals("AMY", options: .caseInsensitive) }.map(\.size) == [.medium])
+        #expect(items.where { $0.bytes.contains(Data([2])) }.map(\.size) == [.large])
+        #expect(items.where { $0.bytes.starts(with: Data([1, 2])) }.map(\.size) == [.large])
+        #expect(items.where { $0.bytes.ends(with: Data([9])) }.map(\.size) == [.small])
+        #expect(items.where { $0.bytes.notEquals(Data([9])) }.count == 2)
+    }
+
+    @Test("ranges: a half-open one on a value, and on a list, set or map every element in the range (never when empty)")
+    func ranges() throws {
+        let items = try Self.items()
+        #expect(items.where { $0.weight.contains(2.5..<7.0) }.map(\.size) == [.large])
+        #expect(items.where { $0.weight.contains(2.5...7.0) }.count == 2)
+        #expect(items.where { $0.readings.contains(1...9) }.map(\.size) == [.large, .small])
+        #expect(items.where { $0.readings.contains(3..<9) }.map(\.size) == [.large])
+        #expect(items.where { $0.gaps.contains(0.0...1.0) }.map(\.size) == [.large])
+        #expect(items.where { $0.prices.contains(10...20) }.map(\.size) == [.large])
+        #expect(items.where { $0.prices.contains(10..<12) }.isEmpty)
+    }
+}

@@ -27,7 +27,7 @@ public struct Query<T> {
         self.node = node
     }
 
-    fileprivate var operand: QueryOperand {
+    var operand: QueryOperand {
         if aggregate == Self.subqueryCount, let node {
             // The list and its variable are found when the query is bound (`impliedSubquery`).
             return .subquery(collection: [], variable: "", predicate: node, position: 0)
@@ -96,27 +96,6 @@ extension Query {
     }
 }
 
-// MARK: Enums
-
-extension Query where T: PersistableEnum {
-    /// The enum's raw value, to compare with an `Int` or `String` or use string operations on:
-    /// `$0.size.rawValue > 0`, `$0.colour.rawValue.starts(with: "r")`.
-    public var rawValue: Query<T.RawValue> { Query<T.RawValue>(realm: realm, path: path, aggregate: aggregate) }
-}
-
-extension Query where T: OptionalPersistableEnum {
-    /// The raw value of an optional enum, nil where the property is nil: `$0.colour.rawValue == "red"`.
-    public var rawValue: Query<T.Wrapped.RawValue?> { Query<T.Wrapped.RawValue?>(realm: realm, path: path, aggregate: aggregate) }
-}
-
-/// Optional enums, whose queries reach the raw value with `rawValue`.
-public protocol OptionalPersistableEnum {
-    /// The enum.
-    associatedtype Wrapped: PersistableEnum
-}
-
-extension Optional: OptionalPersistableEnum where Wrapped: PersistableEnum {}
-
 // MARK: Comparisons
 
 extension Query where T: _Persistable {
@@ -144,13 +123,6 @@ extension Query where T: _Persistable & Comparable {
     /// Whether the value is less than or equal to `rhs`.
     public static func <= (lhs: Query, rhs: T) -> Query<Bool> { lhs.predicate(.lessOrEqual, rhs) }
 
-    /// Whether the value lies in a range (`BETWEEN` in a predicate string).
-    ///
-    /// - Parameter range: The lowest and highest values, both included.
-    /// - Returns: The comparison.
-    public func contains(_ range: ClosedRange<T>) -> Query<Bool> {
-        predicate(.between, [range.lowerBound, range.upperBound])
-    }
 }
 
 extension Query where T: OptionalQueryComparable {
@@ -186,55 +158,69 @@ public struct StringOptions: OptionSet, Sendable {
     public static let diacriticInsensitive = StringOptions(rawValue: 2)
 }
 
-extension Query where T == String {
-    /// Whether the string contains `value` (`CONTAINS`).
+/// The types whose queries take `contains`, `starts(with:)`, `ends(with:)`, `equals` and
+/// `notEquals` (RealmSwift's `_QueryBinary`): `String` and `Data`, optional or not.
+public protocol _QueryBinary {}
+extension Data: _QueryBinary {}
+extension Optional: _QueryBinary where Wrapped: _QueryBinary {}
+
+/// The types whose queries also take `like` (RealmSwift's `_QueryString`): `String`,
+/// optional or not.
+public protocol _QueryString: _QueryBinary {}
+extension String: _QueryString {}
+extension Optional: _QueryString where Wrapped: _QueryString {}
+
+extension Query where T: _QueryBinary {
+    /// Whether the string (or bytes) contains `value` (`CONTAINS`).
     ///
     /// - Parameters:
     ///   - value: The substring to look for.
     ///   - options: Case and diacritic insensitivity.
     /// - Returns: The comparison.
-    public func contains(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.contains, value, options) }
-    /// Whether the string starts with `value` (`BEGINSWITH`).
+    public func contains(_ value: T, options: StringOptions = []) -> Query<Bool> { string(.contains, value, options) }
+    /// Whether the string (or bytes) starts with `value` (`BEGINSWITH`).
     ///
     /// - Parameters:
     ///   - value: The prefix.
     ///   - options: Case and diacritic insensitivity.
     /// - Returns: The comparison.
-    public func starts(with value: String, options: StringOptions = []) -> Query<Bool> { string(.beginsWith, value, options) }
-    /// Whether the string ends with `value` (`ENDSWITH`).
+    public func starts(with value: T, options: StringOptions = []) -> Query<Bool> { string(.beginsWith, value, options) }
+    /// Whether the string (or bytes) ends with `value` (`ENDSWITH`).
     ///
     /// - Parameters:
     ///   - value: The suffix.
     ///   - options: Case and diacritic insensitivity.
     /// - Returns: The comparison.
-    public func ends(with value: String, options: StringOptions = []) -> Query<Bool> { string(.endsWith, value, options) }
-    /// Whether the string equals `value` under `options` (`==[c]`, `==[d]`).
+    public func ends(with value: T, options: StringOptions = []) -> Query<Bool> { string(.endsWith, value, options) }
+    /// Whether the string (or bytes) equals `value` under `options` (`==[c]`, `==[d]`).
     ///
     /// - Parameters:
     ///   - value: The string to compare with.
     ///   - options: Case and diacritic insensitivity.
     /// - Returns: The comparison.
-    public func equals(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.equal, value, options) }
-    /// Whether the string differs from `value` under `options` (`!=[c]`, `!=[d]`).
+    public func equals(_ value: T, options: StringOptions = []) -> Query<Bool> { string(.equal, value, options) }
+    /// Whether the string (or bytes) differs from `value` under `options` (`!=[c]`, `!=[d]`).
     ///
     /// - Parameters:
     ///   - value: The string to compare with.
     ///   - options: Case and diacritic insensitivity.
     /// - Returns: The comparison.
-    public func notEquals(_ value: String, options: StringOptions = []) -> Query<Bool> { string(.notEqual, value, options) }
+    public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> { string(.notEqual, value, options) }
 
+    fileprivate func string(_ op: QueryComparison.Operator, _ value: T, _ options: StringOptions) -> Query<Bool> {
+        predicate(op, value, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
+    }
+}
+
+extension Query where T: _QueryString {
     /// `LIKE`: `*` matches any run of characters, `?` one character.
     ///
     /// - Parameters:
     ///   - value: The pattern, matched against the whole string.
     ///   - caseInsensitive: Whether letters match without regard to case.
     /// - Returns: The comparison.
-    public func like(_ value: String, caseInsensitive: Bool = false) -> Query<Bool> {
+    public func like(_ value: T, caseInsensitive: Bool = false) -> Query<Bool> {
         string(.like, value, caseInsensitive ? .caseInsensitive : [])
-    }
-
-    private func string(_ op: QueryComparison.Operator, _ value: String, _ options: StringOptions) -> Query<Bool> {
-        predicate(op, value, caseInsensitive: options.contains(.caseInsensitive), diacriticInsensitive: options.contains(.diacriticInsensitive))
     }
 }
 
