@@ -563,3 +563,34 @@ extension QueryTests {
         #expect(counts("information == 7") == [31])
     }
 }
+
+/// Floats that a double does not hold exactly.
+final class FloatTarget: Object {
+    @Persisted var id = 0
+    @Persisted var level: Float = 0
+    @Persisted var maybe: Float?
+    @Persisted var levels: List<Float>
+    @Persisted var named: Map<String, Float>
+}
+
+extension QueryTests {
+    @Test("a Float property compares with a number made a float, as Realm makes a constant the property's type", arguments: RealmKind.allCases)
+    func floatConstants(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [FloatTarget.self]))
+        try realm.write {
+            realm.create(FloatTarget.self, value: ["id": 1, "level": Float(0.1), "maybe": Float(0.1), "levels": [Float(0.1)], "named": ["a": Float(0.1)]])
+            realm.create(FloatTarget.self, value: ["id": 2, "level": Float(0.7), "levels": [Float(16_777_216)]])
+        }
+        let objects = realm.objects(FloatTarget.self)
+        func ids(_ predicate: String, _ arguments: Any...) throws -> [Int] { try objects.filter(RealmPredicate(predicate, arguments: arguments)).map(\.id) }
+        #expect(try ids("level == 0.1") == [1] && ids("level == %@", 0.1) == [1] && ids("level != 0.1") == [2])
+        #expect(try ids("level > 0.1") == [2] && ids("level <= 0.1") == [1] && ids("level >= 0.1") == [1, 2])
+        #expect(try ids("level BETWEEN {0.1, 0.7}") == [1, 2] && ids("level IN {0.7, 0.3}") == [2])
+        #expect(try ids("maybe == 0.1") == [1] && ids("ANY levels == 0.1") == [1] && ids("named['a'] == 0.1") == [1])
+        // An integer is made a float too: 16,777,217 is 16,777,216 as a float.
+        #expect(try ids("ANY levels == 16777217") == [2])
+        // The type-checked form agrees.
+        #expect(objects.where { $0.level == 0.1 }.map(\.id) == [1] && objects.where { $0.level > 0.1 }.map(\.id) == [2])
+    }
+}

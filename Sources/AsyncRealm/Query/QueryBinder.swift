@@ -172,6 +172,7 @@ struct QueryBinder {
             try checkAggregate(aggregate, of: path, right: right, op: op, position: comparison.position)
         } else if case .constant(let values) = right {
             try check(values, against: path, op: op, position: comparison.position)
+            if path.property.type == .float { right = .constant(values.map(Self.asFloat)) }
         } else if case .path(let other, nil) = right, op != .in {
             guard compatible(path.property.type, other.property.type) else {
                 throw QueryError.at(comparison.position, "cannot compare '\(path.text)' (\(path.property.type.rawValue)) with '\(other.text)' (\(other.property.type.rawValue))")
@@ -180,6 +181,17 @@ struct QueryBinder {
         return BoundComparison(
             quantifier: comparison.quantifier, left: left, op: op, right: right,
             caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+    }
+
+    /// A number compared with a `Float` property, made a float first, as Realm makes a constant
+    /// the property's type: `level == 0.1` holds for a stored `Float(0.1)`, which as a double is
+    /// 0.100000001, and `level > 0.1` does not.
+    private static func asFloat(_ value: QueryScalar) -> QueryScalar {
+        switch value {
+        case .double(let number): .double(Double(Float(number)))
+        case .int(let number): .double(Double(Float(number)))
+        default: value
+        }
     }
 
     private func isConstant(_ side: BoundComparison.Side) -> Bool {
