@@ -48,6 +48,16 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection {
     /// The number of objects linking here now.
     public var endIndex: Int { results?.count ?? 0 }
 
+    /// Iterates the linking objects there were when iteration began, as `Results` do: deleting
+    /// or unlinking them inside the loop skips none.
+    ///
+    /// - Returns: An iterator starting at the first object.
+    public func makeIterator() -> AnyIterator<Element> {
+        guard let results else { return AnyIterator { nil } }
+        var iterator = results.makeIterator()
+        return AnyIterator { iterator.next() }
+    }
+
     /// The linking object at `position`, in the order of the backlink index.
     ///
     /// - Parameter position: A position below `endIndex`.
