@@ -111,4 +111,14 @@ struct SchemaTests {
         #expect(throws: RealmError.self) { try ObjectId(string: "xyz") }
         #expect(throws: RealmError.self) { try ObjectId(string: "0123456789abcdef0123456g") }
     }
+
+    @Test("ObjectId(timestamp:machineId:processId:) records the time, the machine and the process, and differs each time")
+    func objectIdOfParts() {
+        let time = Date(timeIntervalSince1970: 1_700_000_000.75)
+        let first = ObjectId(timestamp: time, machineId: 0x0A0B0C0D, processId: 0x0102_0304)
+        let second = ObjectId(timestamp: time, machineId: 0x0A0B0C0D, processId: 0x0102_0304)
+        #expect(first.timestamp == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(first.stringValue.prefix(18) == "6553f1000d0c0b0403")
+        #expect(first != second && first.bytes[..<9] == second.bytes[..<9])
+    }
 }

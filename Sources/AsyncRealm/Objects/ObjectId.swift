@@ -64,6 +64,27 @@ public struct ObjectId: Sendable, Hashable, Comparable, CustomStringConvertible 
         return ObjectId(bytes: bytes)
     }
 
+    /// An id of a given time, machine and process, as RealmSwift's: `timestamp`'s whole seconds,
+    /// the low three bytes of `machineId` and the low two of `processId` (least significant
+    /// first, as Realm lays them out), and this process's counter, so that ids made this way
+    /// differ too.
+    ///
+    /// - Parameters:
+    ///   - timestamp: The time the id records (`timestamp` reads it back, to the second).
+    ///   - machineId: A machine identifier; its low 24 bits are kept.
+    ///   - processId: A process identifier; its low 16 bits are kept.
+    public init(timestamp: Date, machineId: Int, processId: Int) {
+        let seconds = UInt32(truncatingIfNeeded: Int(timestamp.timeIntervalSince1970.rounded(.down)))
+        let count = Self.counter.add(1, ordering: .relaxed).newValue & 0xFF_FFFF
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(12)
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: seconds >> UInt32(shift))) }
+        for shift in stride(from: 0, through: 16, by: 8) { bytes.append(UInt8(truncatingIfNeeded: machineId >> shift)) }
+        for shift in stride(from: 0, through: 8, by: 8) { bytes.append(UInt8(truncatingIfNeeded: processId >> shift)) }
+        for shift in stride(from: 16, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        self.init(bytes: bytes)
+    }
+
     /// The creation time recorded in the id, to the second.
     public var timestamp: Date {
         let seconds = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
