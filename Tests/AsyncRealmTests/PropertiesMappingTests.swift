@@ -164,6 +164,21 @@ struct PropertiesMappingTests {
         #expect(realm.objects(MappingV3.Member.self).filter("initial == 'A' AND ANY aliases == 'A'").count == 1)
     }
 
+    @Test("a schema mismatch names the model's properties, with their column names where those differ")
+    func mismatchNamesProperties() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [MappingV2.Member.self]))
+            try realm.write { realm.create(MappingV2.Member.self, value: ["id": 1, "givenName": "Ann"]) }
+        }
+        let error = #expect(throws: RealmError.self) {
+            try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [MappingV3.Member.self]))
+        }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message.contains("property 'Member.initial' (column 'name_initial') was added") == true, "\(error?.message ?? "")")
+    }
+
     @Test("embedded objects and lists of them are mapped too, and queried through their parent by the model's names")
     func embedded() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "mapping-\(UUID())", objectTypes: [MappedHouse.self, MappedAddress.self]))

@@ -22,29 +22,36 @@ enum SchemaDifferences {
     }
 
     /// How one class's model differs from its stored schema, property by property as the
-    /// file names them (their column names, see `Object.propertiesMapping()`).
-    static func between(stored: ObjectSchema, model: ObjectSchema) -> [String] {
-        let (stored, model) = (stored.stored, model.stored)
+    /// file names them (their column names, see `Object.propertiesMapping()`); each line names
+    /// the model's property, and its column where the two names differ.
+    static func between(stored: ObjectSchema, model declared: ObjectSchema) -> [String] {
+        let (stored, model) = (stored.stored, declared.stored)
         let className = model.className
+        /// `'Class.property'` for the property stored under `column`, with the column's name
+        /// when it differs; a column no model property has is named as the file names it.
+        func described(_ column: String) -> String {
+            guard let property = declared[columnName: column], property.name != column else { return "'\(className).\(column)'" }
+            return "'\(className).\(property.name)' (column '\(column)')"
+        }
         var lines: [String] = []
         if stored.isEmbedded != model.isEmbedded {
             lines.append("class '\(className)' \(model.isEmbedded ? "became" : "is no longer") an EmbeddedObject")
         }
         for property in stored.properties where model[property.name] == nil {
-            lines.append("property '\(className).\(property.name)' was removed")
+            lines.append("property \(described(property.name)) was removed")
         }
         for property in model.properties {
             guard let old = stored[property.name] else {
-                lines.append("property '\(className).\(property.name)' was added")
+                lines.append("property \(described(property.name)) was added")
                 continue
             }
             if old.typeName != property.typeName {
-                lines.append("property '\(className).\(property.name)' changed from \(old.typeName) to \(property.typeName)")
+                lines.append("property \(described(property.name)) changed from \(old.typeName) to \(property.typeName)")
             }
             if old.isPrimary != property.isPrimary {
-                lines.append("property '\(className).\(property.name)' \(property.isPrimary ? "became" : "is no longer") the primary key")
+                lines.append("property \(described(property.name)) \(property.isPrimary ? "became" : "is no longer") the primary key")
             } else if old.isIndexed != property.isIndexed {
-                lines.append("property '\(className).\(property.name)' \(property.isIndexed ? "gained" : "lost") its index")
+                lines.append("property \(described(property.name)) \(property.isIndexed ? "gained" : "lost") its index")
             }
         }
         if lines.isEmpty && stored.storedProperties.map(\.name) != model.storedProperties.map(\.name) {
