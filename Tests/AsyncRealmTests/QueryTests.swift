@@ -594,3 +594,30 @@ extension QueryTests {
         #expect(objects.where { $0.level == 0.1 }.map(\.id) == [1] && objects.where { $0.level > 0.1 }.map(\.id) == [2])
     }
 }
+
+extension QueryTests {
+    @Test("SELF is the object itself: SELF == %@, SELF != %@ and SELF IN %@ with objects, an array or results", arguments: RealmKind.allCases)
+    func selfComparisons(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Self.kennel(kind, directory)
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "name")
+        let (buddy, rex) = (try #require(dogs.first), try #require(dogs.filter("name == 'Rex'").first))
+        func names(_ predicate: String, _ arguments: Any...) throws -> [String] {
+            try dogs.filter(RealmPredicate(predicate, arguments: arguments)).map(\.name)
+        }
+        #expect(try names("SELF == %@", rex) == ["Rex"] && names("self != %@", rex).count == 4)
+        #expect(try names("SELF IN %@", [buddy, rex]) == ["Buddy", "Rex"])
+        #expect(try names("self IN %@", dogs.filter("age > 2")) == ["Rex", "fidosaurus"])
+        #expect(try names("SELF == nil").isEmpty && names("SELF != nil").count == 5)
+        #expect(try names("SELF IN %@ AND age > 1", [buddy, rex]) == ["Rex"])
+        // A person is no dog: comparing with one is refused, as in a link (row keys are per
+        // class, so it would otherwise match the dog with its key).
+        let ana = try #require(realm.objects(Person.self).filter("name == 'Ana'").first)
+        let wrongClass = #expect(throws: RealmError.self) { try names("SELF == %@", ana) }
+        #expect(wrongClass?.message.contains("cannot compare 'SELF' (Dog) with an object of class 'Person'") == true)
+        #expect(throws: RealmError.self) { try names("owner IN %@", [ana, rex]) }
+        #expect(throws: RealmError.self) { try realm.objects(Person.self).filter(RealmPredicate("ANY dogs == %@", ana)) }
+        // A class's own property named self would win; none is, so ordering is refused as for links.
+        #expect(throws: RealmError.self) { try dogs.filter(RealmPredicate("SELF > %@", rex)) }
+    }
+}

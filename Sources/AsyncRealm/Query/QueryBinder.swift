@@ -134,17 +134,21 @@ struct QueryBinder {
                 direct.lastConstants[0] = try scalar(value, position: direct.position)
                 let constants = direct.lastConstants
                 try check(constants, against: direct.path, op: direct.op, position: comparison.position)
+                try checkClasses(Self.objectClasses(in: value), against: direct.path, position: comparison.position)
                 return BoundComparison(
                     quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
                     caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive,
                     direct: (direct.column, direct.path.property.type, constants))
             }
         }
+        // The classes of the objects given as constants, which a link must be of.
+        var constantClasses: [String] = []
         func side(_ operand: ResolvedComparison.Operand) throws -> BoundComparison.Side {
             switch operand {
             case .side(let side): return side
             case .value(let value, let position):
                 let value = arguments.isEmpty ? value : ParsedTemplates.substitute(arguments.array, into: value)
+                constantClasses += Self.objectClasses(in: value)
                 return try constant(value, position: position)
             }
         }
@@ -172,6 +176,7 @@ struct QueryBinder {
             try checkAggregate(aggregate, of: path, right: right, op: op, position: comparison.position)
         } else if case .constant(let values) = right {
             try check(values, against: path, op: op, position: comparison.position)
+            try checkClasses(constantClasses, against: path, position: comparison.position)
             if path.property.type == .float { right = .constant(values.map(Self.asFloat)) }
         } else if case .path(let other, nil) = right, op != .in {
             guard compatible(path.property.type, other.property.type) else {
@@ -277,6 +282,13 @@ struct QueryBinder {
             guard !names.isEmpty else {
                 throw QueryError.at(position, "compare a property of '\(first)', such as \(first).name")
             }
+        }
+        if names.count == 1, names[0].lowercased() == "self", current[names[0]] == nil {
+            // `SELF`: the object itself, compared with objects (`SELF == %@`, `SELF IN %@`), as
+            // NSPredicate and RealmSwift write it.
+            let itself = Property(name: names[0], type: .object, isOptional: false, isArray: false, isPrimary: false, isIndexed: false,
+                                  objectClassName: current.className, linkOriginPropertyName: nil)
+            return BoundKeyPath(hops: [], property: itself, isCollection: false, text: names[0])
         }
         var hops: [BoundKeyPath.Hop] = []
         var isCollection = false
@@ -442,6 +454,24 @@ struct QueryBinder {
         case .object: return "an object"
         case .collection: return "a list or dictionary"
         }
+    }
+
+    /// The classes of the objects `value` holds: an object, or the objects of a list.
+    private static func objectClasses(in value: QueryValue) -> [String] {
+        switch value {
+        case .object(let className, _): [className]
+        case .list(let items): items.flatMap(objectClasses(in:))
+        default: []
+        }
+    }
+
+    /// Refuses an object of another class than the link, list or `SELF` it is compared with,
+    /// as RealmSwift does: row keys are per class, so such an object would match the one that
+    /// has its key. (A mixed value holds objects of any class.)
+    private func checkClasses(_ classes: [String], against path: BoundKeyPath, position: Int) throws {
+        guard [.object, .linkingObjects].contains(path.property.type), let target = path.property.objectClassName,
+              let other = classes.first(where: { $0 != target }) else { return }
+        throw QueryError.at(position, "cannot compare '\(path.text)' (\(target)) with an object of class '\(other)'; compare it with a '\(target)'")
     }
 
     private func check(_ values: [QueryScalar], against path: BoundKeyPath, op: QueryComparison.Operator, position: Int) throws {
