@@ -137,3 +137,33 @@ struct AnyRealmValueTests {
         #expect(realm.schema["Setting"]?["value"]?.description == "value: mixed")
     }
 }
+
+/// A second class, whose first object has the same row key as the first `Profile`.
+final class Badge: Object {
+    @Persisted var label: String
+}
+
+extension AnyRealmValueTests {
+    @Test("an AnyRealmValue holding an object equals that object, never another class's object of the same row key", arguments: RealmKind.allCases)
+    func objectsOfTwoClasses(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Setting.self, Profile.self, Badge.self]))
+        try realm.write {
+            let profile = realm.create(Profile.self, value: ["name": "Ana"])
+            realm.create(Badge.self, value: ["label": "gold"])
+            realm.create(Setting.self, value: ["id": 1, "value": AnyRealmValue.object(profile), "history": [AnyRealmValue.object(profile)],
+                                              "options": ["owner": AnyRealmValue.object(profile)]])
+        }
+        let (profile, badge) = (try #require(realm.objects(Profile.self).first), try #require(realm.objects(Badge.self).first))
+        let settings = realm.objects(Setting.self)
+        for (predicate, argument) in [("value == %@", [profile] as Any), ("ANY history == %@", [profile]), ("value IN %@", [[badge, profile]]), ("options['owner'] == %@", [profile])] {
+            #expect(settings.filter(predicate, (argument as! [Any])[0]).count == 1, "\(predicate)")
+        }
+        for predicate in ["value == %@", "ANY history == %@", "value IN %@", "options['owner'] == %@"] {
+            let argument: Any = predicate.contains("IN") ? [badge] : badge
+            #expect(settings.filter(predicate, argument).isEmpty, "\(predicate) with a badge")
+        }
+        #expect(settings.filter("value != %@", badge).count == 1)
+        #expect(settings.where { $0.value == .object(badge) }.isEmpty && settings.where { $0.value == .object(profile) }.count == 1)
+    }
+}

@@ -132,9 +132,12 @@ struct QueryBinder {
             if case .list = value {} else {
                 // In place when no comparison holds the array any more; copied when one does.
                 direct.lastConstants[0] = try scalar(value, position: direct.position)
-                let constants = direct.lastConstants
-                try check(constants, against: direct.path, op: direct.op, position: comparison.position)
+                try check(direct.lastConstants, against: direct.path, op: direct.op, position: comparison.position)
                 try checkClasses(Self.objectClasses(in: value), against: direct.path, position: comparison.position)
+                if direct.path.property.type == .any, case .object = direct.lastConstants[0] {
+                    direct.lastConstants = Self.mixedObjects(direct.lastConstants, classes: Self.objectClasses(in: value))
+                }
+                let constants = direct.lastConstants
                 return BoundComparison(
                     quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
                     caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive,
@@ -177,6 +180,7 @@ struct QueryBinder {
         } else if case .constant(let values) = right {
             try check(values, against: path, op: op, position: comparison.position)
             try checkClasses(constantClasses, against: path, position: comparison.position)
+            if path.property.type == .any { right = .constant(Self.mixedObjects(values, classes: constantClasses)) }
             if path.property.type == .float { right = .constant(values.map(Self.asFloat)) }
         } else if case .path(let other, nil) = right, op != .in {
             guard compatible(path.property.type, other.property.type) else {
@@ -451,7 +455,7 @@ struct QueryBinder {
         case .date: return "a date"
         case .uuid: return "a UUID"
         case .objectId: return "an ObjectId"
-        case .object: return "an object"
+        case .object, .mixedObject: return "an object"
         case .collection: return "a list or dictionary"
         }
     }
@@ -462,6 +466,17 @@ struct QueryBinder {
         case .object(let className, _): [className]
         case .list(let items): items.flatMap(objectClasses(in:))
         default: []
+        }
+    }
+
+    /// `values` compared with an `AnyRealmValue`, its objects made `mixedObject`s with their
+    /// classes (`classes`, in the order of the objects): a mixed value may hold an object of
+    /// any class, and is equal only to that class's object of its key.
+    private static func mixedObjects(_ values: [QueryScalar], classes: [String]) -> [QueryScalar] {
+        var classes = classes.makeIterator()
+        return values.map { value in
+            guard case .object(let key) = value, let className = classes.next() else { return value }
+            return .mixedObject(className: className, key: key)
         }
     }
 

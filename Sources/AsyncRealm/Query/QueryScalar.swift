@@ -15,6 +15,9 @@ enum QueryScalar: Hashable, Sendable {
     case uuid(UInt128)
     case objectId([UInt8])
     case object(UInt64)
+    /// An object held in an `AnyRealmValue`, which may be of any class: its class and key (row
+    /// keys are per class, so the key alone would make two classes' objects equal).
+    case mixedObject(className: String, key: UInt64)
     /// A list or dictionary held in an `AnyRealmValue`: equal to no constant, and ordered
     /// against none.
     case collection
@@ -50,7 +53,7 @@ enum QueryScalar: Hashable, Sendable {
         case .value(let value): self.init(stored: value, type: .string)
         case .objectId(let bytes): self = .objectId(bytes)
         case .decimal(let decimal): self = .decimal(decimal)
-        case .object(_, let key): self = .object(key)
+        case .object(let className, let key): self = .mixedObject(className: className, key: key)
         case .list, .dictionary: self = .collection
         }
     }
@@ -68,7 +71,7 @@ enum QueryScalar: Hashable, Sendable {
         case .date: 5
         case .objectId: 6
         case .uuid: 7
-        case .object: 8
+        case .object, .mixedObject: 8
         case .collection: 9
         }
     }
@@ -109,7 +112,7 @@ enum QueryScalar: Hashable, Sendable {
             return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         case .objectId(let bytes): return ObjectId(bytes: bytes)
-        case .object(let key): return key
+        case .object(let key), .mixedObject(_, let key): return key
         case .collection: return nil
         }
     }
@@ -150,6 +153,8 @@ enum QueryScalar: Hashable, Sendable {
         case (.uuid(let a), .uuid(let b)): return a < b ? -1 : a == b ? 0 : 1
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
         case (.object(let a), .object(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case (.mixedObject(let c1, let k1), .mixedObject(let c2, let k2)):
+            return c1 != c2 ? compareBytes(c1, c2) : k1 == k2 ? 0 : (k1 < k2 ? -1 : 1)
         default: return nil
         }
     }
