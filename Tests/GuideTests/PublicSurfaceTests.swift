@@ -120,3 +120,42 @@ extension PublicSurfaceTests {
         #expect(items.where { $0.prices.contains(10..<12) }.isEmpty)
     }
 }
+
+final class SurfaceKennel: Object {
+    @Persisted var dogs: Map<String, SurfacePet?>
+    @Persisted var counts: Map<String, Int>
+}
+
+extension PublicSurfaceTests {
+    @Test("a map of objects sorts, filters and aggregates its objects as RealmSwift's does; contains(where:) and merge(_:) take a key and a value")
+    func mapOfObjects() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-kennel", objectTypes: [SurfaceKennel.self, SurfacePet.self]))
+        let kennel = SurfaceKennel()
+        for (key, name, age) in [("c", "Rex", 5), ("a", "Ace", 9), ("b", "Bo", 1)] {
+            kennel.dogs[key] = SurfacePet(value: ["name": name, "age": age])
+        }
+        kennel.dogs["empty"] = .some(nil)
+        // Unmanaged: the aggregates read the objects; nils are left out.
+        #expect(kennel.dogs.max(ofProperty: "age") as Int? == 9 && kennel.dogs.sum(ofProperty: "age") as Int == 15)
+        try realm.write { realm.add(kennel) }
+        #expect(kennel.dogs.sorted(byKeyPath: "age").map(\.name) == ["Bo", "Rex", "Ace"])
+        #expect(kennel.dogs.sorted(by: [SortDescriptor(keyPath: "name", ascending: false)]).map(\.name) == ["Rex", "Bo", "Ace"])
+        #expect(kennel.dogs.filter("age > %@", 2).map(\.name) == ["Ace", "Rex"])
+        #expect(kennel.dogs.where { $0.age < 6 }.map(\.name) == ["Bo", "Rex"])
+        #expect(kennel.dogs.min(ofProperty: "age") as Int? == 1 && kennel.dogs.average(ofProperty: "age") as Double? == 5)
+        // Live: a dog added to the map shows in results read before.
+        let young = kennel.dogs.filter("age < 3")
+        try realm.write { kennel.dogs["d"] = SurfacePet(value: ["name": "Pup", "age": 0]) }
+        #expect(young.map(\.name) == ["Bo", "Pup"])
+
+        try realm.write {
+            kennel.counts["a"] = 1
+            let other = SurfaceKennel()
+            other.counts.merge(["a": 10, "b": 2]) { $1 }
+            kennel.counts.merge(other.counts) { $0 + $1 }
+        }
+        #expect(kennel.counts["a"] == 11 && kennel.counts["b"] == 2)
+        #expect(kennel.counts.contains { key, value in key == "b" && value == 2 })
+        #expect(!kennel.counts.contains(where: { _, value in value > 20 }))
+    }
+}

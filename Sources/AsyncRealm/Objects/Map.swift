@@ -206,6 +206,25 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
         try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
     }
 
+    /// Adds the entries of another map; `combine` decides between the value here and the one
+    /// given for a key the map has.
+    ///
+    /// - Parameters:
+    ///   - other: The map whose entries to add.
+    ///   - combine: Given the value here and the new one, returns the value to keep.
+    public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
+    }
+
+    /// Whether an entry of the map satisfies `predicate`, as RealmSwift's
+    /// `contains(where:)` with a key and a value.
+    ///
+    /// - Parameter predicate: Given an entry's key and value, whether it is the one looked for.
+    /// - Returns: True if some entry satisfies it.
+    public func contains(where predicate: (_ key: Key, _ value: Value) throws -> Bool) rethrows -> Bool {
+        try entries.contains { try predicate($0.key, $0.value) }
+    }
+
     /// The value for `key`, typed `Any` (key-value coding on a map, as RealmSwift's).
     ///
     /// - Parameter key: A key of the map.
