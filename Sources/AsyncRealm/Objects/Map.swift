@@ -212,6 +212,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     /// - Parameters:
     ///   - other: The map whose entries to add.
     ///   - combine: Given the value here and the new one, returns the value to keep.
+    /// - Throws: What `combine` throws.
     public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
         try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
     }
@@ -221,6 +222,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: _CollectionBa
     ///
     /// - Parameter predicate: Given an entry's key and value, whether it is the one looked for.
     /// - Returns: True if some entry satisfies it.
+    /// - Throws: What `predicate` throws.
     public func contains(where predicate: (_ key: Key, _ value: Value) throws -> Bool) rethrows -> Bool {
         try entries.contains { try predicate($0.key, $0.value) }
     }
