@@ -47,43 +47,14 @@ public final class List<Element: RealmCollectionValue>: _CollectionBase, RandomA
         }
     }
 
-    /// Iterates the elements as they were when iteration began, as RealmSwift's enumeration
-    /// does: removing, deleting or appending elements inside the loop neither skips one nor
-    /// goes on for ever. An object deleted after the loop began comes as an invalidated one.
-    public struct Iterator: IteratorProtocol {
-        private let list: List
-        /// An unmanaged list's elements when iteration began.
-        private let snapshot: [Element]?
-        /// A managed list's stored elements when iteration began.
-        private let stored: [RowValue]
-        private var position = 0
-
-        fileprivate init(_ list: List) {
-            self.list = list
-            if let location = list.location {
-                snapshot = nil
-                stored = location.values()
-            } else {
-                snapshot = list.unmanaged
-                stored = []
-            }
-        }
-
-        /// The next element, or nil after the last.
-        ///
-        /// - Returns: The next element, or nil after the last.
-        public mutating func next() -> Element? {
-            defer { position += 1 }
-            if let snapshot { return position < snapshot.count ? snapshot[position] : nil }
-            guard position < stored.count, let location = list.location else { return nil }
-            return location.element(stored[position], as: Element.self, at: .element(location, position: position))
-        }
-    }
-
-    /// An iterator over the elements as they are now (see `Iterator`).
+    /// An iterator over the elements: a loop goes through the elements the
+    /// list held when it began (see `CollectionSnapshotIterator`).
     ///
     /// - Returns: An iterator starting at the first element.
-    public func makeIterator() -> Iterator { Iterator(self) }
+    public func makeIterator() -> CollectionSnapshotIterator<Element> {
+        guard let location else { return CollectionSnapshotIterator(unmanaged: unmanaged) }
+        return CollectionSnapshotIterator(location: location, placesElements: true)
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {

@@ -41,42 +41,14 @@ public final class MutableSet<Element: RealmCollectionValue>: _CollectionBase, R
         return location.element(location.element(at: position), as: Element.self)
     }
 
-    /// Iterates the elements as they were when iteration began, as RealmSwift's enumeration
-    /// does: removing or deleting elements inside the loop skips none.
-    public struct Iterator: IteratorProtocol {
-        private let set: MutableSet
-        /// An unmanaged set's elements when iteration began.
-        private let snapshot: [Element]?
-        /// A managed set's stored elements when iteration began.
-        private let stored: [RowValue]
-        private var position = 0
-
-        fileprivate init(_ set: MutableSet) {
-            self.set = set
-            if let location = set.location {
-                snapshot = nil
-                stored = location.values()
-            } else {
-                snapshot = set.unmanaged
-                stored = []
-            }
-        }
-
-        /// The next element, or nil after the last.
-        ///
-        /// - Returns: The next element, or nil after the last.
-        public mutating func next() -> Element? {
-            defer { position += 1 }
-            if let snapshot { return position < snapshot.count ? snapshot[position] : nil }
-            guard position < stored.count, let location = set.location else { return nil }
-            return location.element(stored[position], as: Element.self)
-        }
-    }
-
-    /// An iterator over the elements as they are now (see `Iterator`).
+    /// An iterator over the elements: a loop goes through the elements the
+    /// set held when it began (see `CollectionSnapshotIterator`).
     ///
     /// - Returns: An iterator starting at the first element.
-    public func makeIterator() -> Iterator { Iterator(self) }
+    public func makeIterator() -> CollectionSnapshotIterator<Element> {
+        guard let location else { return CollectionSnapshotIterator(unmanaged: unmanaged) }
+        return CollectionSnapshotIterator(location: location, placesElements: false)
+    }
 
     // MARK: Membership
 
