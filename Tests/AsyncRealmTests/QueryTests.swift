@@ -590,8 +590,10 @@ extension QueryTests {
         #expect(try ids("maybe == 0.1") == [1] && ids("ANY levels == 0.1") == [1] && ids("named['a'] == 0.1") == [1])
         // An integer is made a float too: 16,777,217 is 16,777,216 as a float.
         #expect(try ids("ANY levels == 16777217") == [2])
-        // The type-checked form agrees.
+        // The type-checked form agrees, and so does a predicate string bound once and given its
+        // argument at each call (a template's direct argument).
         #expect(objects.where { $0.level == 0.1 }.map(\.id) == [1] && objects.where { $0.level > 0.1 }.map(\.id) == [2])
+        for _ in 0..<3 { #expect(objects.filter("level == %@", 0.1).map(\.id) == [1] && objects.filter("level > %@", 0.1).map(\.id) == [2]) }
     }
 }
 

@@ -133,10 +133,9 @@ struct QueryBinder {
                 // In place when no comparison holds the array any more; copied when one does.
                 direct.lastConstants[0] = try scalar(value, position: direct.position)
                 try check(direct.lastConstants, against: direct.path, op: direct.op, position: comparison.position)
-                try checkClasses(Self.objectClasses(in: value), against: direct.path, position: comparison.position)
-                if direct.path.property.type == .any, case .object = direct.lastConstants[0] {
-                    direct.lastConstants = Self.mixedObjects(direct.lastConstants, classes: Self.objectClasses(in: value))
-                }
+                let classes = Self.objectClasses(in: value)
+                try checkClasses(classes, against: direct.path, position: comparison.position)
+                if let converted = Self.converted(direct.lastConstants, for: direct.path, classes: classes) { direct.lastConstants = converted }
                 let constants = direct.lastConstants
                 return BoundComparison(
                     quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
@@ -180,8 +179,7 @@ struct QueryBinder {
         } else if case .constant(let values) = right {
             try check(values, against: path, op: op, position: comparison.position)
             try checkClasses(constantClasses, against: path, position: comparison.position)
-            if path.property.type == .any { right = .constant(Self.mixedObjects(values, classes: constantClasses)) }
-            if path.property.type == .float { right = .constant(values.map(Self.asFloat)) }
+            if let converted = Self.converted(values, for: path, classes: constantClasses) { right = .constant(converted) }
         } else if case .path(let other, nil) = right, op != .in {
             guard compatible(path.property.type, other.property.type) else {
                 throw QueryError.at(comparison.position, "cannot compare '\(path.text)' (\(path.property.type.rawValue)) with '\(other.text)' (\(other.property.type.rawValue))")
@@ -190,6 +188,17 @@ struct QueryBinder {
         return BoundComparison(
             quantifier: comparison.quantifier, left: left, op: op, right: right,
             caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive)
+    }
+
+    /// `values`, checked, in the form the property at `path` compares them in; nil where that is
+    /// the form they have. Objects compared with an `AnyRealmValue` carry their `classes`;
+    /// numbers compared with a `Float` are made floats.
+    private static func converted(_ values: [QueryScalar], for path: BoundKeyPath, classes: [String]) -> [QueryScalar]? {
+        switch path.property.type {
+        case .any where !classes.isEmpty: mixedObjects(values, classes: classes)
+        case .float: values.map(asFloat)
+        default: nil
+        }
     }
 
     /// A number compared with a `Float` property, made a float first, as Realm makes a constant
