@@ -214,10 +214,9 @@ struct QueryLexer {
     private mutating func signedInfinity(negative: Bool) -> QueryToken.Kind? {
         var end = position + 1
         while end < characters.count, Self.startsIdentifier(characters[end]) || characters[end].isNumber { end += 1 }
-        let word = String(characters[(position + 1)..<end]).lowercased()
-        guard word == "inf" || word == "infinity" else { return nil }
+        guard let infinity = Self.namedNumbers[String(characters[(position + 1)..<end]).lowercased()], infinity.isInfinite else { return nil }
         position = end
-        return .double(negative ? -.infinity : .infinity)
+        return .double(negative ? -infinity : infinity)
     }
 
     /// `B64"..."`: the bytes the base64 text between the quotes stands for.
@@ -231,10 +230,10 @@ struct QueryLexer {
 
     /// `0x1F`: an integer in hexadecimal, after its `0`; nil (nothing read) where none starts.
     private mutating func hexadecimal(negative: Bool, start: Int) throws -> QueryToken.Kind? {
-        guard current == "x" || current == "X", let first = peek(1), first.isHexDigit else { return nil }
+        guard current == "x" || current == "X", let first = peek(1), first.isASCII && first.isHexDigit else { return nil }
         position += 1
         var text = ""
-        while let character = current, character.isHexDigit {
+        while let character = current, character.isASCII && character.isHexDigit {
             text.append(character)
             position += 1
         }
