@@ -414,6 +414,32 @@ struct MigrationTests {
         #expect(realm.objects(New.Person.self).count == 2)
     }
 
+    @Test("an object the block deleted is not enumerated again, and one it created is not among the old ones, as in RealmSwift")
+    func enumerationAfterDeletes() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try Self.makeOldFile(url)
+        let seen = Mutex<[String: [String]]>([:])
+        _ = try Realm(configuration: Self.configuration(url, version: 2, types: Self.newTypes) { migration, _ in
+            func names(_ typeName: String) -> [String] {
+                var names: [String] = []
+                migration.enumerateObjects(ofType: typeName) { _, newObject in names.append(newObject!["name"] as! String) }
+                return names
+            }
+            migration.enumerateObjects(ofType: "Dog") { oldObject, newObject in
+                guard oldObject!["name"] as! String == "Rex" else { return }
+                migration.delete(newObject!)
+                migration.create("Dog", value: ["name": "Spot"])
+            }
+            let dogs = names("Dog")
+            migration.deleteData(forType: "Person")
+            migration.create("Person", value: ["name": "Cy"])
+            let people = names("Person")
+            seen.withLock { $0 = ["Dog": dogs, "Person": people] }
+        })
+        #expect(seen.withLock { $0 } == ["Dog": ["Fido"], "Person": []])
+    }
+
     @Test("deleteRealmIfMigrationNeeded deletes the file and the files beside it and opens a new one, but not while the file is open")
     func deleteIfMigrationNeeded() throws {
         let directory = TemporaryDirectory()

@@ -62,8 +62,10 @@ public final class Migration {
     /// migration (`oldObject`, read-only) and as it is now (`newObject`, writable).
     ///
     /// `oldObject` is nil for a class the old schema does not have (each object created in the
-    /// migration is then enumerated), `newObject` for a class the new schema does not have, or
-    /// an object deleted in the migration.
+    /// migration is then enumerated), and `newObject` for a class the new schema does not have.
+    /// An object deleted in the migration (by `delete(_:)` or `deleteData(forType:)`) is not
+    /// enumerated again, and an object created in it has no `oldObject` and is not enumerated
+    /// with the old schema's objects, as in RealmSwift.
     ///
     /// - Parameters:
     ///   - typeName: The class name.
@@ -82,11 +84,13 @@ public final class Migration {
             let keys = readOrStop { try self.oldRealm.snapshot().tableIfPresent(tableName)?.keys() ?? [] }
             for key in keys {
                 let oldObject = oldRealm.accessor(of: DynamicObject.self, key: key, info: oldInfo)
-                var newObject: DynamicObject?
-                if let newInfo, let newTable, readOrStop({ try newTable.contains(key) }) {
-                    newObject = realm.accessor(of: DynamicObject.self, key: key, info: newInfo)
+                guard let newInfo else {
+                    try block(oldObject, nil)
+                    continue
                 }
-                try block(oldObject, newObject)
+                // An object deleted in the migration is skipped, as RealmSwift skips it.
+                guard let newTable, readOrStop({ try newTable.contains(key) }) else { continue }
+                try block(oldObject, realm.accessor(of: DynamicObject.self, key: key, info: newInfo))
             }
         } else if let newInfo, let newTable {
             for key in readOrStop({ try newTable.keys() }) {
