@@ -207,6 +207,10 @@ struct PrimaryKeyRowKeyTests {
             #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: id)?.note == "\(id.map(String.init) ?? "nil")")
         }
         #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: 8 as Int?) == nil)
+        // `NSNull()` stands for the null key, as in RealmSwift's `testOptionalIntPrimaryKey`; a
+        // key typed `Any` is read as the key's type.
+        #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: NSNull())?.note == "nil")
+        #expect(realm.object(ofType: MaybeKeyed.self, forPrimaryKey: 7 as Any)?.note == "7")
     }
 
     enum Renumbered {

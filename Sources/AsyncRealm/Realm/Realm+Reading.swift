@@ -20,11 +20,13 @@ extension Realm {
     ///   - key: A value of the primary key's type.
     /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        guard let key = key as? _Persistable else {
-            let info = classInfoOrStop(for: type)
-            stop("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.type.rawValue ?? "not declared")")
+        if let key = key as? _Persistable { return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self)) }
+        // `NSNull()` for an optional key's null, as RealmSwift takes it, or a value typed `Any`.
+        let info = classInfoOrStop(for: type)
+        guard let property = info.schema.primaryKeyProperty, let stored = storageValue(dynamic: key, for: property) else {
+            stop("\(KeyType.self) cannot be the primary key of '\(info.schema.className)', which is \(info.schema.primaryKeyProperty?.typeName ?? "not declared")")
         }
-        return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+        return object(ofType: type, forStoredPrimaryKey: _StorageValue(stored))
     }
 
     /// The object of `type` whose primary key is `key`: the overload for keys whose type is
