@@ -204,4 +204,37 @@ struct ResultsIterationTests {
         do { kept = realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: true).first }
         #expect(kept?.name == "dog 00000")
     }
+
+    @Test("a scan's objects read their rows in the page cache's leaves, and keep them through the leaf's eviction, writes to it and a frozen copy", arguments: RealmKind.allCases)
+    func rowsReadInPlace(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        var configuration = kind.configuration(directory)
+        configuration.pageCacheBytes = 64 << 10  // a few leaves: the scans below push each other's out
+        let realm = try Realm(configuration: configuration)
+        let count = 5_000
+        func label(_ id: Int, _ round: Int) -> String { "reading \(id) of round \(round), long enough to fill leaves" }
+        try realm.write {
+            for id in 1...count { realm.add(Reading(value: ["id": id, "label": label(id, 0), "value": Double(id)])) }
+            for id in 1...count { realm.add(Dog(value: ["name": "dog \(id)", "age": id])) }
+        }
+        // Kept while other scans fill the cache: each still reads its own row.
+        let kept = Array(realm.objects(Reading.self))
+        #expect(realm.objects(Dog.self).reduce(0) { $0 + $1.age } == count * (count + 1) / 2)
+        #expect(kept.map(\.label) == (1...count).map { label($0, 0) })
+        let frozen = realm.objects(Reading.self).freeze()
+        // Changed in the loop that scans them, inside one write: each object reads its new
+        // value, the ones after it their old one.
+        try realm.write {
+            for reading in realm.objects(Reading.self) {
+                #expect(reading.label == label(reading.id, 0))
+                reading.label = label(reading.id, 1)
+                #expect(reading.label == label(reading.id, 1))
+            }
+        }
+        #expect(realm.objects(Reading.self).map(\.label) == (1...count).map { label($0, 1) })
+        #expect(kept.map(\.label) == (1...count).map { label($0, 1) })
+        // The frozen results read the version before the write, from leaves the write copied.
+        #expect(frozen.map(\.label) == (1...count).map { label($0, 0) })
+        #expect(frozen.map(\.value) == (1...count).map(Double.init))
+    }
 }

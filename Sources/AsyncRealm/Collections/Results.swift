@@ -244,6 +244,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// The rows evaluating kept for every key, when the batch is all of them (in place of
         /// `rows`, which would be a copy).
         private var keptRows: [Range<Int>]?
+        /// The leaf a scan of the table is reading, whose keys are `keys` and whose bytes
+        /// `buffer` holds (in place of `rows`: each row's place is the leaf's).
+        private var scannedLeaf: Leaf?
         private var buffer: RowBuffer?
         private var position = 0
         private var nextKey: UInt64 = 0
@@ -259,10 +262,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// The last accessor made, kept to be made the next row's accessor when the caller has
         /// let go of it; empty when the class's accessors cannot be reused.
         private var lastAccessor = ReusableAccessor()
-        /// Rows read per batch when scanning the table, and keys per batch of a filtered,
-        /// sorted or list-based collection: large enough that a batch's keys share the leaves
-        /// they are looked up in.
-        private static var scanBatchSize: Int { 256 }
+        /// Keys per batch of a filtered, sorted or list-based collection: large enough that a
+        /// batch's keys share the leaves they are looked up in. (A scan of the table reads a
+        /// leaf per batch.)
         private static var keyBatchSize: Int { 4096 }
         /// A guess at an encoded row's size, to reserve a batch's buffer once in the usual case.
         private static var rowBytesEstimate: Int { 48 }
@@ -280,9 +282,10 @@ public final class Results<Element: Object>: RandomAccessCollection {
             }
             let index = position
             position += 1
+            let row = rowRange(at: index)
             return borrowed.use { realm, info in
                 // Rows read before the realm changed (a write inside the loop) are read again.
-                if let range = keptRows?[index] ?? rows[index], buffer != nil, realm.stamp == batchStamp {
+                if let range = row, buffer != nil, realm.stamp == batchStamp {
                     // (Typed `Object` and unwrapped in place: the generic forms called the
                     // runtime and counted references, per object.)
                     if let object = lastAccessor.available() {
@@ -308,6 +311,13 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 }
                 return realm.accessor(of: Element.self, key: keys[index], info: info)
             }
+        }
+
+        /// Where the row of `keys[index]` is in `buffer`; nil if it has none there.
+        @inline(__always)
+        private func rowRange(at index: Int) -> Range<Int>? {
+            if let scannedLeaf { return scannedLeaf.inlineValueRange(at: index) }
+            return keptRows?[index] ?? rows[index]
         }
 
         /// The end of the iteration: the last accessor, if nobody else holds it, is left to the
@@ -340,6 +350,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// one buffer the batch's accessors share.
         private mutating func refillFromKeys() {
             keptRows = nil
+            scannedLeaf = nil
             keys.removeAll(keepingCapacity: true)
             rows.removeAll(keepingCapacity: true)
             position = 0
@@ -387,26 +398,23 @@ public final class Results<Element: Object>: RandomAccessCollection {
             if end == all.count { exhausted = true }
         }
 
-        /// The next batch of the whole table, in one pass over it.
+        /// The next batch of the whole table, in one pass over it: the next leaf's rows, read
+        /// in place (`RowBuffer.borrow(_:)`).
         private mutating func refill() {
-            keys.removeAll(keepingCapacity: true)
-            rows.removeAll(keepingCapacity: true)
-            position = 0
             let realm = results.handle
             batchStamp = realm.stamp
-            guard let table = results.readableTable else {
+            scannedLeaf = nil
+            guard let table = results.readableTable,
+                  let (leaf, start) = readOrStop({ try table.rowLeaf(from: nextKey) }) else {
+                keys.removeAll(keepingCapacity: true)
                 exhausted = true
                 return
             }
-            let buffer = reusableBuffer(rows: Self.scanBatchSize)
-            // Whole leaves until the batch is full, each leaf's rows in one copy (a call per row
-            // cost more than the copying). A row stored in overflow pages gets no row here and
-            // is read by its key when reached.
-            let from = nextKey
-            exhausted = readOrStop {
-                try table.copyRowBatch(from: from, minimum: Self.scanBatchSize, keys: &keys, rows: &rows, copy: buffer.append)
-            }
-            if let last = keys.last { nextKey = last &+ 1 }
+            reusableBuffer(rows: 0).borrow(leaf.bytes)
+            keys = leaf.keys
+            position = start
+            scannedLeaf = leaf
+            nextKey = leaf.keys[leaf.keys.count - 1] &+ 1
             if nextKey == 0 { exhausted = true }
         }
     }

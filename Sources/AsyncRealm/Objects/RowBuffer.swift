@@ -23,6 +23,9 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         /// The realm the rows were read through, kept alive by `owner`, or by the accessors of
         /// a buffer without one.
         unowned(unsafe) let realm: Realm
+        /// The leaf's bytes this buffer holds in place of its own (see `borrow(_:)`); empty
+        /// when it holds rows it copied.
+        var borrowed: [UInt8] = []
         /// The realm again, counted, so that an accessor holding a row of this buffer need not
         /// count a reference to the realm itself (`ManagedObjectState.realm`). Nil for a buffer
         /// the realm keeps to reuse (`ClassInfo.lookupBuffer(in:)`): one that the realm held
@@ -46,9 +49,12 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     }
 
     deinit {
-        // (The fields are destroyed by `ManagedBuffer`; the bytes are plain.)
+        // (The fields are destroyed by `ManagedBuffer`, a borrowed leaf's bytes with them; the
+        // bytes are plain.)
         withUnsafeMutablePointers { fields, tail in
-            if fields.pointee.storage != UnsafeMutableRawPointer(tail) { fields.pointee.storage.deallocate() }
+            if fields.pointee.storage != UnsafeMutableRawPointer(tail) && fields.pointee.borrowed.isEmpty {
+                fields.pointee.storage.deallocate()
+            }
         }
     }
 
@@ -73,8 +79,29 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
         return append(other.bytes(at: range))
     }
 
+    /// Holds `bytes`, a leaf's rows as the page cache keeps them, in place of the rows held,
+    /// without copying them: a scan's accessors read their rows in the leaf. Only when no
+    /// accessor points into this buffer.
+    ///
+    /// The array's storage is shared with the cache, not copied, and neither moves nor changes
+    /// while this buffer holds it: nothing writes to an array through this buffer, and a
+    /// change to the leaf elsewhere copies the storage first, since it is not uniquely held.
+    func borrow(_ bytes: [UInt8]) {
+        withUnsafeMutablePointers { fields, tail in
+            if fields.pointee.storage != UnsafeMutableRawPointer(tail) && fields.pointee.borrowed.isEmpty {
+                fields.pointee.storage.deallocate()
+            }
+            fields.pointee.borrowed = bytes
+            fields.pointee.storage = UnsafeMutableRawPointer(mutating: fields.pointee.borrowed.withUnsafeBytes { $0.baseAddress }
+                ?? UnsafeRawPointer(tail))
+            fields.pointee.count = bytes.count
+            fields.pointee.capacity = bytes.count
+        }
+    }
+
     /// Copies `bytes` (rows, one or several back to back) after the rows already held.
     func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        require(withUnsafeMutablePointerToHeader { $0.pointee.borrowed.isEmpty }, "rows appended to a buffer holding a leaf's")
         let length = bytes.count
         return withUnsafeMutablePointers { fields, tail in
             let count = fields.pointee.count
@@ -115,9 +142,16 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     /// The bytes of the rows held.
     var byteCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
 
-    /// Forgets every row, keeping the memory; only when no accessor points into it.
+    /// Forgets every row, keeping the memory (or letting go of a leaf's bytes); only when no
+    /// accessor points into it.
     func removeAll() {
-        withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
+        withUnsafeMutablePointers { fields, tail in
+            fields.pointee.count = 0
+            guard !fields.pointee.borrowed.isEmpty else { return }
+            fields.pointee.borrowed = []
+            fields.pointee.storage = UnsafeMutableRawPointer(tail)
+            fields.pointee.capacity = capacity
+        }
     }
 
     /// The bytes at `range`, valid while this buffer lives and no row is appended.

@@ -1,30 +1,12 @@
 extension TableReading {
-    /// Copies the rows of whole leaves, from `key` on, until at least `minimum` rows are
-    /// copied or the table ends; returns whether it ended.
+    /// The leaf of the row tree holding the first row at `key` or after, and that row's index in
+    /// it; nil past the last row.
     ///
-    /// Each leaf's encoded rows go to `copy` in one piece, which returns where it put them, so
-    /// that a batch of rows is a few copies rather than one per row. The leaf's keys are
-    /// appended to `keys`, and each row's place among the copied bytes to `rows`, nil for a row
-    /// stored in overflow pages (read it by its key).
-    package func copyRowBatch(
-        from key: UInt64, minimum: Int, keys: inout [UInt64], rows: inout [Range<Int>?],
-        copy: (UnsafeRawBufferPointer) -> Range<Int>
-    ) throws -> Bool {
-        let countBefore = keys.count
-        try scanRowLeaves(from: key) { leaf in
-            let (first, count) = (leaf.start, leaf.keys.count)
-            let base = leaf.valueStart(first)
-            let copied = copy(UnsafeRawBufferPointer(rebasing: leaf.bytes[base..<leaf.valueEnd(count - 1)]))
-            let offset = copied.lowerBound - base
-            keys.append(contentsOf: UnsafeBufferPointer(rebasing: leaf.keys[first..<count]))
-            var start = base
-            for index in first..<count {
-                let end = leaf.valueEnd(index)
-                rows.append(leaf.isOverflow(index) ? nil : (start + offset)..<(end + offset))
-                start = end
-            }
-            return keys.count - countBefore < minimum
-        }
-        return keys.count - countBefore < minimum
+    /// The leaf is the page cache's (or the transaction's) own, not a copy: its arrays are
+    /// shared, and stay as they are for whoever holds them, since a change to the tree copies a
+    /// shared array before changing it. A scan hands its rows out in place this way, each
+    /// object's bytes in the leaf, without copying them.
+    package func rowLeaf(from key: UInt64) throws -> (leaf: Leaf, start: Int)? {
+        try rowTree.leaf(from: key)
     }
 }

@@ -175,7 +175,7 @@ extension TableReading {
     }
 
     /// Visits the leaves of the row tree holding keys from `key` on, until `body` returns
-    /// false: their rows in place, for copying many at once (`TreeReading.scanLeaves`).
+    /// false: their rows in place, for a loop over many at once (`TreeReading.scanLeaves`).
     package func scanRowLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
         try rowTree.scanLeaves(from: key, body)
     }

@@ -12,7 +12,7 @@ package struct Leaf: Sendable {
     /// `LeafCompression`).
     var incompressibleSize: UInt32 = 0
 
-    static let overflowBit: UInt32 = 1 << 31
+    @usableFromInline static let overflowBit: UInt32 = 1 << 31
 
     package init() {}
 
@@ -35,6 +35,17 @@ package struct Leaf: Sendable {
 
     @inline(__always)
     func isOverflow(at index: Int) -> Bool { ends[index] & Leaf.overflowBit != 0 }
+
+    /// Where value `index` is in `bytes`; nil for a value stored in overflow pages (read it by
+    /// its key).
+    @inlinable @inline(__always)
+    package func inlineValueRange(at index: Int) -> Range<Int>? {
+        let end = ends[index]
+        guard end & Leaf.overflowBit == 0 else { return nil }
+        let start = index == 0 ? 0 : Int(ends[index &- 1] & ~Leaf.overflowBit)
+        require(start <= Int(end) && Int(end) <= bytes.count, "leaf value ends out of order")
+        return start..<Int(end)
+    }
 
     /// The index of the first key not less than `key` (at `start` or after: the keys before it
     /// must be less), and whether it equals `key` (see `KeySearch`).

@@ -95,10 +95,31 @@ extension TreeReading {
         }
     }
 
+    /// The leaf holding the first key not below `key`, and that key's index in it; nil if no
+    /// key is.
+    func leaf(from key: UInt64) throws -> (leaf: Leaf, start: Int)? {
+        try leaf(rootChild, from: key)
+    }
+
+    private func leaf(_ child: Child, from key: UInt64) throws -> (leaf: Leaf, start: Int)? {
+        switch try node(child) {
+        case .branch(let branch):
+            for position in branch.childIndex(for: key)..<branch.children.count {
+                if let found = try leaf(branch.children[position], from: key) { return found }
+            }
+            return nil
+        case .leaf(let leaf):
+            let start = leaf.search(key).index
+            guard start < leaf.count else { return nil }
+            require(leaf.ends.count == leaf.keys.count, "leaf with \(leaf.keys.count) keys and \(leaf.ends.count) value ends")
+            return (leaf, start)
+        }
+    }
+
     /// Calls `body` with each leaf holding keys from `key` on, in key order, until it returns
     /// false: the leaf's entries in place, from the first key not below `key`. For a reader
-    /// that copies many entries at once (a batch of rows), where a call per entry cost more
-    /// than the copying.
+    /// that goes through many entries in one loop of its own (a sum over every row), where a
+    /// call per entry cost more than the work.
     func scanLeaves(from key: UInt64, _ body: (LeafEntries) throws -> Bool) throws {
         _ = try scanLeaves(rootChild, from: key, body)
     }
