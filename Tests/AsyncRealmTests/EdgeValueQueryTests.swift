@@ -119,7 +119,7 @@ struct EdgeValueQueryTests {
         }
     }
 
-    @Test("NaN sorts first, equals itself, is below every number in comparisons and aggregates", arguments: RealmKind.allCases)
+    @Test("NaN sorts first, equals itself and is below every number in comparisons; aggregates leave it out", arguments: RealmKind.allCases)
     func notANumber(kind: RealmKind) throws {
         let directory = TemporaryDirectory()
         let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [EdgeDouble.self]))
@@ -143,16 +143,16 @@ struct EdgeValueQueryTests {
             #expect(objects.filter("\(column) BETWEEN {%@, 0}", Double.nan).count == 6, "\(column)")
         }
         let (smallest, largest): (Double?, Double?) = (objects.min(ofProperty: "double"), objects.max(ofProperty: "double"))
-        #expect(smallest?.isNaN == true)
+        #expect(smallest == -.infinity)
         #expect(largest == .infinity)
         let (smallestFloat, largestFloat): (Float?, Float?) = (objects.min(ofProperty: "float"), objects.max(ofProperty: "float"))
-        #expect(smallestFloat?.isNaN == true)
+        #expect(smallestFloat == -.infinity)
         #expect(largestFloat == .infinity)
         // Whatever row comes first: the same answers with NaN last in the table.
         try realm.write { realm.delete(objects.filter("double == %@", Double.nan)) }
         try realm.write { realm.add(EdgeDouble(value: ["double": Double.nan, "float": Float.nan])) }
         let (smallestAfter, largestAfter): (Double?, Double?) = (objects.min(ofProperty: "double"), objects.max(ofProperty: "double"))
-        #expect(smallestAfter?.isNaN == true)
+        #expect(smallestAfter == -.infinity)
         #expect(largestAfter == .infinity)
     }
 

@@ -61,17 +61,14 @@ struct ColumnScanTests {
         ]
     }
 
-    /// The bit patterns of the smallest and largest of `values` as queries order doubles
-    /// (NaN below every number, the first of equal values), found by comparing them one by one.
+    /// The bit patterns of the smallest and largest of `values`, NaNs left out (as aggregates
+    /// leave them out) and the first of equal values kept, found by comparing them one by one.
     static func extremes(of values: [Double]) -> [UInt64]? {
-        func order(_ a: Double, _ b: Double) -> Int {
-            if a.isNaN || b.isNaN { return a.isNaN ? (b.isNaN ? 0 : -1) : 1 }
-            return a < b ? -1 : a == b ? 0 : 1
-        }
-        guard var (smallest, largest) = values.first.map({ ($0, $0) }) else { return nil }
-        for value in values.dropFirst() {
-            if order(value, smallest) < 0 { smallest = value }
-            if order(value, largest) > 0 { largest = value }
+        let counted = values.filter { !$0.isNaN }
+        guard var (smallest, largest) = counted.first.map({ ($0, $0) }) else { return nil }
+        for value in counted.dropFirst() {
+            if value < smallest { smallest = value }
+            if value > largest { largest = value }
         }
         return [smallest.bitPattern, largest.bitPattern]
     }
@@ -87,7 +84,7 @@ struct ColumnScanTests {
             var (integerCount, realCount) = (0, 0)
             for key in expected {
                 if case .int(let value) = rows[key]![0] { integers += Int128(value); integerCount += 1 }
-                if case .double(let value) = rows[key]![1] { reals.add(value); realCount += 1 }
+                if case .double(let value) = rows[key]![1], reals.add(value) { realCount += 1 }
             }
             let integerTotal = try table.total(ofColumn: 0, kind: .integer, where: filter)
             #expect(integerTotal.integers == integers && integerTotal.count == integerCount, "\(stage): integer total where \(name)")

@@ -2,7 +2,8 @@ import Foundation
 import StorageEngine
 
 extension Results {
-    /// The smallest value of `property` among the objects, nil if there is none.
+    /// The smallest value of `property` among the objects (nil and NaN values left out, as in
+    /// Realm), nil if there is none.
     ///
     /// - Parameter property: A numeric or date property's name.
     /// - Returns: The smallest value, or nil when there are none.
@@ -10,7 +11,8 @@ extension Results {
         extreme(of: property) { $0 < 0 }
     }
 
-    /// The largest value of `property` among the objects, nil if there is none.
+    /// The largest value of `property` among the objects (nil and NaN values left out, as in
+    /// Realm), nil if there is none.
     ///
     /// - Parameter property: A numeric or date property's name.
     /// - Returns: The largest value, or nil when there are none.
@@ -18,7 +20,8 @@ extension Results {
         extreme(of: property) { $0 > 0 }
     }
 
-    /// The sum of `property` over the objects (nil values left out); zero if there are none.
+    /// The sum of `property` over the objects (nil and NaN values left out, as in Realm); zero
+    /// if there are none.
     ///
     /// Integers add up exactly, however many and however large. The sum is returned as `T`
     /// when `T` holds it (a `Double`, `Float` or `Decimal` always does, to its precision).
@@ -33,7 +36,8 @@ extension Results {
         Aggregates.sum(total(of: property), as: T.self, of: "'\(info.schema.className).\(property)'")
     }
 
-    /// The mean of `property` over the objects (nil values left out), nil if there are none.
+    /// The mean of `property` over the objects (nil and NaN values left out, as in Realm), nil
+    /// if there are none.
     ///
     /// - Parameter property: A numeric property's name.
     /// - Returns: The mean, or nil when there are no values.
@@ -43,7 +47,7 @@ extension Results {
 
     // MARK: Helpers
 
-    /// The values of `property` over the objects, nil ones left out.
+    /// The values of `property` over the objects, nil and NaN ones left out.
     private func values(of property: String, for use: String) -> (values: [QueryScalar], type: PropertyType) {
         handle.checkThread()
         let path = boundPath(property, for: use)
@@ -55,14 +59,14 @@ extension Results {
                 try table.scan { _, row in
                     guard try scan.matches?(row) ?? true else { return true }
                     let value = QueryScalar(stored: try row.column(column), type: path.property.type)
-                    if value != .null { values.append(value) }
+                    if value.isAggregated { values.append(value) }
                     return true
                 }
             }
             return (values, path.property.type)
         }
         let evaluator = QueryEvaluator(realm: handle)
-        let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter { $0 != .null }
+        let values = keys.compactMap { evaluator.value(of: path, key: $0, schema: info.schema) }.filter(\.isAggregated)
         return (values, path.property.type)
     }
 

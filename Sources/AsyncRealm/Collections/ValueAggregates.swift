@@ -4,7 +4,7 @@ import StorageEngine
 /// A number a collection of values can add up, as RealmSwift's `AddableType`: the integer
 /// types, `Float`, `Double` and `Decimal`. (A collection of their optionals adds up its values,
 /// nils left out.)
-public protocol AddableType {
+public protocol AddableType: Equatable {
     /// Zero.
     static var _zero: Self { get }
     /// The sum of two values.
@@ -21,7 +21,7 @@ public protocol AddableType {
 
 extension AddableType {
     public static func _sum(_ values: some Sequence<Self>) -> Self {
-        values.reduce(_zero, _adding)
+        values.reduce(_zero) { isLeftOutOfAggregates($1) ? $0 : _adding($0, $1) }
     }
 
     public var _decimalValue: Decimal? { nil }
@@ -85,8 +85,24 @@ extension _OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
 }
 
-/// The mean of `values` as `T`; nil for none. Decimals are averaged exactly.
+/// Whether an aggregate leaves `value` out: a NaN (a `Double`, `Float` or `Decimal` one), as
+/// Realm's aggregates leave NaN out as they leave out nil.
+@inline(__always)
+func isLeftOutOfAggregates<T: Equatable>(_ value: T) -> Bool {
+    if T.self == Decimal.self, let decimal = value as? Decimal { return decimal.isNaN }
+    return value != value
+}
+
+/// The smallest (or the largest) of `values` that aggregates count (see
+/// `isLeftOutOfAggregates`).
+func extreme<Value: Comparable>(of values: some Sequence<Value>, largest: Bool) -> Value? {
+    let counted = values.lazy.filter { !isLeftOutOfAggregates($0) }
+    return largest ? counted.max() : counted.min()
+}
+
+/// The mean of `values` as `T`, NaNs left out; nil for none. Decimals are averaged exactly.
 func mean<Value: AddableType, T: AddableType>(of values: [Value]) -> T? {
+    let values = values.filter { !isLeftOutOfAggregates($0) }
     guard !values.isEmpty else { return nil }
     let count = values.count
     if Value.self == Decimal.self {
@@ -104,15 +120,16 @@ extension List: ValueCollectionAggregates {}
 extension MutableSet: ValueCollectionAggregates {}
 
 extension ValueCollectionAggregates where Element: AddableType {
-    /// The total of the elements; zero for none. An integer total wraps past the type's range.
+    /// The total of the elements, NaNs left out (as in Realm); zero for none. An integer total
+    /// wraps past the type's range.
     ///
     /// - Returns: The sum.
     public func sum() -> Element {
         Element._sum(self)
     }
 
-    /// The mean of the elements, as a `Double`, a `Float` or a `Decimal` (the mean of decimals
-    /// is exact).
+    /// The mean of the elements, NaNs left out (as in Realm), as a `Double`, a `Float` or a
+    /// `Decimal` (the mean of decimals is exact).
     ///
     /// - Returns: The mean, or nil when there are no elements.
     public func average<T: AddableType>() -> T? {
@@ -121,14 +138,14 @@ extension ValueCollectionAggregates where Element: AddableType {
 }
 
 extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapped: AddableType {
-    /// The total of the values, nils left out; zero for none, as in RealmSwift.
+    /// The total of the values, nils and NaNs left out; zero for none, as in RealmSwift.
     ///
     /// - Returns: The sum.
     public func sum() -> Element.Wrapped {
         Element.Wrapped._sum(lazy.compactMap(\._wrapped))
     }
 
-    /// The mean of the values, nils left out.
+    /// The mean of the values, nils and NaNs left out.
     ///
     /// - Returns: The mean, or nil when there are no values.
     public func average<T: AddableType>() -> T? {
@@ -137,18 +154,18 @@ extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapp
 }
 
 extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapped: Comparable {
-    /// The smallest value, nils left out.
+    /// The smallest value, nils and NaNs left out.
     ///
     /// - Returns: The smallest value, or nil when there are no values.
     public func min() -> Element.Wrapped? {
-        compactMap(\._wrapped).min()
+        extreme(of: lazy.compactMap(\._wrapped), largest: false)
     }
 
-    /// The largest value, nils left out.
+    /// The largest value, nils and NaNs left out.
     ///
     /// - Returns: The largest value, or nil when there are no values.
     public func max() -> Element.Wrapped? {
-        compactMap(\._wrapped).max()
+        extreme(of: lazy.compactMap(\._wrapped), largest: true)
     }
 
     /// The elements sorted, nils first when ascending (as Realm sorts them).
@@ -173,6 +190,20 @@ func sortedOptionals<Value: _OptionalValue>(_ values: some Sequence<Value>, asce
 }
 
 extension ValueCollectionAggregates where Element: Comparable {
+    /// The smallest element, NaNs left out, as Realm's aggregates leave them out.
+    ///
+    /// - Returns: The smallest element, or nil when there is none.
+    public func min() -> Element? {
+        extreme(of: self, largest: false)
+    }
+
+    /// The largest element, NaNs left out, as Realm's aggregates leave them out.
+    ///
+    /// - Returns: The largest element, or nil when there is none.
+    public func max() -> Element? {
+        extreme(of: self, largest: true)
+    }
+
     /// The elements sorted, as RealmSwift's `sorted(ascending:)` for collections of values.
     ///
     /// - Parameter ascending: Whether the smallest comes first.
@@ -184,14 +215,14 @@ extension ValueCollectionAggregates where Element: Comparable {
 
 /// The aggregates of a map's values, as RealmSwift's `Map` has them.
 extension Map where Value: AddableType {
-    /// The total of the values; zero for none.
+    /// The total of the values, NaNs left out; zero for none.
     ///
     /// - Returns: The sum.
     public func sum() -> Value {
         Value._sum(values)
     }
 
-    /// The mean of the values.
+    /// The mean of the values, NaNs left out.
     ///
     /// - Returns: The mean, or nil when the map is empty.
     public func average<T: AddableType>() -> T? {
@@ -200,14 +231,14 @@ extension Map where Value: AddableType {
 }
 
 extension Map where Value: _OptionalValue, Value.Wrapped: AddableType {
-    /// The total of the values, nils left out; zero for none.
+    /// The total of the values, nils and NaNs left out; zero for none.
     ///
     /// - Returns: The sum.
     public func sum() -> Value.Wrapped {
         Value.Wrapped._sum(values.lazy.compactMap(\._wrapped))
     }
 
-    /// The mean of the values, nils left out.
+    /// The mean of the values, nils and NaNs left out.
     ///
     /// - Returns: The mean, or nil when there are no values.
     public func average<T: AddableType>() -> T? {
@@ -224,18 +255,18 @@ extension Map where Value: Comparable {
         ascending ? values.sorted(by: <) : values.sorted(by: >)
     }
 
-    /// The smallest value.
+    /// The smallest value, NaNs left out.
     ///
     /// - Returns: The smallest value, or nil when the map is empty.
     public func min() -> Value? {
-        values.min()
+        extreme(of: values, largest: false)
     }
 
-    /// The largest value.
+    /// The largest value, NaNs left out.
     ///
     /// - Returns: The largest value, or nil when the map is empty.
     public func max() -> Value? {
-        values.max()
+        extreme(of: values, largest: true)
     }
 }
 
@@ -248,17 +279,17 @@ extension Map where Value: _OptionalValue, Value.Wrapped: Comparable {
         sortedOptionals(values, ascending: ascending)
     }
 
-    /// The smallest value, nils left out.
+    /// The smallest value, nils and NaNs left out.
     ///
     /// - Returns: The smallest value, or nil when there are no values.
     public func min() -> Value.Wrapped? {
-        values.compactMap(\._wrapped).min()
+        extreme(of: values.lazy.compactMap(\._wrapped), largest: false)
     }
 
-    /// The largest value, nils left out.
+    /// The largest value, nils and NaNs left out.
     ///
     /// - Returns: The largest value, or nil when there are no values.
     public func max() -> Value.Wrapped? {
-        values.compactMap(\._wrapped).max()
+        extreme(of: values.lazy.compactMap(\._wrapped), largest: true)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import StorageEngine
 
-/// The minimum, maximum, sum and mean of a property's values (nil ones left out), as `Results`
-/// and unmanaged lists compute them. `property` in each names the property for messages
-/// (`'Dog.age'`).
+/// The minimum, maximum, sum and mean of a property's values (nil and NaN ones left out, as
+/// Realm leaves them out), as `Results` and unmanaged lists compute them. `property` in each
+/// names the property for messages (`'Dog.age'`).
 enum Aggregates {
     /// The value for which `better(order(value, best))` holds against every other, as `T`.
     static func extreme<T: _Persistable>(_ values: [QueryScalar], type: PropertyType, _ better: (Int) -> Bool) -> T? {
+        let values = values.filter(\.isAggregated)
         guard var best = values.first else { return nil }
         for value in values.dropFirst() where better(QueryScalar.order(value, best) ?? 0) { best = value }
         return T._fromAny(best.swiftValue(type: type))
@@ -14,6 +15,7 @@ enum Aggregates {
 
     /// The sum (`Int128`, `Double` or `Decimal`, as the property's type) and the count.
     static func total(_ values: [QueryScalar], type: PropertyType, of property: String) -> (Any, Int) {
+        let values = values.filter(\.isAggregated)
         switch type {
         case .int:
             return (values.reduce(Int128(0)) { if case .int(let number) = $1 { $0 + Int128(number) } else { $0 } }, values.count)

@@ -398,7 +398,8 @@ final class QueryEvaluator {
     }
 
     private static func aggregate(_ aggregate: BoundComparison.Aggregate, of values: [QueryScalar]) -> QueryScalar {
-        let present = values.filter { $0 != .null }
+        // Null and NaN are left out of every aggregate but the count, as in Realm.
+        let present = values.filter(\.isAggregated)
         switch aggregate {
         case .type:
             return .null

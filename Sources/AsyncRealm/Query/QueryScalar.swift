@@ -124,6 +124,17 @@ enum QueryScalar: Hashable, Sendable {
         }
     }
 
+    /// Whether an aggregate (`min`, `max`, `sum`, `average`, `@min` and the rest) counts this
+    /// value: not null, and not NaN, which Realm's aggregates leave out as they leave out null.
+    var isAggregated: Bool {
+        switch self {
+        case .null: return false
+        case .double(let number): return !number.isNaN
+        case .decimal(let number): return !number.isNaN
+        default: return true
+        }
+    }
+
     private var decimalValue: Decimal? {
         switch self {
         case .int(let number): return Decimal(number)

@@ -44,7 +44,8 @@ extension TableReading {
             if kind == .integer {
                 integers += Self.sum(values.integers, selectedBy: selected)
             } else {
-                Self.add(values.doubles, selectedBy: selected, to: &reals)
+                // NaNs are left out of the sum (`DoubleSum`) and of the count.
+                count -= Self.add(values.doubles, selectedBy: selected, to: &reals)
             }
         }
         return (integers, reals.total, count)
@@ -65,16 +66,18 @@ extension TableReading {
     }
 
     /// The smallest and the largest double of column `column` over every row, or over the
-    /// rows `filter` picks, in the order queries compare doubles: NaN below every number, and
-    /// of values that compare equal (-0 and +0, two NaNs) the first in row order; nil if none
-    /// of the rows holds a double there.
+    /// rows `filter` picks, NaNs left out, and of values that compare equal (-0 and +0) the
+    /// first in row order; nil if none of the rows holds a double there but NaN.
     package func doubleExtremes(ofColumn column: Int, where filter: ColumnFilter?) throws -> (smallest: Double, largest: Double)? {
         var extremes: (smallest: Double, largest: Double)?
         try forEachSelected(column, .double, where: filter) { values, selected in
             Self.forEachSelected(values.doubles, selectedBy: selected) { value in
+                // NaN is left out, as Realm's aggregates leave it out; of equal values (0.0
+                // and -0.0) the first is kept.
+                guard !value.isNaN else { return }
                 guard let (smallest, largest) = extremes else { return extremes = (value, value) }
-                if value.isNaN ? !smallest.isNaN : (!smallest.isNaN && value < smallest) { extremes!.smallest = value }
-                if !value.isNaN && (largest.isNaN || value > largest) { extremes!.largest = value }
+                if value < smallest { extremes!.smallest = value }
+                if value > largest { extremes!.largest = value }
             }
         }
         return extremes
@@ -156,21 +159,24 @@ extension TableReading {
 
     /// Adds the values whose bits are set to `sum`, in row order: a word whose rows are all
     /// selected at once (`DoubleSum.add(contentsOf:)`), the others a set bit at a time.
-    private static func add(_ values: [Double], selectedBy bits: [UInt64], to sum: inout DoubleSum) {
+    /// Adds the values `bits` selects to `sum`; returns how many of them are NaN (left out).
+    private static func add(_ values: [Double], selectedBy bits: [UInt64], to sum: inout DoubleSum) -> Int {
         values.withUnsafeBufferPointer { values in
+            var nans = 0
             for (word, selected) in bits.enumerated() where selected != 0 {
                 let base = word << 6
                 let rows = Swift.min(64, values.count &- base)
                 if selected == (rows == 64 ? ~0 : (1 &<< UInt64(rows)) &- 1) {
-                    sum.add(contentsOf: UnsafeBufferPointer(rebasing: values[base..<(base &+ rows)]))
+                    nans &+= sum.add(contentsOf: UnsafeBufferPointer(rebasing: values[base..<(base &+ rows)]))
                     continue
                 }
                 var remaining = selected
                 while remaining != 0 {
-                    sum.add(values[base | remaining.trailingZeroBitCount])
+                    if !sum.add(values[base | remaining.trailingZeroBitCount]) { nans &+= 1 }
                     remaining &= remaining &- 1
                 }
             }
+            return nans
         }
     }
 }

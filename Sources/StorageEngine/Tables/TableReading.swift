@@ -277,8 +277,8 @@ private struct ColumnTotal {
     mutating func add(_ column: Int, of row: UnsafeRawBufferPointer) throws {
         if let (tag, offset) = RowCodec.locate(column, in: row) {
             if tag == RowCodec.Tag.double.rawValue, offset + 8 <= row.count {
-                reals.add(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
-                count += 1
+                // A NaN is left out of the count as `DoubleSum` leaves it out of the sum.
+                if reals.add(Double(bitPattern: UInt64(littleEndian: row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))) { count += 1 }
                 return
             }
             if tag == RowCodec.Tag.positive.rawValue, row[offset] < 0x80 {
@@ -289,7 +289,7 @@ private struct ColumnTotal {
         }
         switch try RowCodec.decodeColumn(column, of: row) {
         case .int(let number): integers &+= Int128(number); count += 1
-        case .double(let number): reals.add(number); count += 1
+        case .double(let number): if reals.add(number) { count += 1 }
         default: break
         }
     }
