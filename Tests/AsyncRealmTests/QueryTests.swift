@@ -59,6 +59,10 @@ struct QueryTests {
         #expect(names(dogs.filter("age IN {2, 3}")) == ["Rex", "Réglisse"])
         #expect(names(dogs.filter("age IN %@", [7, 1])) == ["Fido", "fidosaurus", "Buddy"])
         #expect(names(dogs.filter("age BETWEEN {2, 3}")) == ["Rex", "Réglisse"])
+        // NSPredicate's form, an array of the two bounds as the argument (RealmSwift's
+        // `"intCol BETWEEN %@", [1, 2]`), also as a template given other bounds.
+        #expect(names(dogs.filter("age BETWEEN %@", [2, 3])) == ["Rex", "Réglisse"])
+        #expect(names(dogs.filter("age BETWEEN %@", [7, 7])) == ["fidosaurus"])
         #expect(names(dogs.filter("NOT (age < 3) OR name ENDSWITH 'y'")) == ["Rex", "fidosaurus", "Buddy"])
         #expect(names(dogs.filter("owner.name == 'Ana'")) == ["Fido", "Rex"])
         #expect(names(dogs.filter("owner == nil")) == ["Réglisse", "Buddy"])

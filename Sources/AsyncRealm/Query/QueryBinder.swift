@@ -508,7 +508,7 @@ struct QueryBinder {
         case .in:
             break
         case .between:
-            guard values.count == 2 else { throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}") }
+            guard values.count == 2 else { throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}, or BETWEEN %@ with an array of two") }
         default:
             if values.count != 1 {
                 throw QueryError.at(position, "\(op.rawValue) compares with one value; use IN for a list")

@@ -206,10 +206,16 @@ struct QueryParser {
     private mutating func betweenBounds() throws -> QueryOperand {
         let position = current.position
         let bounds = try operand()
-        guard case .value(.list(let values), _) = bounds, values.count == 2 else {
-            throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}")
+        switch bounds {
+        case .value(.list(let values), _) where values.count == 2:
+            return bounds
+        case .value(let value, _) where ParsedTemplates.argumentIndex(of: value) != nil:
+            // `BETWEEN %@` given an array of the two bounds, as NSPredicate takes it: the
+            // binder checks the array once a template is given it.
+            return bounds
+        default:
+            throw QueryError.at(position, "BETWEEN takes two bounds: BETWEEN {low, high}, or BETWEEN %@ with an array of two")
         }
-        return bounds
     }
 
     // MARK: Operands
