@@ -542,6 +542,10 @@ final class LiteralTarget: Object {
     @Persisted var level: Float = 0
     @Persisted var bytes = Data()
     @Persisted var information = 0
+    @Persisted var flag = false
+    @Persisted var note: String?
+    /// A property named as a keyword: `#any` in a predicate.
+    @Persisted var any: Int?
 }
 
 extension QueryTests {
@@ -565,6 +569,22 @@ extension QueryTests {
         #expect(counts("bytes == B64\"aGk=\"") == [31] && counts("bytes == B64\"\"") == [-3, 0])
         // A name that starts as a number's name does is still a name.
         #expect(counts("information == 7") == [31])
+    }
+
+    @Test("NSPredicate's spellings RealmSwift's predicates use: YES and NO, NSNull() for nil, and #name for a property named as a keyword", arguments: RealmKind.allCases)
+    func predicateSpellings(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [LiteralTarget.self]))
+        try realm.write {
+            realm.create(LiteralTarget.self, value: ["count": 1, "flag": true, "note": "n", "any": 5])
+            realm.create(LiteralTarget.self, value: ["count": 2])
+        }
+        let objects = realm.objects(LiteralTarget.self)
+        func counts(_ predicate: String) -> [Int] { objects.filter(predicate).map(\.count) }
+        #expect(counts("flag == YES") == [1] && counts("flag == no") == [2] && counts("flag != Yes") == [2])
+        #expect(objects.filter("note == %@", NSNull()).map(\.count) == [2] && objects.filter("note != %@", NSNull()).map(\.count) == [1])
+        #expect(counts("#any == 5") == [1] && counts("#any == nil") == [2] && counts("#any > 1 AND count > 0") == [1])
+        #expect(objects.filter("TRUEPREDICATE SORT(#any DESC)").map(\.count) == [1, 2])
     }
 }
 

@@ -5,6 +5,9 @@ import Foundation
 struct QueryToken: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case identifier(String)
+        /// `#any`: a name written with NSPredicate's `#`, so that a keyword (`ANY`, `IN`) can
+        /// name a property; never read as a keyword.
+        case escapedIdentifier(String)
         /// `@count`, `@size`, `@min`, `@max`, `@sum`, `@avg`; a map's `@allKeys`, `@allValues`;
         /// `@links`; `@type`.
         case aggregate(String)
@@ -123,6 +126,10 @@ struct QueryLexer {
         }
         if character == "T", peek(1)?.isNumber == true || (peek(1) == "-" && peek(2)?.isNumber == true) {
             return QueryToken(kind: .date(try timestamp()), position: start)
+        }
+        if character == "#", let next = peek(1), Self.startsIdentifier(next) {
+            position += 1
+            return QueryToken(kind: .escapedIdentifier(identifierCharacters()), position: start)
         }
         if Self.startsIdentifier(character) {
             let name = identifierCharacters()

@@ -60,6 +60,7 @@ struct QueryParser {
     private static func describe(_ token: QueryToken) -> String {
         switch token.kind {
         case .identifier(let name): return "'\(name)'"
+        case .escapedIdentifier(let name): return "'#\(name)'"
         case .aggregate(let name): return "'@\(name)'"
         case .variable(let name): return "'$\(name)'"
         case .integer(let value): return "'\(value)'"
@@ -77,7 +78,7 @@ struct QueryParser {
 
     private static let reserved: Set<String> = [
         "AND", "OR", "NOT", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "ANY", "SOME", "ALL", "NONE",
-        "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "TRUE", "FALSE", "SUBQUERY", "SORT", "DISTINCT", "LIMIT",
+        "TRUEPREDICATE", "FALSEPREDICATE", "NIL", "NULL", "TRUE", "FALSE", "YES", "NO", "SUBQUERY", "SORT", "DISTINCT", "LIMIT",
     ]
 
     // MARK: Predicates
@@ -285,15 +286,19 @@ struct QueryParser {
             }
             advance()
             return .value(.list(items), position: token.position)
+        case .escapedIdentifier(let name):
+            advance()
+            return try keyPath(startingWith: [name], at: token.position)
         case .identifier(let name):
             switch name.uppercased() {
             case "NIL", "NULL":
                 advance()
                 return .value(.null, position: token.position)
-            case "TRUE":
+            // NSPredicate's spellings too, as RealmSwift's predicates write them.
+            case "TRUE", "YES":
                 advance()
                 return .value(.bool(true), position: token.position)
-            case "FALSE":
+            case "FALSE", "NO":
                 advance()
                 return .value(.bool(false), position: token.position)
             case "SUBQUERY":
@@ -321,9 +326,9 @@ struct QueryParser {
         while isSymbol(".") {
             advance()
             switch current.kind {
-            case .identifier(let name) where aggregate == nil:
+            case .identifier(let name) where aggregate == nil, .escapedIdentifier(let name) where aggregate == nil:
                 path.append(name)
-            case .identifier(let name):
+            case .identifier(let name), .escapedIdentifier(let name):
                 aggregateProperty.append(name)
             case .aggregate(let name) where aggregate == nil && (name == "allKeys" || name == "allValues" || name == "links"):
                 path.append("@" + name)

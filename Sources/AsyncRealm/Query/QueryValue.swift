@@ -61,6 +61,8 @@ enum QueryValue: Sendable, Equatable {
             return .list(items)
         case let value as any Sequence:
             return from(argument: Array(value) as [Any?])
+        // `NSNull()` stands for nil, as in RealmSwift's (and NSPredicate's) arguments.
+        case is NSNull: return .null
         default:
             if let optional = value as? OptionalQueryArgument { return optional.isNil ? .null : nil }
             return nil
