@@ -159,3 +159,30 @@ extension PublicSurfaceTests {
         #expect(!kennel.counts.contains(where: { _, value in value > 20 }))
     }
 }
+
+/// RealmSwift's SwiftUI-era model declaration: identifiable by the realm's key of the object.
+final class SurfaceNote: Object, ObjectKeyIdentifiable {
+    @Persisted var text = ""
+}
+
+final class SurfaceNoteTitle: Projection<SurfaceNote>, ObjectKeyIdentifiable {
+    @Projected(\SurfaceNote.text) var title
+}
+
+extension PublicSurfaceTests {
+    @Test("ObjectKeyIdentifiable: a managed object's id is its key, the same for every accessor of it and its projection; an unmanaged one's is its own")
+    func objectKeyIdentifiable() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-identifiable", objectTypes: [SurfaceNote.self]))
+        let first = SurfaceNote(value: ["text": "a"])
+        let second = SurfaceNote(value: ["text": "b"])
+        #expect(first.id != second.id)
+        try realm.write { realm.add([first, second]) }
+        let found = realm.objects(SurfaceNote.self).map(\.id)
+        #expect(found == [first.id, second.id] && first.id != second.id)
+        let again = try #require(realm.objects(SurfaceNote.self).filter("text == 'b'").first)
+        #expect(again.id == second.id && again !== second)
+        #expect(SurfaceNoteTitle(projecting: again).id == second.id)
+        func identities<Item: Identifiable>(_ items: [Item]) -> Set<Item.ID> { Set(items.map(\.id)) }
+        #expect(identities(Array(realm.objects(SurfaceNote.self))).count == 2)
+    }
+}
