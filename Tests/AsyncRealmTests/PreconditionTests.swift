@@ -27,6 +27,16 @@ struct PreconditionTests {
         #expect(printed.contains("DynamicObject is no model class; read objects by class name"), "\(printed)")
     }
 
+    @Test("a primary key lookup with a key of another type stops, as RealmSwift's does, naming both types")
+    func primaryKeyOfAnotherType() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-key-type", objectTypes: [Dog.self, Person.self]))
+            _ = realm.object(ofType: Person.self, forPrimaryKey: "1")
+        }
+        let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(printed.contains("String cannot be the primary key of 'Person', which is Int"), "\(printed)")
+    }
+
     @Test("a migration creating an embedded object on its own stops, saying to set it on its parent")
     func migrationCreatesEmbedded() async throws {
         let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {

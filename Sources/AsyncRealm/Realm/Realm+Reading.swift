@@ -32,12 +32,32 @@ extension Realm {
     /// The object of `type` whose primary key is `key`: the overload for keys whose type is
     /// known to be storable, with no dynamic cast.
     ///
+    /// - Important: `key` must be of the primary key's type (an `Int` of any width for an
+    ///   integer key, nil for an optional key's null): a key of another type stops, as in
+    ///   RealmSwift, rather than finding nothing.
+    ///
     /// - Parameters:
     ///   - type: The model class, which must have a primary key.
     ///   - key: A value of the primary key's type.
     /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self))
+        let stored = key._toStorage(realm: self)
+        let schema = classInfoOrStop(for: type).schema
+        if let property = schema.primaryKeyProperty, !Self.fits(stored.value, primaryKey: property) {
+            stop("\(KeyType.self) cannot be the primary key of '\(schema.className)', which is \(property.typeName); look it up with a value of that type")
+        }
+        return object(ofType: type, forStoredPrimaryKey: stored)
+    }
+
+    /// Whether `value`, a key's stored form, is of the type of the primary key `property`, as
+    /// RealmSwift checks a lookup's key: a key of another type stops rather than finding
+    /// nothing.
+    private static func fits(_ value: RowValue, primaryKey property: Property) -> Bool {
+        switch (value, property.type) {
+        case (.null, _): property.isOptional
+        case (.int, .int), (.string, .string), (.uuid, .uuid), (.binary, .objectId): true
+        default: false
+        }
     }
 
     private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue) -> Element? {
