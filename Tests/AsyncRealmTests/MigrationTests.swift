@@ -440,6 +440,43 @@ struct MigrationTests {
         #expect(seen.withLock { $0 } == ["Dog": ["Fido"], "Person": []])
     }
 
+    enum LinkDefaults {
+        final class Tag: Object {
+            @Persisted var label = ""
+        }
+
+        final class Note: Object {
+            @Persisted var text = ""
+            @Persisted var tag: Tag? = Tag(value: ["label": "default"])
+            @Persisted var tags: List<Tag>
+        }
+    }
+
+    @Test("in the block, an unmanaged model object set on a link becomes managed itself (given again, it is the same object), and create gives a link the model's default object, as in RealmSwift")
+    func linksToModelObjects() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        let types: [Object.Type] = [LinkDefaults.Note.self, LinkDefaults.Tag.self]
+        do {
+            let realm = try Realm(configuration: Self.configuration(url, version: 1, types: types))
+            try realm.write { realm.create(LinkDefaults.Note.self, value: ["text": "old", "tag": ["label": "a"], "tags": [["label": "b"]]]) }
+        }
+        let realm = try Realm(configuration: Self.configuration(url, version: 2, types: types) { migration, _ in
+            migration.enumerateObjects(ofType: "Note") { _, newObject in
+                let fresh = LinkDefaults.Tag(value: ["label": "fresh"])
+                newObject!["tag"] = fresh
+                newObject!["tags"] = [fresh, migration.create("Tag", value: ["label": "made"])]
+            }
+            migration.create("Note", value: ["text": "new"])
+            migration.create("Note", value: ["text": "none", "tag": NSNull()])
+        })
+        let notes = realm.objects(LinkDefaults.Note.self)
+        #expect(notes.map(\.text) == ["old", "new", "none"])
+        #expect(notes.map { $0.tag?.label } == ["fresh", "default", nil])
+        #expect(notes[0].tags.map(\.label) == ["fresh", "made"] && notes[0].tags[0] == notes[0].tag)
+        #expect(realm.objects(LinkDefaults.Tag.self).map(\.label).sorted() == ["a", "b", "default", "fresh", "made"])
+    }
+
     @Test("deleteRealmIfMigrationNeeded deletes the file and the files beside it and opens a new one, but not while the file is open")
     func deleteIfMigrationNeeded() throws {
         let directory = TemporaryDirectory()

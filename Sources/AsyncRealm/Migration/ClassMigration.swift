@@ -15,15 +15,18 @@ final class ClassMigration {
     let new: ObjectSchema?
     /// The value of each stored property of `new` in an object that has none yet.
     let defaults: [RowValue]
+    /// The model class of `new`, whose `init()` gives the objects a new object links to.
+    let modelType: Object.Type?
     private let transaction: WriteTransaction
     private unowned let realm: Realm
     /// Whether the primary key index waits for the block to make the keys unique.
     private var primaryKeyDeferred = false
 
-    init(old: ObjectSchema?, new: ObjectSchema?, defaults: [RowValue], realm: Realm) {
+    init(old: ObjectSchema?, new: ObjectSchema?, defaults: [RowValue], modelType: Object.Type?, realm: Realm) {
         self.old = old
         self.new = new
         self.defaults = defaults
+        self.modelType = modelType
         self.realm = realm
         transaction = realm.transaction!
     }

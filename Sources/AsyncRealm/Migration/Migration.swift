@@ -50,7 +50,7 @@ public final class Migration {
         var classes: [String: ClassMigration] = [:]
         for className in Set(old.keys).union(new.keys) {
             let defaults = new[className].map { ClassMigration.defaults(of: $0, type: modelTypes[className], realm: realm) } ?? []
-            classes[className] = ClassMigration(old: old[className], new: new[className], defaults: defaults, realm: realm)
+            classes[className] = ClassMigration(old: old[className], new: new[className], defaults: defaults, modelType: modelTypes[className], realm: realm)
         }
         self.classes = classes
         realm.migrationSource = oldRealm
@@ -108,7 +108,8 @@ public final class Migration {
     ///   - typeName: The class name.
     ///   - value: The property values: a dictionary by property name, an array in property
     ///     order, or an object (an unmanaged one, an `oldObject`) whose properties of the same
-    ///     names give them. A property it does not give takes the model's default.
+    ///     names give them. A property it does not give takes the model's default (for a
+    ///     link the model's `init()` sets, a new object made from that one).
     /// - Returns: The new object.
     @discardableResult
     public func create(_ typeName: String, value: Any = [String: Any]()) -> MigrationObject {
@@ -118,7 +119,7 @@ public final class Migration {
             stop("the new schema has no class '\(typeName)'; its classes are \(newSchema.objectSchema.map(\.className))")
         }
         require(!schema.isEmbedded, "'\(typeName)' is an EmbeddedObject, which cannot be created on its own; set it on the property of the object that holds it, as newObject![\"property\"] = [\"name\": value]")
-        return realm.dynamicCreate(typeName, value: value, defaults: migration.defaults)
+        return realm.dynamicCreate(typeName, value: value, defaults: migration.defaults, modelType: migration.modelType)
     }
 
     /// Deletes `object`, a `newObject` of this migration or one `create` returned.

@@ -231,11 +231,21 @@ extension Realm {
     private func linkToNewObject(of className: String, from value: Any) -> RowValue? {
         guard isWriting, let schema = objectSchemas[className] else { return nil }
         if let object = value as? Object, object.objectSchema.className != className { return nil }
+        if let object = value as? Object, !(object is DynamicObject), let info = try? classInfo(for: type(of: object)),
+           info.schema.className == className, !info.schema.isEmbedded {
+            // An unmanaged model object becomes managed itself, as `add` makes it and as
+            // RealmSwift's setters do: given again (to a list, another link), it is the same
+            // object, not another copy.
+            let failedBefore = transactionFailure != nil
+            add(object)
+            guard let managed = object.managed, failedBefore || transactionFailure == nil else { return nil }
+            return .objectKey(managed.key)
+        }
         guard value is Object || value is [String: Any?] || value is [Any?] else { return nil }
         let modelType = classInfos.values.first { $0.schema.className == className }?.type
         let defaults = ClassMigration.defaults(of: schema, type: modelType, realm: self)
         let failedBefore = transactionFailure != nil
-        let created = dynamicCreate(className, value: value, defaults: defaults)
+        let created = dynamicCreate(className, value: value, defaults: defaults, modelType: modelType)
         guard let managed = created.managed, failedBefore || transactionFailure == nil else { return nil }
         return .objectKey(managed.key)
     }

@@ -4,10 +4,12 @@ extension Realm {
     /// Creates an object of the class named `className` from `value` (a dictionary by property
     /// name, an array in property order, or an object whose properties of the same names give
     /// the values), without its Swift model: what a migration's
-    /// `create` does. A property `value` does not give takes its value in `defaults`.
+    /// `create` does. A property `value` does not give takes its value in `defaults`, and a
+    /// link it does not give the object `modelType` links to when made with `init()` (a copy
+    /// of it, as `create` of the model makes one), as RealmSwift's dynamic create does.
     ///
     /// Errors (an unknown property, a value of the wrong type) fail the write transaction.
-    func dynamicCreate(_ className: String, value: Any, defaults: [RowValue]) -> DynamicObject {
+    func dynamicCreate(_ className: String, value: Any, defaults: [RowValue], modelType: Object.Type? = nil) -> DynamicObject {
         checkThread()
         let info = dynamicClassInfo(className)
         let created = accessor(of: DynamicObject.self, key: 0, info: info)
@@ -36,6 +38,7 @@ extension Realm {
             }
             values[column] = stored
         }
+        if let modelType, !linkDefaults(of: modelType, info: info, notIn: given, into: &values) { return created }
         do {
             let table = try writeTable(info, in: transaction)
             let key = table.nextKey
@@ -46,5 +49,20 @@ extension Realm {
             fail(error)
             return created
         }
+    }
+
+    /// Sets in `values` each to-one link of `info`'s class that `given` leaves out to a new
+    /// object made from the one a fresh `modelType()` links to, if it links to one; false if
+    /// making one failed the write transaction.
+    private func linkDefaults(of modelType: Object.Type, info: ClassInfo, notIn given: [String: Any?], into values: inout [RowValue]) -> Bool {
+        let links = info.schema.storedProperties.enumerated().filter { $0.element.type == .object && !$0.element.isCollection && given[$0.element.name] == nil }
+        guard !links.isEmpty else { return true }
+        let sample = modelType.init()
+        for (column, property) in links {
+            guard let linked = sample[property.name] as? Object else { continue }
+            guard let stored = storageValue(dynamic: linked, for: property) else { return false }
+            values[column] = stored
+        }
+        return true
     }
 }
