@@ -237,24 +237,4 @@ struct ResultsIterationTests {
         #expect(frozen.map(\.label) == (1...count).map { label($0, 0) })
         #expect(frozen.map(\.value) == (1...count).map(Double.init))
     }
-
-    @Test("a scan hands out rows stored in overflow pages among the leaf's own, read by their keys", arguments: RealmKind.allCases)
-    func overflowRowsInScan(kind: RealmKind) throws {
-        let directory = TemporaryDirectory()
-        let realm = try Realm(configuration: kind.configuration(directory))
-        func label(_ id: Int) -> String { id % 50 == 0 ? String(repeating: "L\(id)", count: 30_000) : "r\(id)" }
-        try realm.write {
-            for id in 1...300 { realm.add(Reading(value: ["id": id, "label": label(id), "value": Double(id)])) }
-        }
-        var kept: [Reading] = []
-        for reading in realm.objects(Reading.self) {
-            #expect(reading.label == label(reading.id))
-            kept.append(reading)
-        }
-        #expect(kept.map(\.id) == Array(1...300) && kept.map(\.label) == (1...300).map(label))
-        try realm.write {
-            for reading in realm.objects(Reading.self) where reading.id % 50 == 0 { reading.label = "short" }
-        }
-        #expect(realm.objects(Reading.self).filter("label == 'short'").map(\.id) == [50, 100, 150, 200, 250, 300])
-    }
 }
