@@ -41,36 +41,36 @@ extension Realm {
     ///   - key: A value of the primary key's type.
     /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType: _Persistable>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        let stored = key._toStorage(realm: self)
-        let schema = classInfoOrStop(for: type).schema
-        if let property = schema.primaryKeyProperty, !Self.fits(stored.value, primaryKey: property) {
-            stop("\(KeyType.self) cannot be the primary key of '\(schema.className)', which is \(property.typeName); look it up with a value of that type")
-        }
-        return object(ofType: type, forStoredPrimaryKey: stored)
+        object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self), keyType: KeyType.self)
     }
 
-    /// Whether `value`, a key's stored form, is of the type of the primary key `property`, as
-    /// RealmSwift checks a lookup's key: a key of another type stops rather than finding
-    /// nothing.
-    private static func fits(_ value: RowValue, primaryKey property: Property) -> Bool {
-        switch (value, property.type) {
+    /// Stops unless `value`, a key of type `keyType` in its stored form, is of the type of
+    /// `info`'s primary key, as RealmSwift checks a lookup's key: a key of another type would
+    /// find nothing rather than say why.
+    private func checkPrimaryKey(_ value: RowValue, of keyType: Any.Type, info: ClassInfo) {
+        guard let property = info.schema.primaryKeyProperty else { return }
+        let fits = switch (value, property.type) {
         case (.null, _): property.isOptional
         case (.int, .int), (.string, .string), (.uuid, .uuid), (.binary, .objectId): true
         default: false
         }
+        require(fits, "\(keyType) cannot be the primary key of '\(info.schema.className)', which is \(property.typeName); look it up with a value of that type")
     }
 
-    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue) -> Element? {
+    private func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, keyType: Any.Type? = nil) -> Element? {
         checkThread()
         // Borrowed, counting no reference: the realm keeps its class infos for its whole life,
         // and the info its table until the realm changes, which no step before the table's last
         // use here can do.
         return Unmanaged.passUnretained(classInfoOrStop(for: type))._withUnsafeGuaranteedRef { info in
-            object(ofType: type, forStoredPrimaryKey: stored, info: info)
+            object(ofType: type, forStoredPrimaryKey: stored, info: info, keyType: keyType)
         }
     }
 
-    func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, info: ClassInfo) -> Element? {
+    /// The object of `info`'s class whose primary key is `stored`; a `keyType` given is checked
+    /// against the primary key's type (see `checkPrimaryKey`) where the integer keys' own path
+    /// does not already show it fits.
+    func object<Element: Object>(ofType type: Element.Type, forStoredPrimaryKey stored: _StorageValue, info: ClassInfo, keyType: Any.Type? = nil) -> Element? {
         guard let column = info.primaryKeyColumn else {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
@@ -81,6 +81,7 @@ extension Realm {
             let object = Element()
             if readRow(key, primaryKey: number, column: column, info: info, into: object) { return object }
         }
+        if let keyType { checkPrimaryKey(stored.value, of: keyType, info: info) }
         guard let table = borrowedTable(info) else { return nil }
         let found = table._withUnsafeGuaranteedRef { table in
             readOrStop { try table.reading.firstKey(where: column, equals: stored.value) }
