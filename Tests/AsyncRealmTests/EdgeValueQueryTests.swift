@@ -156,6 +156,26 @@ struct EdgeValueQueryTests {
         #expect(largestAfter == .infinity)
     }
 
+    @Test("lists, sets and maps of values sort NaN first too, managed or not (Swift's < alone is no order with NaN)", arguments: RealmKind.allCases)
+    func notANumberInValueCollections(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory, objectTypes: [Gauge.self]))
+        let values: [Double] = [3, .nan, -1, 7, .nan, 0]
+        let gauge = Gauge()
+        gauge.scores.append(objectsIn: values)
+        gauge.optionalScores.append(objectsIn: values.map(Optional.some) + [nil])
+        gauge.scoreSet.insert(objectsIn: values)
+        for (index, value) in values.enumerated() { gauge.scoreMap["k\(index)"] = value }
+        func text(_ numbers: [Double?]) -> String { numbers.map { $0.map { "\($0)" } ?? "nil" }.joined(separator: " ") }
+        for gauge in [gauge, try realm.write { realm.create(Gauge.self, value: gauge) }] {
+            #expect(text(gauge.scores.sorted()) == "nan nan -1.0 0.0 3.0 7.0")
+            #expect(text(gauge.scores.sorted(ascending: false)) == "7.0 3.0 0.0 -1.0 nan nan")
+            #expect(text(gauge.optionalScores.sorted()) == "nil nan nan -1.0 0.0 3.0 7.0")
+            #expect(text(gauge.scoreSet.sorted(ascending: true)).hasSuffix("-1.0 0.0 3.0 7.0"))
+            #expect(text(gauge.scoreMap.sorted()) == "nan nan -1.0 0.0 3.0 7.0")
+        }
+    }
+
     @Test("a sum of integers past Int64 is exact as Decimal or Double, in @sum too, and never wraps", arguments: RealmKind.allCases)
     func sumPastInt64(kind: RealmKind) throws {
         let directory = TemporaryDirectory()

@@ -177,13 +177,24 @@ extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapp
     }
 }
 
+/// Whether `left` comes before `right` in ascending order as Realm sorts values: NaN before
+/// every number (`<` alone holds for no NaN, which is no order `sorted` can use).
+@inline(__always)
+func sortsBefore<Value: Comparable>(_ left: Value, _ right: Value) -> Bool {
+    switch (isLeftOutOfAggregates(left), isLeftOutOfAggregates(right)) {
+    case (true, false): true
+    case (false, false): left < right
+    default: false
+    }
+}
+
 /// `values` sorted, nils first when ascending (as Realm sorts them) and last when not.
 func sortedOptionals<Value: _OptionalValue>(_ values: some Sequence<Value>, ascending: Bool) -> [Value] where Value.Wrapped: Comparable {
     let ordered = values.sorted { first, second in
         switch (first._wrapped, second._wrapped) {
         case (nil, nil), (_?, nil): false
         case (nil, _?): true
-        case (let left?, let right?): left < right
+        case (let left?, let right?): sortsBefore(left, right)
         }
     }
     return ascending ? ordered : ordered.reversed()
@@ -204,12 +215,13 @@ extension ValueCollectionAggregates where Element: Comparable {
         extreme(of: self, largest: true)
     }
 
-    /// The elements sorted, as RealmSwift's `sorted(ascending:)` for collections of values.
+    /// The elements sorted, as RealmSwift's `sorted(ascending:)` for collections of values
+    /// (NaN first when ascending, as Realm sorts it).
     ///
     /// - Parameter ascending: Whether the smallest comes first.
     /// - Returns: The elements in that order.
     public func sorted(ascending: Bool = true) -> [Element] {
-        ascending ? sorted(by: <) : sorted(by: >)
+        ascending ? sorted(by: sortsBefore) : sorted { sortsBefore($1, $0) }
     }
 }
 
@@ -247,12 +259,13 @@ extension Map where Value: _OptionalValue, Value.Wrapped: AddableType {
 }
 
 extension Map where Value: Comparable {
-    /// The values sorted, as RealmSwift's `Map.sorted(ascending:)`.
+    /// The values sorted, as RealmSwift's `Map.sorted(ascending:)` (NaN first when ascending,
+    /// as Realm sorts it).
     ///
     /// - Parameter ascending: Whether the smallest comes first.
     /// - Returns: The values in that order.
     public func sorted(ascending: Bool = true) -> [Value] {
-        ascending ? values.sorted(by: <) : values.sorted(by: >)
+        ascending ? values.sorted(by: sortsBefore) : values.sorted { sortsBefore($1, $0) }
     }
 
     /// The smallest value, NaNs left out.
