@@ -21,7 +21,6 @@ package struct DoubleSum {
 
     package init() {}
 
-    /// Adds `value` as the next value of the sequence.
     /// Adds `value` as the next value of the sequence; returns false for a NaN, left out.
     /// (Adding +0 instead would change nothing either: a lane is never -0, since it starts at
     /// +0 and +0 + -0 is +0.)

@@ -35,6 +35,12 @@ struct PreconditionTests {
         }
         let printed = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(printed.contains("String cannot be the primary key of 'Person', which is Int"), "\(printed)")
+        // The same key typed `Any`, through the overload that casts it.
+        let untyped = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-key-type-any", objectTypes: [Dog.self, Person.self]))
+            _ = realm.object(ofType: Person.self, forPrimaryKey: "1" as Any)
+        }
+        #expect(String(decoding: untyped.standardErrorContent, as: UTF8.self).contains("String cannot be the primary key of 'Person', which is Int"))
     }
 
     @Test("a migration creating an embedded object on its own stops, saying to set it on its parent")

@@ -21,7 +21,7 @@ public protocol AddableType: Equatable {
 
 extension AddableType {
     public static func _sum(_ values: some Sequence<Self>) -> Self {
-        values.reduce(_zero) { isLeftOutOfAggregates($1) ? $0 : _adding($0, $1) }
+        values.reduce(_zero) { isNotANumber($1) ? $0 : _adding($0, $1) }
     }
 
     public var _decimalValue: Decimal? { nil }
@@ -85,24 +85,23 @@ extension _OptionalValue {
     static var wrappedType: Any.Type { Wrapped.self }
 }
 
-/// Whether an aggregate leaves `value` out: a NaN (a `Double`, `Float` or `Decimal` one), as
-/// Realm's aggregates leave NaN out as they leave out nil.
+/// Whether `value` is a NaN (a `Double`, `Float` or `Decimal` one): what aggregates leave out,
+/// as Realm's leave NaN out as they leave out nil, and what sorts before every number.
 @inline(__always)
-func isLeftOutOfAggregates<T: Equatable>(_ value: T) -> Bool {
+func isNotANumber<T: Equatable>(_ value: T) -> Bool {
     if T.self == Decimal.self, let decimal = value as? Decimal { return decimal.isNaN }
     return value != value
 }
 
-/// The smallest (or the largest) of `values` that aggregates count (see
-/// `isLeftOutOfAggregates`).
+/// The smallest (or the largest) of `values`, NaNs left out (see `isNotANumber`).
 func extreme<Value: Comparable>(of values: some Sequence<Value>, largest: Bool) -> Value? {
-    let counted = values.lazy.filter { !isLeftOutOfAggregates($0) }
+    let counted = values.lazy.filter { !isNotANumber($0) }
     return largest ? counted.max() : counted.min()
 }
 
 /// The mean of `values` as `T`, NaNs left out; nil for none. Decimals are averaged exactly.
 func mean<Value: AddableType, T: AddableType>(of values: [Value]) -> T? {
-    let values = values.filter { !isLeftOutOfAggregates($0) }
+    let values = values.filter { !isNotANumber($0) }
     guard !values.isEmpty else { return nil }
     let count = values.count
     if Value.self == Decimal.self {
@@ -181,7 +180,7 @@ extension ValueCollectionAggregates where Element: _OptionalValue, Element.Wrapp
 /// every number (`<` alone holds for no NaN, which is no order `sorted` can use).
 @inline(__always)
 func sortsBefore<Value: Comparable>(_ left: Value, _ right: Value) -> Bool {
-    switch (isLeftOutOfAggregates(left), isLeftOutOfAggregates(right)) {
+    switch (isNotANumber(left), isNotANumber(right)) {
     case (true, false): true
     case (false, false): left < right
     default: false

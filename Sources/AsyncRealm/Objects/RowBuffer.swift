@@ -51,10 +51,14 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     deinit {
         // (The fields are destroyed by `ManagedBuffer`, a borrowed leaf's bytes with them; the
         // bytes are plain.)
-        withUnsafeMutablePointers { fields, tail in
-            if fields.pointee.storage != UnsafeMutableRawPointer(tail) && fields.pointee.borrowed.isEmpty {
-                fields.pointee.storage.deallocate()
-            }
+        withUnsafeMutablePointers(Self.freeGrownBlock)
+    }
+
+    /// Frees the block the rows grew into, if they did (not the bytes allocated with the
+    /// buffer, nor a borrowed leaf's).
+    private static func freeGrownBlock(_ fields: UnsafeMutablePointer<Fields>, _ tail: UnsafeMutablePointer<UInt8>) {
+        if fields.pointee.storage != UnsafeMutableRawPointer(tail) && fields.pointee.borrowed.isEmpty {
+            fields.pointee.storage.deallocate()
         }
     }
 
@@ -88,9 +92,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
     /// change to the leaf elsewhere copies the storage first, since it is not uniquely held.
     func borrow(_ bytes: [UInt8]) {
         withUnsafeMutablePointers { fields, tail in
-            if fields.pointee.storage != UnsafeMutableRawPointer(tail) && fields.pointee.borrowed.isEmpty {
-                fields.pointee.storage.deallocate()
-            }
+            Self.freeGrownBlock(fields, tail)
             fields.pointee.borrowed = bytes
             fields.pointee.storage = UnsafeMutableRawPointer(mutating: fields.pointee.borrowed.withUnsafeBytes { $0.baseAddress }
                 ?? UnsafeRawPointer(tail))
@@ -109,7 +111,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
                 let grown = Swift.max(fields.pointee.capacity * 2, count + length)
                 let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
                 moved.copyMemory(from: fields.pointee.storage, byteCount: count)
-                if fields.pointee.storage != UnsafeMutableRawPointer(tail) { fields.pointee.storage.deallocate() }
+                Self.freeGrownBlock(fields, tail)
                 fields.pointee.storage = moved
                 fields.pointee.capacity = grown
             }
@@ -150,7 +152,7 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
             guard !fields.pointee.borrowed.isEmpty else { return }
             fields.pointee.borrowed = []
             fields.pointee.storage = UnsafeMutableRawPointer(tail)
-            fields.pointee.capacity = capacity
+            fields.pointee.capacity = self.capacity
         }
     }
 

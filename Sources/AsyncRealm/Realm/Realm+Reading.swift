@@ -20,7 +20,9 @@ extension Realm {
     ///   - key: A value of the primary key's type.
     /// - Returns: The object, or nil.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
-        if let key = key as? _Persistable { return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self)) }
+        if let key = key as? _Persistable {
+            return object(ofType: type, forStoredPrimaryKey: key._toStorage(realm: self), keyType: Swift.type(of: key))
+        }
         // `NSNull()` for an optional key's null, as RealmSwift takes it, or a value typed `Any`.
         let info = classInfoOrStop(for: type)
         guard let property = info.schema.primaryKeyProperty, let stored = storageValue(dynamic: key, for: property) else {

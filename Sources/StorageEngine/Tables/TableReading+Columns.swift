@@ -159,7 +159,7 @@ extension TableReading {
 
     /// Adds the values whose bits are set to `sum`, in row order: a word whose rows are all
     /// selected at once (`DoubleSum.add(contentsOf:)`), the others a set bit at a time.
-    /// Adds the values `bits` selects to `sum`; returns how many of them are NaN (left out).
+    /// Returns how many of them are NaN (left out).
     private static func add(_ values: [Double], selectedBy bits: [UInt64], to sum: inout DoubleSum) -> Int {
         values.withUnsafeBufferPointer { values in
             var nans = 0
