@@ -296,6 +296,32 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("a small ASCII string built from its words is bit for bit the standard library's, for every length and byte, read from exactly its bytes")
+    func smallASCIIStrings() throws {
+        // On this platform the layout is the expected one, so the fast path is what runs.
+        #expect(SmallASCIIString.isLaidOutAsExpected)
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...15 {
+            var samples: [[UInt8]] = [Array(repeating: 0, count: length), Array(repeating: 0x7F, count: length)]
+            for _ in 0..<50 { samples.append((0..<length).map { _ in UInt8.random(in: 0...0x7F, using: &generator) }) }
+            for bytes in samples {
+                // An allocation of exactly the string's bytes: a read past them would be a read
+                // past the allocation.
+                let exact = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
+                defer { exact.deallocate() }
+                exact.copyBytes(from: bytes)
+                let built = try #require(SmallASCIIString.make(UnsafeRawBufferPointer(exact)))
+                let reference = String(decoding: bytes, as: UTF8.self)
+                #expect(built == reference && Array(built.utf8) == bytes, "\(bytes)")
+                #expect(unsafeBitCast(built, to: (UInt64, UInt64).self) == unsafeBitCast(reference, to: (UInt64, UInt64).self), "\(bytes)")
+            }
+        }
+        // Not ASCII, or too long for a small string: left to the public initialisers.
+        for bytes: [UInt8] in [[0xC3, 0xA9], [0x61, 0x80], Array(repeating: 0x61, count: 16)] {
+            #expect(bytes.withUnsafeBytes { SmallASCIIString.make($0) } == nil, "\(bytes)")
+        }
+    }
+
     @Test("lists nested as deep as mixed values go decode; a row nesting deeper is reported damaged, not a stack overflow")
     func listNesting() throws {
         func nested(_ depth: Int) -> RowValue {

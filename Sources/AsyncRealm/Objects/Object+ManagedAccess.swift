@@ -43,8 +43,9 @@ extension Object {
     }
 
     /// The property in slot `slot` (see `PropertySlots`) of this managed object, read from the
-    /// realm.
-    @inlinable
+    /// realm. Always inlined into the model's getter, with the typed read it calls (see
+    /// `Persistable+RowReads.swift`).
+    @inlinable @inline(__always)
     final func _read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
         let realm = __managedRealm.unsafelyUnwrapped
         if let column = PropertySlots.column(of: slot) {

@@ -355,6 +355,14 @@ package enum RowCodec {
                 return groups
             }
         }
+        return varintByBytes(in: row, at: &position)
+    }
+
+    /// `wideVarint`'s path for a varint longer than eight bytes or in a row shorter than a
+    /// word: byte by byte, out of line. (Its loop in `wideVarint` kept the compiler from
+    /// inlining that into the reads of an `Int`, which called it for every id above 127.)
+    @usableFromInline
+    static func varintByBytes(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while position < row.count, shift < 64 {
