@@ -629,3 +629,28 @@ extension RealmSwiftCompatibilityTests {
         #expect(String(decoding: noKey.standardErrorContent, as: UTF8.self).contains("'Dog' has no primary key"))
     }
 }
+
+extension RealmSwiftCompatibilityTests {
+    @Test("sum and average asked for as Decimal128 of Int and Double properties, as RealmSwift's Decimal128 takes any number: exact for integers", arguments: RealmKind.allCases)
+    func decimalAggregatesOfOtherNumbers(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: kind.configuration(directory))
+        let values = [1, 1, 2]
+        try realm.write {
+            for value in values { realm.create(Measured.self, value: ["value": value, "level": Double(value) / 4, "maybe": value]) }
+        }
+        let all = realm.objects(Measured.self)
+        let unmanaged = List<Measured>()
+        unmanaged.append(objectsIn: values.map { Measured(value: ["value": $0, "level": Double($0) / 4, "maybe": $0]) })
+        for (name, sum, average) in [("all", all.sum(ofProperty: "value") as Decimal128, all.average(ofProperty: "value") as Decimal128?),
+                                     ("unmanaged", unmanaged.sum(ofProperty: "value") as Decimal128, unmanaged.average(ofProperty: "value") as Decimal128?)] {
+            #expect(sum == 4, "\(name)")
+            // 4/3 in decimals, not the Double 1.333… converted.
+            #expect(average == Decimal128(4) / Decimal128(3), "\(name)")
+        }
+        #expect(all.sum(ofProperty: "level") as Decimal128 == 1)
+        #expect(all.average(ofProperty: "level") as Decimal128? == Decimal128(Double(1) / 3))
+        #expect(all.sum(ofProperty: "maybe") as Decimal128? == 4)
+        #expect(all.filter("value > 5").average(ofProperty: "value") as Decimal128? == nil)
+    }
+}

@@ -186,3 +186,41 @@ extension PublicSurfaceTests {
         #expect(identities(Array(realm.objects(SurfaceNote.self))).count == 2)
     }
 }
+
+// RealmSwift's aggregate type names, as an app's generic helpers use them.
+private func smallest<T: MinMaxType>(_ property: String, in results: Results<SurfacePet>) -> T? {
+    results.min(ofProperty: property)
+}
+private func largest<T: MinMaxType>(_ property: String, in list: List<SurfacePet>) -> T? {
+    list.max(ofProperty: property)
+}
+private func total<T: AddableType>(_ property: String, in results: Results<SurfacePet>) -> T {
+    results.sum(ofProperty: property)
+}
+private func mean<T: AddableType>(_ property: String, in results: Results<SurfacePet>) -> T? {
+    results.average(ofProperty: property)
+}
+private func isSortable<T: SortableType>(_: T.Type) -> Bool { true }
+private func sortsByKeyPath<T: KeypathSortable>(_: T.Type) -> Bool { true }
+
+extension PublicSurfaceTests {
+    @Test("MinMaxType, AddableType, SortableType and KeypathSortable: generic helpers written with RealmSwift's names compile and aggregate")
+    func aggregateTypeNames() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-aggregate-types", objectTypes: [SurfacePet.self]))
+        try realm.write {
+            let pets = [("Rex", 5), ("Ace", 9), ("Bo", 1)].map { realm.create(SurfacePet.self, value: ["name": $0.0, "age": $0.1]) }
+            pets[0].friends.append(objectsIn: pets)
+        }
+        let pets = realm.objects(SurfacePet.self)
+        #expect(smallest("age", in: pets) as Int? == 1)
+        #expect(smallest("age", in: pets) as Double? == 1)
+        #expect(smallest("age", in: pets) as Int?? == .some(1))
+        let rex = try #require(pets.filter("name == 'Rex'").first)
+        #expect(largest("age", in: rex.friends) as Int? == 9)
+        #expect(total("age", in: pets) as Int == 15)
+        #expect(mean("age", in: pets) as Double? == 5)
+        #expect(mean("age", in: pets) as Decimal128? == 5)
+        #expect(isSortable(String.self) && isSortable(Data.self) && isSortable(Int?.self) && isSortable(AnyRealmValue.self))
+        #expect(sortsByKeyPath(SurfacePet.self) && sortsByKeyPath(Projection<SurfacePet>.self))
+    }
+}

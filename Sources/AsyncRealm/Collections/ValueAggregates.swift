@@ -3,8 +3,12 @@ import StorageEngine
 
 /// A number a collection of values can add up, as RealmSwift's `AddableType`: the integer
 /// types, `Float`, `Double` and `Decimal`. (A collection of their optionals adds up its values,
-/// nils left out.)
-public protocol AddableType: Equatable {
+/// nils left out.) It refines `_Persistable`, so a helper generic over it can call
+/// `sum(ofProperty:)` and `average(ofProperty:)`.
+///
+/// Unlike RealmSwift's, `AnyRealmValue` and optionals do not conform: a sum here is added up
+/// in the type itself.
+public protocol AddableType: Equatable, _Persistable {
     /// Zero.
     static var _zero: Self { get }
     /// The sum of two values.

@@ -48,12 +48,16 @@ enum Aggregates {
     static func average<T: _Persistable>(_ total: (sum: Any, count: Int), as _: T.Type, of property: String) -> T? {
         let (sum, count) = total
         guard count > 0 else { return nil }
-        let mean: Any = switch sum {
+        var mean: Any = switch sum {
         case let sum as Decimal: sum / Decimal(count)
+        // Integers asked for as a decimal: worked out in decimals, exactly.
+        case let sum as Int128 where isDecimal(T.self): decimal(sum).map { $0 / Decimal(count) } ?? Double(sum) / Double(count)
         case let sum as Int128: Double(sum) / Double(count)
         case let sum as Double: sum / Double(count)
         default: sum
         }
+        // A `Double` mean asked for as a decimal, as RealmSwift's `Decimal128` takes a number.
+        if isDecimal(T.self), let double = mean as? Double, let converted = decimal(double) { mean = converted }
         guard let value = T._fromAny(mean) else {
             stop("the average of \(property) is \(mean), which is not a \(T.self)")
         }
@@ -62,9 +66,26 @@ enum Aggregates {
 
     /// `sum` (`Int128`, `Double` or `Decimal`) as `T`: exactly where `T` holds it.
     private static func number<T: _Persistable>(_ sum: Any, as _: T.Type) -> T? {
+        if isDecimal(T.self), let sum = decimal(sum) { return T._fromAny(sum) }
         guard let whole = sum as? Int128 else { return T._fromAny(sum) }
         if let exact = Int(exactly: whole), let value = T._fromAny(exact) { return value }
-        if T.self == Decimal.self || T.self == Decimal?.self { return T._fromAny(Decimal(whole)) }
         return T._fromAny(Double(whole))
+    }
+
+    /// Whether `T` is `Decimal` (RealmSwift's `Decimal128`) or its optional.
+    private static func isDecimal<T>(_: T.Type) -> Bool {
+        T.self == Decimal.self || T.self == Decimal?.self
+    }
+
+    /// A sum (`Int128`, `Double` or `Decimal`) as a decimal: exactly for integers and decimals,
+    /// as Foundation converts it for a `Double`; nil for a `Double` no decimal holds (NaN, an
+    /// infinity).
+    private static func decimal(_ sum: Any) -> Decimal? {
+        switch sum {
+        case let sum as Decimal: sum
+        case let sum as Int128: Decimal(string: String(sum))
+        case let sum as Double where sum.isFinite: Decimal(sum)
+        default: nil
+        }
     }
 }
