@@ -87,6 +87,7 @@ package enum SmallASCIIString {
         guard let words = words(of: bytes), isLaidOutAsExpected else { return nil }
         return unsafeBitCast(words, to: String.self)
     }
+
     /// The two words of the small string of `bytes`; nil unless they are at most 15 bytes of
     /// ASCII. Reads no byte outside `bytes`.
     @inlinable @inline(__always)
