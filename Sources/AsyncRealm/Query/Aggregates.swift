@@ -51,7 +51,7 @@ enum Aggregates {
         var mean: Any = switch sum {
         case let sum as Decimal: sum / Decimal(count)
         // Integers asked for as a decimal: worked out in decimals, exactly.
-        case let sum as Int128 where isDecimal(T.self): decimal(sum).map { $0 / Decimal(count) } ?? Double(sum) / Double(count)
+        case let sum as Int128 where isDecimal(T.self): Decimal(sum) / Decimal(count)
         case let sum as Int128: Double(sum) / Double(count)
         case let sum as Double: sum / Double(count)
         default: sum
@@ -83,7 +83,7 @@ enum Aggregates {
     private static func decimal(_ sum: Any) -> Decimal? {
         switch sum {
         case let sum as Decimal: sum
-        case let sum as Int128: Decimal(string: String(sum))
+        case let sum as Int128: Decimal(sum)
         case let sum as Double where sum.isFinite: Decimal(sum)
         default: nil
         }
