@@ -186,3 +186,61 @@ struct ColumnScanTests {
         #expect(cache.statistics.usedBytes <= 400 << 10)
     }
 }
+
+@Suite("Leaf read-ahead")
+struct LeafReadAheadTests {
+    /// The leaves of `table`'s row tree as a scan is given them, in key order: each one's
+    /// reference (nil for the empty root leaf of an empty table, which is not stored), and the
+    /// leaf if the walk read it.
+    static func leaves(of table: some TableReading) throws -> [(ref: PageRef?, leaf: Leaf?)] {
+        var leaves: [(PageRef?, Leaf?)] = []
+        try table.rowTree.forEachLeafUnread { ref, leaf in
+            leaves.append((ref, leaf))
+            return true
+        }
+        return leaves
+    }
+
+    @Test("hands on every leaf taken, once and in order, each with its own kept columns, whether the scan has none, one or many leaves")
+    func handsOnEachLeafWithItsColumns() throws {
+        for rowCount in [0, 1, 150, 400, 3000] {
+            let database = try Database.open(file: InMemoryFile())
+            try database.write { transaction in
+                let table = transaction.createTable("t")
+                for number in 0..<rowCount { _ = try table.insert([.int(Int64(number)), .double(Double(number) / 2)]) }
+            }
+            let table = try database.snapshot().table("t")
+            // A first sum builds and keeps every leaf's columns, which the read-ahead finds.
+            _ = try table.total(ofColumn: 0, kind: .integer, where: .integerRange(column: 1, range: nil, nullMatches: true))
+            let leaves = try Self.leaves(of: table)
+            let refs = leaves.map(\.ref)
+            if rowCount > 3000 / 2 { #expect(refs.count > 3, "the table has leaves enough to read ahead: \(refs.count)") }
+            var ahead = LeafReadAhead(reading: [(0, .integer), (1, .double), (0, .integer)], store: table.rowTree.store)
+            var handedOn: [PageRef?] = []
+            var firstValues: [Int64] = []
+            var keyOffset: UInt64?
+            func check(_ rows: LeafRows) throws {
+                handedOn.append(rows.ref)
+                let integers = try rows.column(0, .integer)
+                let doubles = try rows.column(1, .double)
+                #expect(integers.count == (try rows.leaf().count) && doubles.count == integers.count)
+                #expect(zip(integers.integers, doubles.doubles).allSatisfy { Double($0) / 2 == $1 }, "the two columns are of one leaf")
+                // Keys are given in insertion order, so each row's key is its number plus one
+                // offset, the same in every leaf.
+                let keys = try rows.leaf().keys
+                guard !keys.isEmpty else { return }
+                let offset = keyOffset ?? keys[0] &- UInt64(integers.integers[0])
+                keyOffset = offset
+                #expect(integers.integers.map { UInt64($0) &+ offset } == keys, "the columns are of the leaf handed on")
+                firstValues.append(integers.integers.first ?? -1)
+            }
+            for (ref, leaf) in leaves {
+                if let rows = ahead.take(ref, leaf) { try check(rows) }
+            }
+            if let rows = ahead.last() { try check(rows) }
+            #expect(ahead.last() == nil, "the last leaf is handed on once")
+            #expect(handedOn == refs, "\(rowCount) rows: every leaf, once, in order")
+            #expect(firstValues == firstValues.sorted(), "\(rowCount) rows: the leaves' columns in key order")
+        }
+    }
+}

@@ -19,6 +19,17 @@ package indirect enum ColumnFilter {
     case and([ColumnFilter])
     case or([ColumnFilter])
 
+    /// The columns the filter reads, and as what.
+    var columns: [(column: Int, kind: LeafColumn.Kind)] {
+        switch self {
+        case .constant: return []
+        case .integerRange(let column, _, _), .integerSet(let column, _, _): return [(column, .integer)]
+        case .string(let column, _): return [(column, .string)]
+        case .not(let inner): return inner.columns
+        case .and(let operands), .or(let operands): return operands.flatMap(\.columns)
+        }
+    }
+
     /// Sets `matches` to the bitmap of the rows of `rows` that pass (see `Bitmap`).
     func evaluate(_ rows: LeafRows, into matches: inout [UInt64]) throws {
         matches.removeAll(keepingCapacity: true)

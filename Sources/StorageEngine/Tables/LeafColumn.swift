@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// One column of a leaf's rows, decoded into a packed array: what a filter, a count or an
 /// aggregate over many rows reads instead of each row's bytes.
 ///
@@ -82,6 +84,22 @@ package final class LeafColumn: Sendable {
             }
             return LeafColumn(count: count, present: present, stringEnds: ends, stringBytes: bytes)
         }
+    }
+
+    /// Starts loading the column's arrays, every line of them, without waiting (see
+    /// `LeafReadAhead`).
+    func prefetch() {
+        present.withUnsafeBytes(Self.prefetch)
+        if !integers.isEmpty { integers.withUnsafeBytes(Self.prefetch) }
+        if !doubles.isEmpty { doubles.withUnsafeBytes(Self.prefetch) }
+        if !stringEnds.isEmpty { stringEnds.withUnsafeBytes(Self.prefetch) }
+        if !stringBytes.isEmpty { stringBytes.withUnsafeBytes(Self.prefetch) }
+    }
+
+    @inline(__always)
+    private static func prefetch(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        for offset in stride(from: 0, to: bytes.count, by: 64) { asyncrealm_prefetch(base + offset) }
     }
 
     /// Calls `body` with each row's string bytes, nil where the row holds no string.

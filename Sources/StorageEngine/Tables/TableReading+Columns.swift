@@ -5,7 +5,7 @@ extension TableReading {
     package func count(where filter: ColumnFilter) throws -> Int {
         var count = 0
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(reading: filter.columns) { rows in
             try filter.evaluate(rows, into: &matches)
             count += Bitmap.population(matches)
         }
@@ -16,7 +16,7 @@ extension TableReading {
     package func keys(where filter: ColumnFilter) throws -> [UInt64] {
         var keys: [UInt64] = []
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(reading: filter.columns) { rows in
             try filter.evaluate(rows, into: &matches)
             try rows.leaf().keys.withUnsafeBufferPointer { leafKeys in
                 for (word, bits) in matches.enumerated() {
@@ -90,7 +90,7 @@ extension TableReading {
         _ column: Int, _ kind: LeafColumn.Kind, where filter: ColumnFilter?, _ body: (LeafColumn, [UInt64]) throws -> Void
     ) throws {
         var matches: [UInt64] = []
-        try forEachLeafRows { rows in
+        try forEachLeafRows(reading: [(column, kind)] + (filter?.columns ?? [])) { rows in
             let values = try rows.column(column, kind)
             guard let filter else { return try body(values, values.present) }
             try filter.evaluate(rows, into: &matches)
@@ -114,20 +114,18 @@ extension TableReading {
     }
 
     /// Calls `body` with each leaf of the row tree, in key order, read only if `body` asks
-    /// for its rows or keys, or for a column the cache does not keep (`LeafRows`). The rows
-    /// given are one object moved from leaf to leaf: `body` must not keep it past its call.
-    private func forEachLeafRows(_ body: (LeafRows) throws -> Void) throws {
-        let store = rowTree.store
-        var rows: LeafRows?
+    /// for its rows or keys, or for a column the cache does not keep (`LeafRows`); the kept
+    /// columns `wanted` are loaded a few leaves ahead (`LeafReadAhead`). The rows given are
+    /// one of a few objects reused from leaf to leaf: `body` must not keep them past its call.
+    private func forEachLeafRows(
+        reading wanted: [(column: Int, kind: LeafColumn.Kind)], _ body: (LeafRows) throws -> Void
+    ) throws {
+        var ahead = LeafReadAhead(reading: wanted, store: rowTree.store)
         try rowTree.forEachLeafUnread { ref, leaf in
-            if let rows {
-                rows.move(to: ref, leaf: leaf)
-            } else {
-                rows = LeafRows(ref: ref, leaf: leaf, store: store)
-            }
-            try body(rows.unsafelyUnwrapped)
+            if let rows = ahead.take(ref, leaf) { try body(rows) }
             return true
         }
+        if let rows = ahead.last() { try body(rows) }
     }
 
     /// The sum of the values whose bits are set, exactly: each word's values are added in an

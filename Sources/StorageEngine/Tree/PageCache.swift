@@ -63,6 +63,19 @@ package final class PageCache: Sendable {
         }
     }
 
+    /// Calls `found` with each object the cache keeps attached to the node at `ref` under one
+    /// of `tags`, and the tag's index in `tags`: the columns of a leaf a scan reads, under one
+    /// lock (see `LeafReadAhead`).
+    package func attachments(to ref: PageRef, tags: [Int], _ found: (Int, any AnyObject & Sendable) -> Void) {
+        state.withLock { state in
+            for (index, tag) in tags.enumerated() {
+                if let object = state.attachments.use(AttachmentTable.Key(offset: ref.offset, checksum: ref.checksum, tag: tag)) {
+                    found(index, object)
+                }
+            }
+        }
+    }
+
     /// Keeps `object`, derived from the node at `ref` (a column of a leaf's rows, decoded),
     /// under `tag`: pages never change, so it stays right for as long as it is kept. It is
     /// kept apart from the node, so a reader that needs only it does not need the node read
