@@ -6,9 +6,9 @@
 /// its arrays: one load waiting on the other), so a scan of a table larger than the
 /// processor's caches waited on three misses a column a leaf before its loop could start.
 /// Measured in realm-bench at 1,000,000 objects, a sum through a filter took about half the
-/// time read ahead, and a whole column's sum and a count through a filter up to a fifth less.
+/// time read ahead, and a whole column's sum or count stayed the same or came down a little.
 /// A table whose columns stay in the processor's caches pays for the look-ups and the
-/// prefetches: a fifth more time for the same sums at 100,000 objects, summed a hundred times
+/// prefetches: a tenth more time for the same sums at 100,000 objects, summed a hundred times
 /// over.
 struct LeafReadAhead {
     /// The tags of the columns the scan reads (`LeafColumn.tag(column:kind:)`).
@@ -40,7 +40,6 @@ struct LeafReadAhead {
         }
         if !wanted.isEmpty {
             rows.findWanted()
-            rows.prefetchFound()
         }
         previous = newest
         newest = rows

@@ -38,17 +38,14 @@ final class LeafRows {
     }
 
     /// Looks up, under one lock, the wanted columns the cache keeps for the leaf, for
-    /// `column(_:_:)` to hand out (see `LeafReadAhead`).
+    /// `column(_:_:)` to hand out, and starts loading their arrays (see `LeafReadAhead`).
     func findWanted() {
         guard let ref else { return }
         store.cache.attachments(to: ref, tags: wanted) { index, object in
-            found[index] = object as? LeafColumn
+            guard let column = object as? LeafColumn else { return }
+            found[index] = column
+            column.prefetch()
         }
-    }
-
-    /// Starts loading the arrays of the columns `findWanted()` found.
-    func prefetchFound() {
-        for case let column? in found { column.prefetch() }
     }
 
     /// The leaf, read through the page store the first time it is asked for; kept by the
