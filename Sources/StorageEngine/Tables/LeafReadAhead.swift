@@ -21,8 +21,8 @@ struct LeafReadAhead {
 
     init(reading wanted: [(column: Int, kind: LeafColumn.Kind)], store: PageStore) {
         var tags: [Int] = []
-        for (column, kind) in wanted where !tags.contains(LeafColumn.tag(column: column, kind: kind)) {
-            tags.append(LeafColumn.tag(column: column, kind: kind))
+        for tag in wanted.map({ LeafColumn.tag(column: $0.column, kind: $0.kind) }) where !tags.contains(tag) {
+            tags.append(tag)
         }
         self.wanted = tags
         self.store = store

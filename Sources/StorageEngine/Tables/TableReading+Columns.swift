@@ -115,8 +115,9 @@ extension TableReading {
 
     /// Calls `body` with each leaf of the row tree, in key order, read only if `body` asks
     /// for its rows or keys, or for a column the cache does not keep (`LeafRows`); the kept
-    /// columns `wanted` are loaded a few leaves ahead (`LeafReadAhead`). The rows given are
-    /// one of a few objects reused from leaf to leaf: `body` must not keep them past its call.
+    /// columns `wanted` are looked up and loaded a leaf ahead (`LeafReadAhead`). The rows
+    /// given are one of two objects reused from leaf to leaf: `body` must not keep them past
+    /// its call.
     private func forEachLeafRows(
         reading wanted: [(column: Int, kind: LeafColumn.Kind)], _ body: (LeafRows) throws -> Void
     ) throws {

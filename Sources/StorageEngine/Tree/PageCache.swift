@@ -65,7 +65,8 @@ package final class PageCache: Sendable {
 
     /// Calls `found` with each object the cache keeps attached to the node at `ref` under one
     /// of `tags`, and the tag's index in `tags`: the columns of a leaf a scan reads, under one
-    /// lock (see `LeafReadAhead`).
+    /// lock (see `LeafReadAhead`). `found` runs under the cache's lock, so it must not call
+    /// the cache.
     package func attachments(to ref: PageRef, tags: [Int], _ found: (Int, any AnyObject & Sendable) -> Void) {
         state.withLock { state in
             for (index, tag) in tags.enumerated() {
