@@ -15,12 +15,21 @@ final class SurfacePet: Object {
 
 @Suite("RealmSwift's spellings, called from outside the module")
 struct PublicSurfaceTests {
-    @Test("sorted(byKeyPath:) without ascending sorts smallest first on a list, a set and linking objects")
-    func sortedByKeyPathDefault() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-sort", objectTypes: [SurfacePet.self]))
+    /// An in-memory realm named `identifier` with Rex (5), Ace (9) and Bo (1), all three Rex's
+    /// friends; `more` runs in the same write with them, in that order.
+    static func realmOfPets(_ identifier: String, _ more: ([SurfacePet]) -> Void = { _ in }) throws -> Realm {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [SurfacePet.self]))
         try realm.write {
             let pets = [("Rex", 5), ("Ace", 9), ("Bo", 1)].map { realm.create(SurfacePet.self, value: ["name": $0.0, "age": $0.1]) }
             pets[0].friends.append(objectsIn: pets)
+            more(pets)
+        }
+        return realm
+    }
+
+    @Test("sorted(byKeyPath:) without ascending sorts smallest first on a list, a set and linking objects")
+    func sortedByKeyPathDefault() throws {
+        let realm = try Self.realmOfPets("public-surface-sort") { pets in
             pets[0].circle.insert(objectsIn: pets)
             pets[2].friends.append(pets[0])
             pets[1].friends.append(pets[0])
@@ -206,12 +215,7 @@ private func sortsByKeyPath<T: KeypathSortable>(_: T.Type) -> Bool { true }
 extension PublicSurfaceTests {
     @Test("MinMaxType, AddableType, SortableType and KeypathSortable: generic helpers written with RealmSwift's names compile and aggregate")
     func aggregateTypeNames() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "public-surface-aggregate-types", objectTypes: [SurfacePet.self]))
-        try realm.write {
-            let pets = [("Rex", 5), ("Ace", 9), ("Bo", 1)].map { realm.create(SurfacePet.self, value: ["name": $0.0, "age": $0.1]) }
-            pets[0].friends.append(objectsIn: pets)
-        }
-        let pets = realm.objects(SurfacePet.self)
+        let pets = try Self.realmOfPets("public-surface-aggregate-types").objects(SurfacePet.self)
         #expect(smallest("age", in: pets) as Int? == 1)
         #expect(smallest("age", in: pets) as Double? == 1)
         #expect(smallest("age", in: pets) as Int?? == .some(1))
