@@ -267,6 +267,48 @@ struct PageTests {
         }
     }
 
+    @Test("a branch's hint of a leaf follows the leaf's arrays as the cache reads it again, and hints a position only in a run of keys")
+    func leafHints() throws {
+        let cache = PageCache(capacityBytes: 1 << 20)
+        func leaf(_ keys: [UInt64], adding extra: UInt8 = 0) -> Node {
+            .leaf(Leaf(keys: keys, ends: keys.indices.map { UInt32($0 + 1) }, bytes: keys.map { UInt8(truncatingIfNeeded: $0) &+ extra }))
+        }
+        let run = PageRef(offset: 8192, length: 100, checksum: 1)
+        let gapped = PageRef(offset: 16384, length: 100, checksum: 2)
+        let root = PageRef(offset: 24576, length: 100, checksum: 3)
+        let firstRead = leaf(Array(0..<100))
+        cache.insert(firstRead, for: run, cost: 1000)
+        cache.insert(leaf(Array(stride(from: 100, to: 300, by: 2))), for: gapped, cost: 1000)
+        let usedBefore = cache.statistics.usedBytes
+        cache.insert(.branch(Branch(keys: [100], children: [.stored(run), .stored(gapped)])), for: root, cost: 1000)
+        #expect(cache.statistics.usedBytes == usedBefore + 1000 + 2 * MemoryLayout<LeafHint>.stride)
+        #expect(cache.leafHint(in: root, child: 0)?.ends == nil, "nothing is known of a leaf before a lookup reaches it")
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+        defer { buffer.deallocate() }
+        func value(_ key: UInt64) -> UInt8? {
+            guard case .copied(1) = cache.locate(key, from: root, copyingInto: buffer) else { return nil }
+            return buffer[0]
+        }
+        #expect(value(42) == 42)
+        let hint = try #require(cache.leafHint(in: root, child: 0))
+        #expect(hint.ends != nil && hint.bytes != nil)
+        #expect(hint.runStart == 0 && hint.keyCount == 100 && hint.byteCount == 100)
+        #expect(value(150) == 150)
+        let gappedHint = try #require(cache.leafHint(in: root, child: 1))
+        #expect(gappedHint.ends != nil && gappedHint.keyCount == 0, "a leaf whose keys have gaps gets no position hinted")
+
+        // The run read again: its arrays are new (the first read's are still alive, so they cannot
+        // be reused). The lookup through the old hint still reads the new leaf, and moves the hint.
+        try withExtendedLifetime(firstRead) {
+            cache.insert(leaf(Array(0..<100), adding: 1), for: run, cost: 1000)
+            #expect(value(42) == 43)
+            let moved = try #require(cache.leafHint(in: root, child: 0))
+            #expect(moved.ends != hint.ends && moved.bytes != hint.bytes)
+            #expect(moved.keyCount == 100)
+        }
+    }
+
     @Test("a bulk load of compressible rows takes a fraction of its raw size on disk")
     func rowsAreCompressed() throws {
         let file = InMemoryFile()

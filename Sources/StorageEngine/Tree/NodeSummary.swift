@@ -22,7 +22,7 @@ struct NodeSummary {
     var keys: UnsafePointer<UInt64>?
     /// A leaf's value ends (`UInt32`, see `Leaf.ends`), or a branch's children (`Child`).
     var entries: UnsafeRawPointer?
-    /// A leaf's value bytes.
+    /// A leaf's value bytes, or a branch's hints of its leaves (`LeafHint`, see `leafHints`).
     var bytes: UnsafeRawPointer?
     var isLeaf = false
     /// The CLOCK reference bit (see `PageCache`).
@@ -42,7 +42,8 @@ struct NodeSummary {
 
     init() {}
 
-    init(_ node: Node, at ref: PageRef, slot: Int, referenced: Bool) {
+    /// `hints` are the branch's hints of its children, kept by the cache with the branch.
+    init(_ node: Node, at ref: PageRef, slot: Int, referenced: Bool, hints: LeafHints? = nil) {
         offset = ref.offset
         self.slot = Int32(slot)
         checksum = ref.checksum
@@ -66,7 +67,17 @@ struct NodeSummary {
             keyCount = Int32(branch.keys.count)
             keys = branch.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
             entries = branch.children.withUnsafeBytes { $0.baseAddress }
+            if let hints {
+                require(hints.count == branch.children.count, "a branch has one hint per child")
+                bytes = UnsafeRawPointer(hints.base)
+            }
         }
+    }
+
+    /// A branch's hints of its children, one per child (see `LeafHint`).
+    @inline(__always)
+    var leafHints: UnsafeMutablePointer<LeafHint>? {
+        isLeaf ? nil : bytes.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: LeafHint.self) }
     }
 
     /// Sets the reference bit, writing only when it is clear: a line written by one core is
@@ -88,23 +99,23 @@ struct NodeSummary {
         UnsafeBufferPointer(start: keys, count: Int(keyCount))
     }
 
-    /// A branch's child whose range holds `key`, and what the separators around it say of its
-    /// keys; `span` is what this branch's parent said of its own.
-    /// `prefetch` is given the offset of the child the guess points to, to start loading
-    /// what the descent reads of it next.
+    /// A branch's child whose range holds `key`, its position, and what the separators around
+    /// it say of its keys; `span` is what this branch's parent said of its own.
+    /// `prefetch` is given the position and offset of the child the guess points to, to start
+    /// loading what the descent reads of it next.
     @inline(__always)
-    func child(for key: UInt64, within span: KeySpan, prefetch: (UInt64) -> Void = { _ in }) -> (ref: PageRef, span: KeySpan) {
+    func child(for key: UInt64, within span: KeySpan, prefetch: (Int, UInt64) -> Void = { _, _ in }) -> (ref: PageRef, position: Int, span: KeySpan) {
         let keys = keyBuffer
         let children = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
         // The child at the guessed separator is usually the one: its reference, then its
         // summary, load while the separator's line does (see `KeySearch.firstIndex`).
         let position = KeySearch.childIndex(for: key, separators: keys, within: span) { guess in
-            if case .stored(let guessed) = children[guess] { prefetch(guessed.offset) }
+            if case .stored(let guessed) = children[guess] { prefetch(guess, guessed.offset) }
         }
         guard case .stored(let child) = children[position] else {
             stopProgram("a stored tree has only stored children")
         }
-        return (child, KeySpan(child: position, of: keys, within: span))
+        return (child, position, KeySpan(child: position, of: keys, within: span))
     }
 
     /// Where a leaf's value for `key` is in `bytes`, and whether it is an overflow reference;
@@ -132,21 +143,10 @@ struct NodeSummary {
         return valueRange(at: position, ends: ends)
     }
 
-    /// Starts loading the bytes where values of average length would put value `position`:
-    /// the line of that estimate, the one before and the two after. A row's start strays from
-    /// the estimate as the lengths of the rows before it do: in the benchmark's rows (39 bytes
-    /// on average, 186 to a leaf) one row in five lay outside the estimate's line and the next,
-    /// and one in three hundred outside these four, each of those waiting a second time for
-    /// memory.
+    /// Starts loading the bytes of value `position` (see `LeafHint.prefetchValue`).
     @inline(__always)
     private func prefetchValue(at position: Int) {
-        guard let bytes, byteCount > 0 else { return }
-        let last = Int(byteCount) - 1
-        let estimate = Int(byteCount) * position / Int(keyCount)
-        asyncrealm_prefetch(bytes + max(estimate - 64, 0))
-        asyncrealm_prefetch(bytes + estimate)
-        asyncrealm_prefetch(bytes + min(estimate + 64, last))
-        asyncrealm_prefetch(bytes + min(estimate + 128, last))
+        LeafHint.prefetchValue(at: position, bytes: bytes, byteCount: Int(byteCount), keyCount: Int(keyCount))
     }
 
     /// Where value `position` of a leaf is in `bytes`, and whether it is an overflow reference.

@@ -14,6 +14,17 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
+        /// A branch's hints of its leaves (see `LeafHint`), kept and freed with it.
+        var hints: LeafHints?
+
+        /// A slot for `node`, with hints if it is a branch; `cost` grows by the hints' bytes.
+        init(ref: PageRef, node: Node?, cost: Int, isHeld: Bool = false) {
+            self.ref = ref
+            self.node = node
+            self.isHeld = isHeld
+            if case .branch(let branch)? = node { hints = LeafHints(count: branch.children.count) }
+            self.cost = cost + (hints?.byteCount ?? 0)
+        }
     }
 
     private struct State {
@@ -116,6 +127,8 @@ package final class PageCache: Sendable {
             // The keys the node at `ref` can hold, from its parent's separators: a search starts
             // from them instead of reading the node's last key.
             var span = KeySpan()
+            // The hint the branch above keeps of the node at `ref`, if it is a leaf.
+            var hint: UnsafeMutablePointer<LeafHint>?
             while true {
                 guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else {
                     state.misses += 1
@@ -124,9 +137,21 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
-                    (ref, span) = summary.pointee.child(for: key, within: span) { state.summaries.prefetch($0) }
+                    // The guessed child's hint starts the leaf's lines loading while the
+                    // branch's keys are searched; the child found needs it only if it is another.
+                    let hints = summary.pointee.leafHints
+                    var guessed = -1
+                    let position: Int
+                    (ref, position, span) = summary.pointee.child(for: key, within: span) { guess, offset in
+                        state.summaries.prefetch(offset)
+                        hints?[guess].prefetch(for: key)
+                        guessed = guess
+                    }
+                    hint = hints.map { $0 + position }
+                    if position != guessed { hint?.pointee.prefetch(for: key) }
                     continue
                 }
+                hint?.pointee.record(summary.pointee)
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     if !range.isEmpty {
@@ -149,13 +174,22 @@ package final class PageCache: Sendable {
                 require(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
-                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
-                state.usedBytes += cost
+                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true, hints: state.slots[index].hints))
+                state.usedBytes += state.slots[index].cost
             } else {
-                PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
-                state.usedBytes += cost
+                state.usedBytes += PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
             }
             evict(&state)
+        }
+    }
+
+    /// What the cached branch at `ref` keeps of its child at `index` (see `LeafHint`); nil if
+    /// the branch is not cached.
+    func leafHint(in ref: PageRef, child index: Int) -> LeafHint? {
+        state.withLock { state in
+            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref),
+                  let hints = summary.pointee.leafHints, index < Int(summary.pointee.keyCount) + 1 else { return nil }
+            return hints[index]
         }
     }
 
@@ -164,15 +198,14 @@ package final class PageCache: Sendable {
         state.withLock { state in
             for (ref, node, cost) in nodes {
                 require(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
-                PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
-                state.heldBytes += cost
+                state.heldBytes += PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
             }
         }
     }
 
     /// Puts `slot`, holding `node`, into a free slot or a new one, and its summary into the
-    /// offset table.
-    private static func place(_ slot: Slot, of node: Node, in state: inout State) {
+    /// offset table; returns the slot's cost.
+    private static func place(_ slot: Slot, of node: Node, in state: inout State) -> Int {
         let index: Int
         if let free = state.freeSlots.popLast() {
             state.slots[free] = slot
@@ -181,7 +214,8 @@ package final class PageCache: Sendable {
             state.slots.append(slot)
             index = state.slots.count - 1
         }
-        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
+        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false, hints: slot.hints))
+        return slot.cost
     }
 
     /// Drops a node `hold(_:for:cost:)` kept.
@@ -235,6 +269,7 @@ package final class PageCache: Sendable {
         state.usedBytes -= state.slots[index].cost
         state.summaries.remove(state.slots[index].ref.offset)
         state.slots[index].node = nil
+        state.slots[index].hints = nil
         state.freeSlots.append(index)
     }
 
