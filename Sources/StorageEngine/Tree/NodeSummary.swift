@@ -22,7 +22,8 @@ struct NodeSummary {
     var keys: UnsafePointer<UInt64>?
     /// A leaf's value ends (`UInt32`, see `Leaf.ends`), or a branch's children (`Child`).
     var entries: UnsafeRawPointer?
-    /// A leaf's value bytes, or a branch's hints of its leaves (`LeafHint`, see `leafHints`).
+    /// A leaf's value bytes, or a branch's hints of its children once the cache made them
+    /// (`LeafHint`, see `leafHints` and `PageCache.addHints`).
     var bytes: UnsafeRawPointer?
     var isLeaf = false
     /// The CLOCK reference bit (see `PageCache`).
@@ -42,8 +43,7 @@ struct NodeSummary {
 
     init() {}
 
-    /// `hints` are the branch's hints of its children, kept by the cache with the branch.
-    init(_ node: Node, at ref: PageRef, slot: Int, referenced: Bool, hints: LeafHints? = nil) {
+    init(_ node: Node, at ref: PageRef, slot: Int, referenced: Bool) {
         offset = ref.offset
         self.slot = Int32(slot)
         checksum = ref.checksum
@@ -67,14 +67,11 @@ struct NodeSummary {
             keyCount = Int32(branch.keys.count)
             keys = branch.keys.withUnsafeBufferPointer { UnsafePointer($0.baseAddress) }
             entries = branch.children.withUnsafeBytes { $0.baseAddress }
-            if let hints {
-                require(hints.count == branch.children.count, "a branch has one hint per child")
-                bytes = UnsafeRawPointer(hints.base)
-            }
         }
     }
 
-    /// A branch's hints of its children, one per child (see `LeafHint`).
+    /// A branch's hints of its children, one per child (see `LeafHint`); nil until the first
+    /// lookup through the branch.
     @inline(__always)
     var leafHints: UnsafeMutablePointer<LeafHint>? {
         isLeaf ? nil : bytes.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: LeafHint.self) }

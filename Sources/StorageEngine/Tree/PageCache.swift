@@ -14,17 +14,9 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
-        /// A branch's hints of its leaves (see `LeafHint`), kept and freed with it.
+        /// A branch's hints of its leaves (see `LeafHint`), made on the first lookup through
+        /// it (`addHints`), counted in `cost` and freed with the slot.
         var hints: LeafHints?
-
-        /// A slot for `node`, with hints if it is a branch; `cost` grows by the hints' bytes.
-        init(ref: PageRef, node: Node?, cost: Int, isHeld: Bool = false) {
-            self.ref = ref
-            self.node = node
-            self.isHeld = isHeld
-            if case .branch(let branch)? = node { hints = LeafHints(count: branch.children.count) }
-            self.cost = cost + (hints?.byteCount ?? 0)
-        }
     }
 
     private struct State {
@@ -137,6 +129,7 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
+                    if summary.pointee.leafHints == nil { PageCache.addHints(to: summary, in: &state) }
                     // The guessed child's hint starts the leaf's lines loading while the
                     // branch's keys are searched; the child found needs it only if it is another.
                     let hints = summary.pointee.leafHints
@@ -174,10 +167,11 @@ package final class PageCache: Sendable {
                 require(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
                 state.usedBytes -= state.slots[index].cost
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
-                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true, hints: state.slots[index].hints))
-                state.usedBytes += state.slots[index].cost
+                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
+                state.usedBytes += cost
             } else {
-                state.usedBytes += PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
+                PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
+                state.usedBytes += cost
             }
             evict(&state)
         }
@@ -198,14 +192,15 @@ package final class PageCache: Sendable {
         state.withLock { state in
             for (ref, node, cost) in nodes {
                 require(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
-                state.heldBytes += PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
+                PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
+                state.heldBytes += cost
             }
         }
     }
 
     /// Puts `slot`, holding `node`, into a free slot or a new one, and its summary into the
-    /// offset table; returns the slot's cost.
-    private static func place(_ slot: Slot, of node: Node, in state: inout State) -> Int {
+    /// offset table.
+    private static func place(_ slot: Slot, of node: Node, in state: inout State) {
         let index: Int
         if let free = state.freeSlots.popLast() {
             state.slots[free] = slot
@@ -214,8 +209,24 @@ package final class PageCache: Sendable {
             state.slots.append(slot)
             index = state.slots.count - 1
         }
-        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false, hints: slot.hints))
-        return slot.cost
+        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
+    }
+
+    /// Gives the branch `summary` describes hints of its children (see `LeafHint`), counted
+    /// against the cache's capacity with the branch. Made on the first lookup through the
+    /// branch, not when it is cached: the branches a commit writes and caches are mostly never
+    /// looked up through before the next commit replaces them.
+    private static func addHints(to summary: UnsafeMutablePointer<NodeSummary>, in state: inout State) {
+        let index = Int(summary.pointee.slot)
+        let hints = LeafHints(count: Int(summary.pointee.keyCount) + 1)
+        state.slots[index].hints = hints
+        state.slots[index].cost += hints.byteCount
+        if state.slots[index].isHeld {
+            state.heldBytes += hints.byteCount
+        } else {
+            state.usedBytes += hints.byteCount
+        }
+        summary.pointee.bytes = UnsafeRawPointer(hints.base)
     }
 
     /// Drops a node `hold(_:for:cost:)` kept.
