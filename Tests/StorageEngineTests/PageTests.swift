@@ -267,7 +267,7 @@ struct PageTests {
         }
     }
 
-    @Test("a branch gets hints of its leaves on its first lookup; a hint follows its leaf's arrays as the cache reads the leaf again, and hints a position only in a run of keys")
+    @Test("a branch gets hints of its leaves when a lookup first reaches a run of keys; a hint follows its leaf's arrays as the cache reads the leaf again, and hints a position only in a run of keys")
     func leafHints() throws {
         let cache = PageCache(capacityBytes: 1 << 20)
         func leaf(_ keys: [UInt64], adding extra: UInt8 = 0) -> Node {
@@ -282,7 +282,6 @@ struct PageTests {
         let usedBefore = cache.statistics.usedBytes
         cache.insert(.branch(Branch(keys: [100], children: [.stored(run), .stored(gapped)])), for: root, cost: 1000)
         #expect(cache.statistics.usedBytes == usedBefore + 1000)
-        #expect(cache.leafHint(in: root, child: 0) == nil, "a branch gets its hints on the first lookup through it")
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
         defer { buffer.deallocate() }
@@ -290,11 +289,15 @@ struct PageTests {
             guard case .copied(1) = cache.locate(key, from: root, copyingInto: buffer) else { return nil }
             return buffer[0]
         }
+        #expect(value(150) == 150)
+        #expect(cache.leafHint(in: root, child: 1) == nil, "a branch gets hints when a lookup first reaches a run of keys")
+        #expect(cache.statistics.usedBytes == usedBefore + 1000)
         #expect(value(42) == 42)
         #expect(cache.statistics.usedBytes == usedBefore + 1000 + 2 * MemoryLayout<LeafHint>.stride, "hints count against the capacity")
         let hint = try #require(cache.leafHint(in: root, child: 0))
         #expect(hint.ends != nil && hint.bytes != nil)
         #expect(hint.runStart == 0 && hint.keyCount == 100 && hint.byteCount == 100)
+        #expect(cache.leafHint(in: root, child: 1)?.ends == nil)
         #expect(value(150) == 150)
         let gappedHint = try #require(cache.leafHint(in: root, child: 1))
         #expect(gappedHint.ends != nil && gappedHint.keyCount == 0, "a leaf whose keys have gaps gets no position hinted")

@@ -23,7 +23,7 @@ struct NodeSummary {
     /// A leaf's value ends (`UInt32`, see `Leaf.ends`), or a branch's children (`Child`).
     var entries: UnsafeRawPointer?
     /// A leaf's value bytes, or a branch's hints of its children once the cache made them
-    /// (`LeafHint`, see `leafHints` and `PageCache.addHints`).
+    /// (`LeafHint`, see `leafHints`).
     var bytes: UnsafeRawPointer?
     var isLeaf = false
     /// The CLOCK reference bit (see `PageCache`).
@@ -70,8 +70,8 @@ struct NodeSummary {
         }
     }
 
-    /// A branch's hints of its children, one per child (see `LeafHint`); nil until the first
-    /// lookup through the branch.
+    /// A branch's hints of its children, one per child (see `LeafHint`); nil until a lookup
+    /// reaches a leaf of it whose keys are a run.
     @inline(__always)
     var leafHints: UnsafeMutablePointer<LeafHint>? {
         isLeaf ? nil : bytes.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: LeafHint.self) }

@@ -14,8 +14,9 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
-        /// A branch's hints of its leaves (see `LeafHint`), made on the first lookup through
-        /// it (`addHints`), counted in `cost` and freed with the slot.
+        /// A branch's hints of its leaves (see `LeafHint`), made on the first lookup that
+        /// reaches a leaf of it whose keys are a run (`note(leaf:at:under:in:)`), counted in
+        /// `cost` and freed with the slot.
         var hints: LeafHints?
     }
 
@@ -119,8 +120,9 @@ package final class PageCache: Sendable {
             // The keys the node at `ref` can hold, from its parent's separators: a search starts
             // from them instead of reading the node's last key.
             var span = KeySpan()
-            // The hint the branch above keeps of the node at `ref`, if it is a leaf.
-            var hint: UnsafeMutablePointer<LeafHint>?
+            // The branch above the node at `ref`, and the node's position among its children.
+            var parent: UnsafeMutablePointer<NodeSummary>?
+            var position = 0
             while true {
                 guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else {
                     state.misses += 1
@@ -129,22 +131,20 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
-                    if summary.pointee.leafHints == nil { PageCache.addHints(to: summary, in: &state) }
                     // The guessed child's hint starts the leaf's lines loading while the
                     // branch's keys are searched; the child found needs it only if it is another.
                     let hints = summary.pointee.leafHints
                     var guessed = -1
-                    let position: Int
                     (ref, position, span) = summary.pointee.child(for: key, within: span) { guess, offset in
                         state.summaries.prefetch(offset)
                         hints?[guess].prefetch(for: key)
                         guessed = guess
                     }
-                    hint = hints.map { $0 + position }
-                    if position != guessed { hint?.pointee.prefetch(for: key) }
+                    if position != guessed { hints?[position].prefetch(for: key) }
+                    parent = summary
                     continue
                 }
-                hint?.pointee.record(summary.pointee)
+                if let parent { PageCache.note(leaf: summary, at: position, under: parent, in: &state) }
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     if !range.isEmpty {
@@ -212,10 +212,27 @@ package final class PageCache: Sendable {
         state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
     }
 
+    /// Records in the hints of the branch `parent` where its child at `position`, the leaf
+    /// `leaf`, keeps its arrays (see `LeafHint`). The branch gets its hints when a lookup
+    /// first reaches a leaf of it whose keys are a run, not when it is cached: the branches a
+    /// commit writes and caches are mostly never looked up through before the next commit
+    /// replaces them, and a tree whose leaves are not runs (an index) gets no hints and reads
+    /// none, since no position could be hinted in it.
+    @inline(__always)
+    private static func note(
+        leaf: UnsafeMutablePointer<NodeSummary>, at position: Int, under parent: UnsafeMutablePointer<NodeSummary>,
+        in state: inout State
+    ) {
+        if let hints = parent.pointee.leafHints {
+            hints[position].record(leaf.pointee)
+        } else if leaf.pointee.isRun {
+            addHints(to: parent, in: &state)
+            parent.pointee.leafHints.unsafelyUnwrapped[position].record(leaf.pointee)
+        }
+    }
+
     /// Gives the branch `summary` describes hints of its children (see `LeafHint`), counted
-    /// against the cache's capacity with the branch. Made on the first lookup through the
-    /// branch, not when it is cached: the branches a commit writes and caches are mostly never
-    /// looked up through before the next commit replaces them.
+    /// against the cache's capacity with the branch.
     private static func addHints(to summary: UnsafeMutablePointer<NodeSummary>, in state: inout State) {
         let index = Int(summary.pointee.slot)
         let hints = LeafHints(count: Int(summary.pointee.keyCount) + 1)
