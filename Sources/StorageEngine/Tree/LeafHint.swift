@@ -6,7 +6,9 @@ import CPrefetch
 /// `PageCache.locate(_:from:copyingInto:)`), so that the summary, the value's end and the
 /// value's bytes arrive together instead of one after the other.
 ///
-/// A hint is only ever prefetched from, never read through. A leaf evicted and read again
+/// A branch gets its hints when a lookup first reaches a leaf of it whose keys are a run
+/// (`PageCache.note(leaf:at:under:in:)`). A hint is only ever prefetched from, never read
+/// through. A leaf evicted and read again
 /// lives elsewhere, and its old hint points at freed memory: a prefetch of any address is
 /// harmless (it does not fault and changes nothing a load returns), and the descent that
 /// reaches the leaf's summary writes the hint anew.

@@ -178,7 +178,7 @@ package final class PageCache: Sendable {
     }
 
     /// What the cached branch at `ref` keeps of its child at `index` (see `LeafHint`); nil if
-    /// the branch is not cached.
+    /// the branch is not cached or has no hints yet.
     func leafHint(in ref: PageRef, child index: Int) -> LeafHint? {
         state.withLock { state in
             guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref),
