@@ -50,6 +50,10 @@ struct TreeTests {
                         for span in spans(of: keys, random: &random) {
                             let index = keys.withUnsafeBufferPointer { KeySearch.firstIndex(notLessThan: probe, in: $0, from: start, within: span) }
                             #expect(index == expected, "\(probe) within \(span) in \(keys.count) keys: \(index), expected \(expected)")
+                            if start == 0 {
+                                let index = keys.withUnsafeBufferPointer { KeySearch.childIndex(for: probe, separators: $0, within: span) }
+                                #expect(index == child, "child of \(probe) within \(span) in \(keys.count) separators: \(index), expected \(child)")
+                            }
                         }
                         checked += 1
                     }
@@ -57,6 +61,28 @@ struct TreeTests {
             }
         }
         #expect(checked > 10_000)
+    }
+
+    @Test("a branch's interpolated guess names the child holding the key when its children are even, with or without its parent's span")
+    func childGuess() {
+        // 40 separators a hundred keys apart cut [0, 4100) into 41 children of a hundred keys:
+        // what a branch over leaves of rows looks like.
+        let keys = (1...40).map { UInt64($0) * 100 }
+        for span in [KeySpan(lower: 0, upper: 4_100), KeySpan()] {
+            var right = 0
+            var wrong = 0
+            for key in UInt64(0)..<4_100 {
+                var guessed = -1
+                let child = keys.withUnsafeBufferPointer { KeySearch.childIndex(for: key, separators: $0, within: span) { guessed = $0 } }
+                #expect(child == keys.filter { $0 <= key }.count)
+                // Keys before the first separator or after the last are answered without a guess.
+                guard guessed >= 0 else { continue }
+                if guessed == child { right += 1 } else { wrong += 1 }
+            }
+            // Only a child's last key can be guessed one child on (the search looks for the
+            // first separator above the key).
+            #expect(right > 0 && wrong * 50 <= right, "\(span): \(wrong) guesses wrong, \(right) right")
+        }
     }
 
     /// Spans a parent might know of `keys`: exact, loose, one-sided, and arbitrary.

@@ -12,43 +12,62 @@ enum KeySearch {
     static let interpolationMinimum = 16
 
     /// The child of a branch with separators `keys` whose range holds `key`: the number of
-    /// separators not greater than `key`.
+    /// separators not greater than `key`. `onGuess` learns the child the interpolation points
+    /// to (see `firstIndex`).
     @inline(__always)
     static func childIndex(
         for key: UInt64, separators keys: UnsafeBufferPointer<UInt64>, within span: KeySpan = KeySpan(),
         onGuess: (Int) -> Void = { _ in }
     ) -> Int {
-        key == .max ? keys.count : firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span, onGuess: onGuess)
+        key == .max ? keys.count : firstIndex(notLessThan: key + 1, in: keys, from: 0, within: span, guessing: .child, onGuess: onGuess)
+    }
+
+    /// What an interpolated guess estimates.
+    enum Guess {
+        /// The position of a key among keys: a leaf's, whose keys are the values sought, so
+        /// the estimate of a key present lands on it.
+        case key
+        /// A branch's child: the number of separators not greater than a key, which falls
+        /// between two separators. `n` separators cut the span a parent gives into `n + 1`
+        /// children, and between its first and last separator lie `n - 1` gaps with one child
+        /// before them; a guess made as for a key lands one child short for a key in half the
+        /// children, and the lookup then loads the wrong child's lines before the right one's.
+        case child
     }
 
     /// The index of the first of `keys` not less than `key`, at `start` or after (the keys
     /// before `start` must be less). `span` is what the node's parent knows of its keys.
     /// `onGuess` learns the interpolated guess before its key is read, so that a caller can
     /// start loading what it will read at that position while the key's line arrives.
+    /// `guessing` says what the guess estimates (see `Guess`); the answer does not depend on it.
     @inline(__always)
     static func firstIndex(
         notLessThan key: UInt64, in keys: UnsafeBufferPointer<UInt64>, from start: Int, within span: KeySpan = KeySpan(),
-        onGuess: (Int) -> Void = { _ in }
+        guessing: Guess = .key, onGuess: (Int) -> Void = { _ in }
     ) -> Int {
         var low = start
         var high = keys.count
         if high - low > interpolationMinimum {
-            let guess: Int
+            // The estimated answer, which for a child can be `high` (the last child), and the
+            // key read first, which cannot.
+            let estimate: Int
             if start == 0, let lower = span.lower, let upper = span.upper, lower <= key, key < upper {
                 // The parent's separators bound the keys: the guess reads no key first (the
                 // last key is a line of its own, a miss in a node not read lately).
                 let fraction = Double(key - lower) / Double(upper - lower)
-                guess = min(Int(fraction * Double(high)), high - 1)
+                let slots = guessing == .child ? high + 1 : high
+                estimate = min(Int(fraction * Double(slots)), high)
             } else {
                 let first = keys[low]
                 let last = keys[high - 1]
                 if key <= first { return low }
                 if key > last { return high }
                 // first < key <= last: the answer is in (low, high - 1].
-                let fraction = Double(key - first) / Double(last - first)
-                guess = min(low + Int(fraction * Double(high - 1 - low)), high - 1)
+                let gaps = Double(key - first) / Double(last - first) * Double(high - 1 - low)
+                estimate = min(low + Int(guessing == .child ? gaps.rounded(.up) : gaps), high - 1)
             }
-            onGuess(guess)
+            onGuess(estimate)
+            let guess = min(estimate, high - 1)
             var bound = 1
             if keys[guess] < key {
                 while guess + bound < high && keys[guess + bound] < key { bound <<= 1 }
