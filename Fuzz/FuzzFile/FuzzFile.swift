@@ -53,13 +53,18 @@ func readEveryRow(key: Data?) {
 }
 
 /// Looks rows up one by one, in place and copied out (`copyRow`), which must agree: the
-/// copy is what the lookup read, or says it did not fit.
+/// copy is what the lookup read, or says it did not fit. The copies go through a
+/// `LeafDirectory`, as a realm's lookups by primary key do: what it learns from damaged leaves
+/// is only ever prefetched from.
 func readByKeys(_ table: some TableReading) {
     var room = [UInt8](repeating: 0, count: 48)
+    let directory = LeafDirectory()
     for key in UInt64(0)..<24 {
+        directory.prefetch(key)
         // Only lookups that both end without an error are compared.
         guard let inPlace = Result(catching: { try table.withRow(key) { Array($0.bytes) } }).ok,
-              let copy = Result(catching: { try room.withUnsafeMutableBytes { try table.copyRow(key, into: $0) } }).ok else { continue }
+              let copy = Result(catching: { try room.withUnsafeMutableBytes { try table.copyRow(key, into: $0, noting: directory) } }).ok
+        else { continue }
         switch (copy, inPlace) {
         case (.copied(let count), let row?) where Array(room[..<count]) == row: break
         case (.tooLong, let row?) where row.count > room.count: break

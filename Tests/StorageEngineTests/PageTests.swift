@@ -267,8 +267,8 @@ struct PageTests {
         }
     }
 
-    @Test("a branch gets hints of its leaves when a lookup first reaches a run of keys; a hint follows its leaf's arrays as the cache reads the leaf again, and hints a position only in a run of keys")
-    func leafHints() throws {
+    @Test("a leaf directory learns from lookups the leaves whose keys are a run, grows with the keys up to its cap, and follows a leaf the cache reads again")
+    func leafDirectory() {
         let cache = PageCache(capacityBytes: 1 << 20)
         func leaf(_ keys: [UInt64], adding extra: UInt8 = 0) -> Node {
             .leaf(Leaf(keys: keys, ends: keys.indices.map { UInt32($0 + 1) }, bytes: keys.map { UInt8(truncatingIfNeeded: $0) &+ extra }))
@@ -279,38 +279,50 @@ struct PageTests {
         let firstRead = leaf(Array(0..<100))
         cache.insert(firstRead, for: run, cost: 1000)
         cache.insert(leaf(Array(stride(from: 100, to: 300, by: 2))), for: gapped, cost: 1000)
-        let usedBefore = cache.statistics.usedBytes
         cache.insert(.branch(Branch(keys: [100], children: [.stored(run), .stored(gapped)])), for: root, cost: 1000)
-        #expect(cache.statistics.usedBytes == usedBefore + 1000)
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
         defer { buffer.deallocate() }
-        func value(_ key: UInt64) -> UInt8? {
-            guard case .copied(1) = cache.locate(key, from: root, copyingInto: buffer) else { return nil }
+        let directory = LeafDirectory()
+        func value(_ key: UInt64, from root: PageRef) -> UInt8? {
+            directory.prefetch(key)
+            guard case .copied(1) = cache.locate(key, from: root, copyingInto: buffer, noting: directory) else { return nil }
             return buffer[0]
         }
-        #expect(value(150) == 150)
-        #expect(cache.leafHint(in: root, child: 1) == nil, "a branch gets hints when a lookup first reaches a run of keys")
-        #expect(cache.statistics.usedBytes == usedBefore + 1000)
-        #expect(value(42) == 42)
-        #expect(cache.statistics.usedBytes == usedBefore + 1000 + 2 * MemoryLayout<LeafHint>.stride, "hints count against the capacity")
-        let hint = try #require(cache.leafHint(in: root, child: 0))
+        #expect(value(150, from: root) == 150)
+        #expect(directory.count == 1 && directory.hint(for: 150).keyCount == 0, "a leaf whose keys have gaps is not recorded")
+        #expect(value(42, from: root) == 42)
+        // A hundred keys to a leaf: an entry covers 32 of them, at most half a leaf.
+        #expect(directory.shift == 5 && directory.count == 2)
+        let hint = directory.hint(for: 42)
         #expect(hint.ends != nil && hint.bytes != nil)
         #expect(hint.runStart == 0 && hint.keyCount == 100 && hint.byteCount == 100)
-        #expect(cache.leafHint(in: root, child: 1)?.ends == nil)
-        #expect(value(150) == 150)
-        let gappedHint = try #require(cache.leafHint(in: root, child: 1))
-        #expect(gappedHint.ends != nil && gappedHint.keyCount == 0, "a leaf whose keys have gaps gets no position hinted")
+        #expect(directory.hint(for: 10).keyCount == 0, "only the entry of the key looked up is recorded")
 
-        // The run read again: its arrays are new (the first read's are still alive, so they cannot
-        // be reused). The lookup through the old hint still reads the new leaf, and moves the hint.
-        try withExtendedLifetime(firstRead) {
+        // The run read again: its arrays are new (the first read's are still alive, so they
+        // cannot be reused). A lookup after a prefetch through the old hint reads the new leaf,
+        // and moves the hint.
+        withExtendedLifetime(firstRead) {
             cache.insert(leaf(Array(0..<100), adding: 1), for: run, cost: 1000)
-            #expect(value(42) == 43)
-            let moved = try #require(cache.leafHint(in: root, child: 0))
-            #expect(moved.ends != hint.ends && moved.bytes != hint.bytes)
-            #expect(moved.keyCount == 100)
+            #expect(value(42, from: root) == 43)
+            let moved = directory.hint(for: 42)
+            #expect(moved.ends != hint.ends && moved.bytes != hint.bytes && moved.keyCount == 100)
         }
+
+        // A key further on grows the entries to cover it, dropping what they held.
+        let farther = PageRef(offset: 32768, length: 100, checksum: 4)
+        cache.insert(leaf(Array(10_000..<10_100)), for: farther, cost: 1000)
+        #expect(value(10_050, from: farther) == UInt8(truncatingIfNeeded: 10_050))
+        #expect(directory.count == 512 && directory.hint(for: 42).keyCount == 0)
+        #expect(directory.hint(for: 10_050).runStart == 10_000)
+        // Keys past the cap share entries; a hint is used only inside its own run.
+        let last = PageRef(offset: 40960, length: 100, checksum: 5)
+        let top = UInt64(UInt32.max) - 99
+        cache.insert(leaf(Array(top...UInt64(UInt32.max))), for: last, cost: 1000)
+        #expect(value(top + 7, from: last) == UInt8(truncatingIfNeeded: top + 7))
+        #expect(directory.count == LeafDirectory.maximumCount)
+        #expect(directory.hint(for: top + 7).runStart == UInt32(top))
+        for key in [0, 10_050, top - 1, UInt64(UInt32.max) + 1, .max] { directory.prefetch(key) }
     }
 
     @Test("a bulk load of compressible rows takes a fraction of its raw size on disk")

@@ -51,6 +51,10 @@ final class ClassInfo {
     /// of: the next iteration of this class makes it its first accessor instead of making
     /// one (see `Results.Iterator`). A query run in a loop made and freed an object per call.
     @exclusivity(unchecked) var spareAccessor: Object?
+    /// Where the leaves of the class's rows were last found, by row key, when its primary key
+    /// gives row keys: a lookup by primary key starts loading its row from it before making
+    /// the object it returns (see `LeafDirectory`). Confined with the realm, as this info is.
+    let primaryKeyLeaves: LeafDirectory?
     /// The buffer of the last object looked up by primary key (see `lookupBuffer(in:)`).
     @exclusivity(unchecked) private var lastLookupBuffer: RowBuffer?
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
@@ -109,6 +113,7 @@ final class ClassInfo {
         self.columns = columns
         primaryKeyColumn = schema.primaryKeyProperty.flatMap { columns[$0.name] }
         primaryKeyGivesRowKeys = schema.primaryKeyProperty?.type == .int
+        primaryKeyLeaves = primaryKeyGivesRowKeys ? LeafDirectory() : nil
         listTables = Dictionary(uniqueKeysWithValues: schema.storedProperties.enumerated().filter(\.element.isCollection).map {
             ($0.offset, ListStore.tableName(forClass: schema.className, property: $0.element))
         })

@@ -123,12 +123,13 @@ final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
 
     /// Appends row `key` of `table` and returns where it is; nil if the table has no such row.
     /// The row is copied once, from the page cache into this buffer's unused bytes, when it
-    /// fits there; a longer one is read in place and appended, the buffer growing.
-    func appendRow(_ key: UInt64, of table: any TableReading) throws -> Range<Int>? {
+    /// fits there; a longer one is read in place and appended, the buffer growing. A
+    /// `directory` given learns the leaf the row was found in (see `LeafDirectory`).
+    func appendRow(_ key: UInt64, of table: any TableReading, noting directory: LeafDirectory? = nil) throws -> Range<Int>? {
         let copied = try withUnsafeMutablePointerToHeader { fields -> Range<Int>?? in
             let count = fields.pointee.count
             let room = UnsafeMutableRawBufferPointer(start: fields.pointee.storage + count, count: fields.pointee.capacity - count)
-            switch try table.copyRow(key, into: room) {
+            switch try table.copyRow(key, into: room, noting: directory) {
             case .copied(let length):
                 require(length <= room.count, "a row copied past its buffer's room")
                 fields.pointee.count = count + length

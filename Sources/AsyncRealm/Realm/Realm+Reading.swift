@@ -77,6 +77,9 @@ extension Realm {
             stop("'\(info.schema.className)' has no primary key; declare one with @Persisted(primaryKey: true)")
         }
         if info.primaryKeyGivesRowKeys, case .int(let number) = stored.value, let key = PrimaryKeyRowKey.key(for: number) {
+            // The row starts loading here, and arrives while the object is made and the tree
+            // descended.
+            info.primaryKeyLeaves?.prefetch(key)
             // Made first: the model's initialiser runs before the table and the lookup buffer
             // are borrowed, so nothing it does (look up another object of its class, refresh
             // the realm) can reuse or free them under this lookup.
@@ -100,7 +103,9 @@ extension Realm {
         guard let table = borrowedTable(info) else { return false }
         return table._withUnsafeGuaranteedRef { table in
             info.lookupBuffer(in: self)._withUnsafeGuaranteedRef { buffer in
-                guard let range = readOrStop({ try buffer.appendRow(key, of: table.reading) }) else { return false }
+                guard let range = readOrStop({ try buffer.appendRow(key, of: table.reading, noting: info.primaryKeyLeaves) }) else {
+                    return false
+                }
                 // The typed read leaves its cursor at the key, which the accessor takes: reading a
                 // property after it resumes there. A row it does not expect (damage) takes the
                 // checked read, which reports it.

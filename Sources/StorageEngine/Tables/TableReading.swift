@@ -56,7 +56,7 @@ package protocol TableReading {
     func contains(_ key: UInt64) throws -> Bool
     func row(_ key: UInt64) throws -> [RowValue]?
     func withRow<Result>(_ key: UInt64, _ body: (RowView) throws -> Result) throws -> Result?
-    func copyRow(_ key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy
+    func copyRow(_ key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?) throws -> ValueCopy
     func withRows(sortedKeys keys: UnsafeBufferPointer<UInt64>, _ body: (Int, RowView) throws -> Void) throws
     func total(ofColumn column: Int, where matches: ((RowView) throws -> Bool)?) throws -> (integers: Int128, reals: Double, count: Int)
     func value(_ key: UInt64, column: Int) throws -> RowValue?
@@ -86,9 +86,12 @@ extension TableReading {
     }
 
     /// Copies row `key` as stored into `buffer` when it fits (see `ValueCopy`): a row read to
-    /// be kept is copied once, straight from the page cache.
-    package func copyRow(_ key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
-        try rowTree.copyValue(forKey: key, into: buffer)
+    /// be kept is copied once, straight from the page cache. A `directory` given learns the leaf
+    /// found (see `LeafDirectory`).
+    package func copyRow(
+        _ key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?
+    ) throws -> ValueCopy {
+        try rowTree.copyValue(forKey: key, into: buffer, noting: directory)
     }
 
     /// Calls `body` with the position in `keys` (ascending, repeats allowed) and the row of

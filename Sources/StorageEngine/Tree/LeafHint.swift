@@ -1,14 +1,10 @@
 import CPrefetch
 
-/// What a cached branch remembers of a child that is a leaf: where the cache last kept the
-/// leaf's value ends and bytes. A lookup passing through the branch starts loading the value
-/// it is after from them while the leaf's summary is still on its way (see
-/// `PageCache.locate(_:from:copyingInto:)`), so that the summary, the value's end and the
-/// value's bytes arrive together instead of one after the other.
+/// Where the page cache last kept a leaf's value ends and bytes, and which keys the leaf holds:
+/// what a lookup needs to start loading a key's value before it has found the leaf (see
+/// `LeafDirectory`).
 ///
-/// A branch gets its hints when a lookup first reaches a leaf of it whose keys are a run
-/// (`PageCache.note(leaf:at:under:in:)`). A hint is only ever prefetched from, never read
-/// through. A leaf evicted and read again
+/// A hint is only ever prefetched from, never read through. A leaf evicted and read again
 /// lives elsewhere, and its old hint points at freed memory: a prefetch of any address is
 /// harmless (it does not fault and changes nothing a load returns), and the descent that
 /// reaches the leaf's summary writes the hint anew.
@@ -59,23 +55,4 @@ struct LeafHint {
         asyncrealm_prefetch(bytes + min(estimate + 64, last))
         asyncrealm_prefetch(bytes + min(estimate + 128, last))
     }
-}
-
-/// The hints of one cached branch, one per child (see `LeafHint`), owned by the cache's slot
-/// for the branch and freed with it. `@unchecked Sendable`: the cache reaches them only under
-/// its lock.
-final class LeafHints: @unchecked Sendable {
-    let base: UnsafeMutablePointer<LeafHint>
-    let count: Int
-
-    init(count: Int) {
-        self.count = count
-        base = .allocate(capacity: count)
-        base.initialize(repeating: LeafHint(), count: count)
-    }
-
-    deinit { base.deallocate() }
-
-    /// The bytes they take, counted against the cache's capacity with the branch's.
-    var byteCount: Int { count * MemoryLayout<LeafHint>.stride }
 }

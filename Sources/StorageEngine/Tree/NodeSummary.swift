@@ -22,8 +22,7 @@ struct NodeSummary {
     var keys: UnsafePointer<UInt64>?
     /// A leaf's value ends (`UInt32`, see `Leaf.ends`), or a branch's children (`Child`).
     var entries: UnsafeRawPointer?
-    /// A leaf's value bytes, or a branch's hints of its children once the cache made them
-    /// (`LeafHint`, see `leafHints`).
+    /// A leaf's value bytes.
     var bytes: UnsafeRawPointer?
     var isLeaf = false
     /// The CLOCK reference bit (see `PageCache`).
@@ -70,13 +69,6 @@ struct NodeSummary {
         }
     }
 
-    /// A branch's hints of its children, one per child (see `LeafHint`); nil until a lookup
-    /// reaches a leaf of it whose keys are a run.
-    @inline(__always)
-    var leafHints: UnsafeMutablePointer<LeafHint>? {
-        isLeaf ? nil : bytes.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: LeafHint.self) }
-    }
-
     /// Sets the reference bit, writing only when it is clear: a line written by one core is
     /// taken from every other core's cache, and tasks reading the same pages on several cores
     /// would otherwise pass the summaries of those pages back and forth on every lookup.
@@ -96,23 +88,23 @@ struct NodeSummary {
         UnsafeBufferPointer(start: keys, count: Int(keyCount))
     }
 
-    /// A branch's child whose range holds `key`, its position, and what the separators around
-    /// it say of its keys; `span` is what this branch's parent said of its own.
-    /// `prefetch` is given the position and offset of the child the guess points to, to start
-    /// loading what the descent reads of it next.
+    /// A branch's child whose range holds `key`, and what the separators around it say of its
+    /// keys; `span` is what this branch's parent said of its own.
+    /// `prefetch` is given the offset of the child the guess points to, to start loading
+    /// what the descent reads of it next.
     @inline(__always)
-    func child(for key: UInt64, within span: KeySpan, prefetch: (Int, UInt64) -> Void = { _, _ in }) -> (ref: PageRef, position: Int, span: KeySpan) {
+    func child(for key: UInt64, within span: KeySpan, prefetch: (UInt64) -> Void = { _ in }) -> (ref: PageRef, span: KeySpan) {
         let keys = keyBuffer
         let children = entries.unsafelyUnwrapped.assumingMemoryBound(to: Child.self)
         // The child at the guessed separator is usually the one: its reference, then its
         // summary, load while the separator's line does (see `KeySearch.firstIndex`).
         let position = KeySearch.childIndex(for: key, separators: keys, within: span) { guess in
-            if case .stored(let guessed) = children[guess] { prefetch(guess, guessed.offset) }
+            if case .stored(let guessed) = children[guess] { prefetch(guessed.offset) }
         }
         guard case .stored(let child) = children[position] else {
             stopProgram("a stored tree has only stored children")
         }
-        return (child, position, KeySpan(child: position, of: keys, within: span))
+        return (child, KeySpan(child: position, of: keys, within: span))
     }
 
     /// Where a leaf's value for `key` is in `bytes`, and whether it is an overflow reference;

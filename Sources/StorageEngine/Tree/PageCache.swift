@@ -14,10 +14,6 @@ package final class PageCache: Sendable {
         /// Held until `release`, never evicted: a node that exists only in memory (see
         /// `PageStore.holdInMemory`).
         var isHeld = false
-        /// A branch's hints of its leaves (see `LeafHint`), made on the first lookup that
-        /// reaches a leaf of it whose keys are a run (`note(leaf:at:under:in:)`), counted in
-        /// `cost` and freed with the slot.
-        var hints: LeafHints?
     }
 
     private struct State {
@@ -114,15 +110,15 @@ package final class PageCache: Sendable {
     /// lock, reading each node's summary and the elements it compares (see `NodeSummary`), and
     /// copies the value into `buffer` if it fits. Copying a node out cost a reference count on
     /// each of its arrays, each an atomic operation on a line the lookup otherwise did not read.
-    func locate(_ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer) -> Descent {
+    /// A `directory` given learns the leaf reached (see `LeafDirectory`).
+    func locate(
+        _ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory? = nil
+    ) -> Descent {
         state.withLock { state in
             var ref = start
             // The keys the node at `ref` can hold, from its parent's separators: a search starts
             // from them instead of reading the node's last key.
             var span = KeySpan()
-            // The branch above the node at `ref`, and the node's position among its children.
-            var parent: UnsafeMutablePointer<NodeSummary>?
-            var position = 0
             while true {
                 guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref) else {
                     state.misses += 1
@@ -131,20 +127,10 @@ package final class PageCache: Sendable {
                 state.hits += 1
                 summary.pointee.markReferenced()
                 if !summary.pointee.isLeaf {
-                    // The guessed child's hint starts the leaf's lines loading while the
-                    // branch's keys are searched; the child found needs it only if it is another.
-                    let hints = summary.pointee.leafHints
-                    var guessed = -1
-                    (ref, position, span) = summary.pointee.child(for: key, within: span) { guess, offset in
-                        state.summaries.prefetch(offset)
-                        hints?[guess].prefetch(for: key)
-                        guessed = guess
-                    }
-                    if position != guessed { hints?[position].prefetch(for: key) }
-                    parent = summary
+                    (ref, span) = summary.pointee.child(for: key, within: span) { state.summaries.prefetch($0) }
                     continue
                 }
-                if let parent { PageCache.note(leaf: summary, at: position, under: parent, in: &state) }
+                directory?.record(summary.pointee, for: key)
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     if !range.isEmpty {
@@ -177,16 +163,6 @@ package final class PageCache: Sendable {
         }
     }
 
-    /// What the cached branch at `ref` keeps of its child at `index` (see `LeafHint`); nil if
-    /// the branch is not cached or has no hints yet.
-    func leafHint(in ref: PageRef, child index: Int) -> LeafHint? {
-        state.withLock { state in
-            guard let summary = state.summaries.summary(for: ref.offset), summary.pointee.describes(ref),
-                  let hints = summary.pointee.leafHints, index < Int(summary.pointee.keyCount) + 1 else { return nil }
-            return hints[index]
-        }
-    }
-
     /// Keeps each node under its reference until `release(_:)`, whatever the cache's capacity.
     package func hold(_ nodes: [(ref: PageRef, node: Node, cost: Int)]) {
         state.withLock { state in
@@ -210,40 +186,6 @@ package final class PageCache: Sendable {
             index = state.slots.count - 1
         }
         state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
-    }
-
-    /// Records in the hints of the branch `parent` where its child at `position`, the leaf
-    /// `leaf`, keeps its arrays (see `LeafHint`). The branch gets its hints when a lookup
-    /// first reaches a leaf of it whose keys are a run, not when it is cached: the branches a
-    /// commit writes and caches are mostly never looked up through before the next commit
-    /// replaces them, and a tree whose leaves are not runs (an index) gets no hints and reads
-    /// none, since no position could be hinted in it.
-    @inline(__always)
-    private static func note(
-        leaf: UnsafeMutablePointer<NodeSummary>, at position: Int, under parent: UnsafeMutablePointer<NodeSummary>,
-        in state: inout State
-    ) {
-        if let hints = parent.pointee.leafHints {
-            hints[position].record(leaf.pointee)
-        } else if leaf.pointee.isRun {
-            addHints(to: parent, in: &state)
-            parent.pointee.leafHints.unsafelyUnwrapped[position].record(leaf.pointee)
-        }
-    }
-
-    /// Gives the branch `summary` describes hints of its children (see `LeafHint`), counted
-    /// against the cache's capacity with the branch.
-    private static func addHints(to summary: UnsafeMutablePointer<NodeSummary>, in state: inout State) {
-        let index = Int(summary.pointee.slot)
-        let hints = LeafHints(count: Int(summary.pointee.keyCount) + 1)
-        state.slots[index].hints = hints
-        state.slots[index].cost += hints.byteCount
-        if state.slots[index].isHeld {
-            state.heldBytes += hints.byteCount
-        } else {
-            state.usedBytes += hints.byteCount
-        }
-        summary.pointee.bytes = UnsafeRawPointer(hints.base)
     }
 
     /// Drops a node `hold(_:for:cost:)` kept.
@@ -297,7 +239,6 @@ package final class PageCache: Sendable {
         state.usedBytes -= state.slots[index].cost
         state.summaries.remove(state.slots[index].ref.offset)
         state.slots[index].node = nil
-        state.slots[index].hints = nil
         state.freeSlots.append(index)
     }
 

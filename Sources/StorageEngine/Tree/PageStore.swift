@@ -116,11 +116,14 @@ package final class PageStore: Sendable {
 
     /// Copies the value stored under `key` in the tree rooted at `root` into `buffer` when it
     /// fits: `withValue(forKey:from:_:)` for a caller that keeps the bytes, copied once, from
-    /// the cached leaf to where they stay, instead of to the stack and from there.
-    package func copyValue(forKey key: UInt64, from root: PageRef, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+    /// the cached leaf to where they stay, instead of to the stack and from there. A
+    /// `directory` given learns the leaf found (see `LeafDirectory`).
+    package func copyValue(
+        forKey key: UInt64, from root: PageRef, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory? = nil
+    ) throws -> ValueCopy {
         var ref = root
         while true {
-            switch cache.locate(key, from: ref, copyingInto: buffer) {
+            switch cache.locate(key, from: ref, copyingInto: buffer, noting: directory) {
             case .copied(let count): return .copied(count)
             case .found(let value): return try value.withBytes(store: self) { ValueCopy.copy($0, into: buffer) }
             case .absent: return .absent

@@ -6,8 +6,10 @@ package protocol TreeReading {
     func node(_ child: Child) throws -> Node
     /// Calls `body` with the bytes stored under `key`, or returns nil if there are none.
     func withValue<Result>(forKey key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result?
-    /// Copies the bytes stored under `key` into `buffer` when they fit (see `ValueCopy`).
-    func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy
+    /// Copies the bytes stored under `key` into `buffer` when they fit (see `ValueCopy`); a
+    /// `directory` given learns the leaf found, if the tree's pages are cached ones (see
+    /// `LeafDirectory`).
+    func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?) throws -> ValueCopy
 }
 
 extension TreeReading {
@@ -27,9 +29,17 @@ extension TreeReading {
         }
     }
 
+    /// Copies the bytes stored under `key` into `buffer` when they fit. A tree of nodes in
+    /// memory records nothing in a `directory`: its leaves are not the cache's.
+    package func copyValue(
+        forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?
+    ) throws -> ValueCopy {
+        try withValue(forKey: key) { ValueCopy.copy($0, into: buffer) } ?? .absent
+    }
+
     /// Copies the bytes stored under `key` into `buffer` when they fit.
     package func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
-        try withValue(forKey: key) { ValueCopy.copy($0, into: buffer) } ?? .absent
+        try copyValue(forKey: key, into: buffer, noting: nil)
     }
 
     package func contains(_ key: UInt64) throws -> Bool {
@@ -245,9 +255,11 @@ package struct TreeReader: TreeReading, Sendable {
     /// cached leaf under the cache's lock while the path is cached (see
     /// `PageStore.copyValue(forKey:from:into:)`).
     @inline(__always)
-    package func copyValue(forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> ValueCopy {
+    package func copyValue(
+        forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?
+    ) throws -> ValueCopy {
         if root.isNull { return .absent }
-        return try store.copyValue(forKey: key, from: root, into: buffer)
+        return try store.copyValue(forKey: key, from: root, into: buffer, noting: directory)
     }
 }
 
