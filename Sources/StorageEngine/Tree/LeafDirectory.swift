@@ -57,7 +57,7 @@ package final class LeafDirectory {
     @inline(__always)
     func record(_ leaf: NodeSummary, for key: UInt64) {
         guard leaf.isRun else { return }
-        let needed = Int(truncatingIfNeeded: key >> shift) + 1
+        let needed = Int(truncatingIfNeeded: key >> shift) &+ 1
         if shift == 63 || (needed > count && count < LeafDirectory.maximumCount) { reshape(for: leaf, key: key) }
         entries[index(of: key)].record(leaf)
     }
@@ -69,7 +69,7 @@ package final class LeafDirectory {
             let keysPerLeaf = max(Int(leaf.keyCount), 1)
             shift = UInt64(max(Int.bitWidth - 1 - keysPerLeaf.leadingZeroBitCount - 1, 0))
         }
-        let needed = Int(truncatingIfNeeded: key >> shift) + 1
+        let needed = Int(truncatingIfNeeded: key >> shift) &+ 1
         var grown = count
         while grown < needed && grown < LeafDirectory.maximumCount { grown <<= 1 }
         entries.deallocate()
