@@ -4,7 +4,7 @@ import CPrefetch
 /// slot and where its arrays keep their elements. The cache's offset table holds the summaries
 /// (`OffsetTable`): the entry that finds a node is its summary.
 ///
-/// A lookup through the page cache (`PageCache.locate(_:from:copyingInto:)`) used to read the
+/// A lookup through the page cache (`PageCache.locate(_:from:copyingInto:noting:)`) used to read the
 /// node itself, an enum of arrays: its slot, then the header of each array it searched (the
 /// count is kept there, a line away from the elements), then a reference count on the bytes it
 /// handed out. In a node not read lately each of those lines is a cache miss. With a summary

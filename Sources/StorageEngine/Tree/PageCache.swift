@@ -92,7 +92,7 @@ package final class PageCache: Sendable {
         }
     }
 
-    /// Where a descent through the cache for one key ended (see `locate(_:from:copyingInto:)`).
+    /// Where a descent through the cache for one key ended (see `locate(_:from:copyingInto:noting:)`).
     package enum Descent {
         /// The leaf holding the key's place had it, and its value is the first this many bytes
         /// of the buffer given.

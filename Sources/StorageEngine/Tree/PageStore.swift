@@ -81,7 +81,7 @@ package final class PageStore: Sendable {
     /// Calls `body` with the value stored under `key` in the tree rooted at `root`, or returns
     /// nil if there is none: through the cache while the path is cached, reading each node that
     /// is not and going on from it. A value up to 256 bytes (rows and index buckets usually are) is
-    /// copied to the stack under the cache's lock (see `PageCache.locate(_:from:copyingInto:)`);
+    /// copied to the stack under the cache's lock (see `PageCache.locate(_:from:copyingInto:noting:)`);
     /// a longer one is read in place, holding the leaf's bytes.
     @inline(__always)
     package func withValue<Result>(

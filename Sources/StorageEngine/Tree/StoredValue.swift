@@ -1,5 +1,5 @@
 /// A value found in a leaf, held by the leaf's bytes alone: what a lookup hands out for a value
-/// too long to copy (see `PageCache.locate(_:from:copyingInto:)`), or found in a node read from
+/// too long to copy (see `PageCache.locate(_:from:copyingInto:noting:)`), or found in a node read from
 /// disk.
 package struct StoredValue {
     /// The leaf's value bytes.

@@ -253,7 +253,7 @@ package struct TreeReader: TreeReading, Sendable {
 
     /// Copies the bytes stored under `key` into `buffer` when they fit, straight from the
     /// cached leaf under the cache's lock while the path is cached (see
-    /// `PageStore.copyValue(forKey:from:into:)`).
+    /// `PageStore.copyValue(forKey:from:into:noting:)`).
     @inline(__always)
     package func copyValue(
         forKey key: UInt64, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory?
