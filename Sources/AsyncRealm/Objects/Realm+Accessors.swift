@@ -7,7 +7,7 @@ extension Realm {
     func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
         guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
         let object = T()
-        // Borrowed: the new object is this function's until it returns (see `manage(lookedUp:)`).
+        // Borrowed: the new object is this function's until it returns (see `give(lookedUp:row:of:cursor:)`).
         Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
             object._manage(realm: self, key: key, info: info)
             info.writeSlots(into: object)
@@ -26,16 +26,15 @@ extension Realm {
         return object
     }
 
-    /// Makes `object`, new, the accessor of a row looked up by primary key into the class's
-    /// lookup buffer, which does not keep the realm alive: the object counts the realm itself
-    /// (`__realmOwner`), and resumes reading the row at `cursor`.
-    func manage(lookedUp object: Object, key: UInt64, row range: Range<Int>, of buffer: RowBuffer, cursor: ColumnCursor, info: ClassInfo) {
+    /// Gives `object`, an accessor made by `accessor(of:key:info:)` for a lookup by primary
+    /// key, its row, read into the class's lookup buffer, which does not keep the realm alive
+    /// (the accessor counts the realm itself, `__realmOwner`); it resumes reading the row at
+    /// `cursor`.
+    func give(lookedUp object: Object, row range: Range<Int>, of buffer: RowBuffer, cursor: ColumnCursor) {
         // Borrowed: the caller holds the object (counting it here cost two atomic operations).
         Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { object in
-            object._manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
-            object.__realmOwner = self
+            object._setRow(range, of: buffer, stamp: stamp)
             object.__rowCursor = cursor
-            info.writeSlots(into: object)
         }
     }
 

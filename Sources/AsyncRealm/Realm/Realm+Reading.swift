@@ -82,8 +82,11 @@ extension Realm {
             info.primaryKeyLeaves?.prefetch(key)
             // Made first: the model's initialiser runs before the table and the lookup buffer
             // are borrowed, so nothing it does (look up another object of its class, refresh
-            // the realm) can reuse or free them under this lookup.
-            let object = Element()
+            // the realm) can reuse or free them under this lookup. Made managed before its row
+            // is read, as none of that needs the row: counting the realm is an atomic
+            // operation, which waits for every load before it, and after the row it waited for
+            // the row.
+            let object = accessor(of: type, key: key, info: info)
             if readRow(key, primaryKey: number, column: column, info: info, into: object) { return object }
         }
         if let keyType { checkPrimaryKey(stored.value, of: keyType, info: info) }
@@ -94,9 +97,9 @@ extension Realm {
         return found.map { accessor(of: type, key: $0, info: info) }
     }
 
-    /// Makes `object` the accessor of row `key` if that row's primary key (at `column`), an
-    /// integer, is `primaryKey`, with the row read once for the check and the accessor both
-    /// (`PrimaryKeyRowKey`); false if there is no such row.
+    /// Gives `object`, made the accessor of row `key`, its row if that row's primary key (at
+    /// `column`), an integer, is `primaryKey`, with the row read once for the check and the
+    /// accessor both (`PrimaryKeyRowKey`); false if there is no such row.
     private func readRow(_ key: UInt64, primaryKey: Int64, column: Int, info: ClassInfo, into object: Object) -> Bool {
         // The class info keeps both its table and its lookup buffer until the realm changes
         // or the next lookup: borrowed, they count no reference.
@@ -114,7 +117,7 @@ extension Realm {
                 guard (RowCodec.integer(column, of: row, cursor: &cursor) ?? readOrStop({ try RowCodec.integer(column, of: row) })) == primaryKey else {
                     return false
                 }
-                manage(lookedUp: object, key: key, row: range, of: buffer, cursor: cursor, info: info)
+                give(lookedUp: object, row: range, of: buffer, cursor: cursor)
                 return true
             }
         }
