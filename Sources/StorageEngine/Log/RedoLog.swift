@@ -82,7 +82,8 @@ package final class RedoLog: @unchecked Sendable {
         self.lastVersion = baseVersion
         self.tail = RedoLog.recordsStart
         self.lastChecksum = headerChecksum
-        staging = .allocate(byteCount: 4 * RedoLog.block, alignment: RedoLog.block)
+        // At least the header's block, which `startGeneration` writes from it whole.
+        staging = .allocate(byteCount: max(4 * RedoLog.block, Int(RedoLog.recordsStart)), alignment: RedoLog.block)
     }
 
     deinit { staging.deallocate() }
