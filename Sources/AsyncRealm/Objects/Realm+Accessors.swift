@@ -7,7 +7,8 @@ extension Realm {
     func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
         guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
         let object = T()
-        // Borrowed: the new object is this function's until it returns (see `give(lookedUp:row:of:cursor:)`).
+        // Borrowed: the new object is this function's until it returns (see
+        // `give(lookedUp:row:of:cursor:)`).
         Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
             object._manage(realm: self, key: key, info: info)
             info.writeSlots(into: object)

@@ -83,9 +83,9 @@ extension Realm {
             // Made first: the model's initialiser runs before the table and the lookup buffer
             // are borrowed, so nothing it does (look up another object of its class, refresh
             // the realm) can reuse or free them under this lookup. Made managed before its row
-            // is read, as none of that needs the row: counting the realm is an atomic
-            // operation, which waits for every load before it, and after the row it waited for
-            // the row.
+            // is read, since none of that needs the row: counting the realm is an atomic
+            // operation, which waits for every load before it, so done after the read it
+            // waited for the row as well.
             let object = accessor(of: type, key: key, info: info)
             if readRow(key, primaryKey: number, column: column, info: info, into: object) { return object }
         }
