@@ -325,6 +325,85 @@ struct PageTests {
         for key in [0, 10_050, top - 1, UInt64(UInt32.max) + 1, .max] { directory.prefetch(key) }
     }
 
+    @Test("a leaf directory answers a lookup through its hint only in the tree and the cache it was recorded in")
+    func leafDirectoryReadsThrough() {
+        let cache = PageCache(capacityBytes: 64 << 10)
+        func leaf(_ keys: Range<UInt64>, adding extra: UInt8) -> Node {
+            .leaf(Leaf(keys: Array(keys), ends: keys.indices.map { UInt32($0 - keys.lowerBound + 1) }, bytes: keys.map { UInt8(truncatingIfNeeded: $0) &+ extra }))
+        }
+        let (left, right) = (PageRef(offset: 8192, length: 100, checksum: 1), PageRef(offset: 16384, length: 100, checksum: 2))
+        let root = PageRef(offset: 24576, length: 100, checksum: 3)
+        let firstLeft = leaf(0..<100, adding: 0)
+        cache.insert(firstLeft, for: left, cost: 1000)
+        cache.insert(leaf(100..<200, adding: 0), for: right, cost: 1000)
+        cache.insert(.branch(Branch(keys: [100], children: [.stored(left), .stored(right)])), for: root, cost: 1000)
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 8)
+        defer { buffer.deallocate() }
+        let directory = LeafDirectory()
+        func value(_ key: UInt64, from root: PageRef) -> UInt8? {
+            guard case .copied(1) = cache.locate(key, from: root, copyingInto: buffer, noting: directory) else { return nil }
+            return buffer[0]
+        }
+        #expect(value(42, from: root) == 42 && value(42, from: root) == 42)
+        #expect(cache.directoryReads == 0, "a directory told no tree only prefetches")
+
+        directory.enter(tree: root)
+        #expect(value(42, from: root) == 42, "the first lookup in the tree descends and records the leaf")
+        #expect(value(42, from: root) == 42 && value(42, from: root) == 42)
+        #expect(cache.directoryReads == 2, "the key's entry, recorded, is read through")
+        #expect(value(150, from: root) == 150 && cache.directoryReads == 2, "another entry's key descends")
+        #expect(value(150, from: root) == 150 && cache.directoryReads == 3)
+        // The entry of keys 96...127 straddles the two leaves and holds the one last found, the
+        // left; a key of the right is read through the neighbour on its side, which holds that.
+        #expect(value(98, from: root) == 98 && cache.directoryReads == 3)
+        #expect(value(110, from: root) == 110 && cache.directoryReads == 4, "read through the hint of keys 128...159")
+
+        // Another tree whose left leaf has other values, while the first tree's stays cached
+        // and its hint would still point at live memory: its hints are not read.
+        let newLeft = PageRef(offset: 32768, length: 100, checksum: 4)
+        let newRoot = PageRef(offset: 40960, length: 100, checksum: 5)
+        cache.insert(leaf(0..<100, adding: 1), for: newLeft, cost: 1000)
+        cache.insert(.branch(Branch(keys: [100], children: [.stored(newLeft), .stored(right)])), for: newRoot, cost: 1000)
+        directory.enter(tree: newRoot)
+        #expect(value(42, from: newRoot) == 43, "a hint from another tree is not read through")
+        #expect(value(42, from: newRoot) == 43)
+        #expect(cache.directoryReads == 5)
+
+        // A node replaced in the cache (a page written again where it was) ends the era.
+        withExtendedLifetime(firstLeft) {
+            cache.insert(leaf(0..<100, adding: 2), for: newLeft, cost: 1000)
+            #expect(value(42, from: newRoot) == 44, "a hint into a replaced leaf is not read through")
+            #expect(cache.directoryReads == 5)
+        }
+
+        // Evicting the tree's nodes ends the era too: the lookup finds the leaf gone.
+        #expect(value(42, from: newRoot) == 44 && cache.directoryReads == 6)
+        for index in 10...100 {
+            cache.insert(leaf(0..<1, adding: 0), for: PageRef(offset: UInt64(index) * 8192, length: 100, checksum: UInt64(index)), cost: 4096)
+        }
+        guard case .uncached = cache.locate(42, from: newRoot, copyingInto: buffer, noting: directory) else {
+            Issue.record("a hint into an evicted leaf is not read through")
+            return
+        }
+        #expect(cache.directoryReads == 6)
+
+        // And so does a held node released (a transaction's, see `PageStore.holdInMemory`).
+        let (heldLeaf, heldRoot) = (PageRef(offset: 1 << 20, length: 100, checksum: 6), PageRef(offset: 2 << 20, length: 100, checksum: 7))
+        cache.hold([
+            (ref: heldLeaf, node: leaf(0..<100, adding: 3), cost: 1000),
+            (ref: heldRoot, node: .branch(Branch(keys: [100], children: [.stored(heldLeaf), .stored(right)])), cost: 1000),
+        ])
+        directory.enter(tree: heldRoot)
+        #expect(value(42, from: heldRoot) == 45 && value(42, from: heldRoot) == 45 && cache.directoryReads == 7)
+        cache.release(heldLeaf)
+        guard case .uncached = cache.locate(42, from: heldRoot, copyingInto: buffer, noting: directory) else {
+            Issue.record("a hint into a released leaf is not read through")
+            return
+        }
+        #expect(cache.directoryReads == 7)
+    }
+
     @Test("a bulk load of compressible rows takes a fraction of its raw size on disk")
     func rowsAreCompressed() throws {
         let file = InMemoryFile()

@@ -4,10 +4,10 @@ import CPrefetch
 /// what a lookup needs to start loading a key's value before it has found the leaf (see
 /// `LeafDirectory`).
 ///
-/// A hint is only ever prefetched from, never read through. A leaf evicted and read again
-/// lives elsewhere, and its old hint points at freed memory: a prefetch of any address is
-/// harmless (it does not fault and changes nothing a load returns), and the descent that
-/// reaches the leaf's summary writes the hint anew.
+/// A leaf evicted and read again lives elsewhere, and its old hint points at freed memory: a
+/// prefetch of any address is harmless (it does not fault and changes nothing a load returns),
+/// and the descent that reaches the leaf's summary writes the hint anew. A hint is read
+/// through (`value(for:)`) only while its directory vouches for it, by its `era`.
 struct LeafHint {
     var ends: UnsafeRawPointer?
     var bytes: UnsafeRawPointer?
@@ -16,6 +16,14 @@ struct LeafHint {
     /// `NodeSummary.runStart`): without a run, no position can be known before the keys are read.
     var keyCount: UInt32 = 0
     var byteCount: UInt32 = 0
+    /// The directory's era when the hint was recorded; zero for none (see `LeafDirectory`).
+    var era: UInt32 = 0
+
+    /// Whether `key` is in the leaf's run.
+    @inline(__always)
+    func holds(_ key: UInt64) -> Bool {
+        key &- UInt64(runStart) < UInt64(keyCount)
+    }
 
     /// Starts loading where the leaf would keep `key`'s value end and bytes.
     @inline(__always)
@@ -27,16 +35,29 @@ struct LeafHint {
         LeafHint.prefetchValue(at: position, bytes: bytes, byteCount: Int(byteCount), keyCount: Int(keyCount))
     }
 
-    /// Records where the leaf `summary` describes keeps its arrays; writes only when that
-    /// changed, because a line written on one core is taken from every other core's cache.
+    /// Where the leaf keeps `key`'s value in its bytes, which start at `bytes`, and whether it
+    /// is an overflow reference; nil if `key` is outside the leaf's run. Reads the leaf's
+    /// arrays: only for a hint its directory vouches for.
     @inline(__always)
-    mutating func record(_ summary: NodeSummary) {
-        guard ends != summary.entries else { return }
+    func value(for key: UInt64) -> (bytes: UnsafeRawPointer, range: Range<Int>, isOverflow: Bool)? {
+        let offset = key &- UInt64(runStart)
+        guard offset < UInt64(keyCount), let ends, let bytes else { return nil }
+        let (range, isOverflow) = NodeSummary.valueRange(at: Int(offset), ends: ends.assumingMemoryBound(to: UInt32.self))
+        return (bytes, range, isOverflow)
+    }
+
+    /// Records where the leaf `summary` describes keeps its arrays, in era `era`; writes only
+    /// when that changed, because a line written on one core is taken from every other core's
+    /// cache.
+    @inline(__always)
+    mutating func record(_ summary: NodeSummary, era: UInt32) {
+        guard ends != summary.entries || self.era != era else { return }
         ends = summary.entries
         bytes = summary.bytes
         runStart = summary.runStart
         keyCount = summary.isRun ? UInt32(summary.keyCount) : 0
         byteCount = summary.byteCount
+        self.era = era
     }
 
     /// Starts loading the bytes where values of average length would put value `position` of

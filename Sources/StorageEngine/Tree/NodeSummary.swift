@@ -120,7 +120,7 @@ struct NodeSummary {
             guard offset < UInt64(keyCount) else { return nil }
             let position = Int(offset)
             prefetchValue(at: position)
-            return valueRange(at: position, ends: ends)
+            return NodeSummary.valueRange(at: position, ends: ends)
         }
         // The guessed key is usually the one: its value's ends, and the bytes where values of
         // average length would put it, load while the key's line does.
@@ -129,7 +129,7 @@ struct NodeSummary {
             prefetchValue(at: guess)
         }
         guard position < keys.count, keys[position] == key else { return nil }
-        return valueRange(at: position, ends: ends)
+        return NodeSummary.valueRange(at: position, ends: ends)
     }
 
     /// Starts loading the bytes of value `position` (see `LeafHint.prefetchValue`).
@@ -138,9 +138,10 @@ struct NodeSummary {
         LeafHint.prefetchValue(at: position, bytes: bytes, byteCount: Int(byteCount), keyCount: Int(keyCount))
     }
 
-    /// Where value `position` of a leaf is in `bytes`, and whether it is an overflow reference.
+    /// Where value `position` of a leaf whose value ends are `ends` is in its bytes, and
+    /// whether it is an overflow reference.
     @inline(__always)
-    private func valueRange(at position: Int, ends: UnsafePointer<UInt32>) -> (range: Range<Int>, isOverflow: Bool) {
+    static func valueRange(at position: Int, ends: UnsafePointer<UInt32>) -> (range: Range<Int>, isOverflow: Bool) {
         let end = ends[position]
         let start = position == 0 ? 0 : Int(ends[position - 1] & ~Leaf.overflowBit)
         return (start..<Int(end & ~Leaf.overflowBit), end & Leaf.overflowBit != 0)

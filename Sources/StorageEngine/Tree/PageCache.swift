@@ -30,6 +30,12 @@ package final class PageCache: Sendable {
         var heldBytes = 0
         var hits = 0
         var misses = 0
+        /// Lookups a reader's directory answered without a descent (see `LeafDirectory`).
+        var directoryReads = 0
+        /// Counts the nodes that left the cache, evicted, replaced or released: a pointer into
+        /// a node's arrays taken while it was cached stays valid for as long as this is
+        /// unchanged (what lets a `LeafDirectory` read through its hints).
+        var generation: UInt64 = 0
     }
 
     /// The most decoded bytes the cache keeps.
@@ -110,11 +116,19 @@ package final class PageCache: Sendable {
     /// lock, reading each node's summary and the elements it compares (see `NodeSummary`), and
     /// copies the value into `buffer` if it fits. Copying a node out cost a reference count on
     /// each of its arrays, each an atomic operation on a line the lookup otherwise did not read.
-    /// A `directory` given learns the leaf reached (see `LeafDirectory`).
+    /// A `directory` given learns the leaf reached, and answers without a descent where its
+    /// hint for `key` may be read through (see `LeafDirectory`).
     func locate(
         _ key: UInt64, from start: PageRef, copyingInto buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory? = nil
     ) -> Descent {
         state.withLock { state in
+            if let directory {
+                directory.synchronize(cacheGeneration: state.generation)
+                if let value = directory.value(for: key), !value.isOverflow, value.range.count <= buffer.count {
+                    state.directoryReads += 1
+                    return PageCache.copy(value.range, of: value.bytes, into: buffer)
+                }
+            }
             var ref = start
             // The keys the node at `ref` can hold, from its parent's separators: a search starts
             // from them instead of reading the node's last key.
@@ -133,11 +147,7 @@ package final class PageCache: Sendable {
                 directory?.record(summary.pointee, for: key)
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
-                    if !range.isEmpty {
-                        buffer.baseAddress.unsafelyUnwrapped.copyMemory(
-                            from: summary.pointee.bytes.unsafelyUnwrapped + range.lowerBound, byteCount: range.count)
-                    }
-                    return .copied(range.count)
+                    return PageCache.copy(range, of: summary.pointee.bytes, into: buffer)
                 }
                 guard case .leaf(let leaf)? = state.slots[Int(summary.pointee.slot)].node else {
                     stopProgram("a page cache slot summarised as a leaf holds no leaf")
@@ -147,11 +157,21 @@ package final class PageCache: Sendable {
         }
     }
 
+    /// Copies the value at `range` of a leaf's `bytes` into `buffer`, which has room for it.
+    @inline(__always)
+    private static func copy(_ range: Range<Int>, of bytes: UnsafeRawPointer?, into buffer: UnsafeMutableRawBufferPointer) -> Descent {
+        if !range.isEmpty {
+            buffer.baseAddress.unsafelyUnwrapped.copyMemory(from: bytes.unsafelyUnwrapped + range.lowerBound, byteCount: range.count)
+        }
+        return .copied(range.count)
+    }
+
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
             if let index = state.summaries.slot(for: ref.offset) {
                 require(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
                 state.usedBytes -= state.slots[index].cost
+                state.generation &+= 1
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
                 state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
                 state.usedBytes += cost
@@ -194,6 +214,7 @@ package final class PageCache: Sendable {
             guard let index = state.summaries.slot(for: ref.offset), state.slots[index].isHeld,
                   state.slots[index].ref == ref else { return }
             state.heldBytes -= state.slots[index].cost
+            state.generation &+= 1
             state.summaries.remove(ref.offset)
             state.slots[index] = Slot(ref: ref, node: nil, cost: 0)
             state.freeSlots.append(index)
@@ -207,6 +228,9 @@ package final class PageCache: Sendable {
     var statistics: (hits: Int, misses: Int, usedBytes: Int) {
         state.withLock { ($0.hits, $0.misses, $0.usedBytes) }
     }
+
+    /// Lookups a reader's directory answered without a descent, for tests.
+    var directoryReads: Int { state.withLock { $0.directoryReads } }
 
     /// Evicts until the cache is within its capacity: nodes and attached objects each by a
     /// CLOCK of their own, a step of one and then of the other, so that what is used stays,
@@ -237,6 +261,7 @@ package final class PageCache: Sendable {
             return
         }
         state.usedBytes -= state.slots[index].cost
+        state.generation &+= 1
         state.summaries.remove(state.slots[index].ref.offset)
         state.slots[index].node = nil
         state.freeSlots.append(index)

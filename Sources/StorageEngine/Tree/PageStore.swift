@@ -117,10 +117,12 @@ package final class PageStore: Sendable {
     /// Copies the value stored under `key` in the tree rooted at `root` into `buffer` when it
     /// fits: `withValue(forKey:from:_:)` for a caller that keeps the bytes, copied once, from
     /// the cached leaf to where they stay, instead of to the stack and from there. A
-    /// `directory` given learns the leaf found (see `LeafDirectory`).
+    /// `directory` given learns the leaf found, and is told the tree, so that its hints
+    /// recorded under `root` can answer without a descent (see `LeafDirectory`).
     package func copyValue(
         forKey key: UInt64, from root: PageRef, into buffer: UnsafeMutableRawBufferPointer, noting directory: LeafDirectory? = nil
     ) throws -> ValueCopy {
+        directory?.enter(tree: root)
         var ref = root
         while true {
             switch cache.locate(key, from: ref, copyingInto: buffer, noting: directory) {
