@@ -292,12 +292,11 @@ struct PageTests {
         #expect(value(150, from: root) == 150)
         #expect(directory.count == 1 && directory.hint(for: 150).keyCount == 0, "a leaf whose keys have gaps is not recorded")
         #expect(value(42, from: root) == 42)
-        // A hundred keys to a leaf: an entry covers 32 of them, at most half a leaf.
-        #expect(directory.shift == 5 && directory.count == 2)
+        // A hundred keys to a leaf: an entry covers 64 of them, at most a leaf's.
+        #expect(directory.shift == 6 && directory.count == 1)
         let hint = directory.hint(for: 42)
         #expect(hint.ends != nil && hint.bytes != nil)
         #expect(hint.runStart == 0 && hint.keyCount == 100 && hint.byteCount == 100)
-        #expect(directory.hint(for: 10).keyCount == 0, "only the entry of the key looked up is recorded")
 
         // The run read again: its arrays are new (the first read's are still alive, so they
         // cannot be reused). A lookup after a prefetch through the old hint reads the new leaf,
@@ -313,8 +312,9 @@ struct PageTests {
         let farther = PageRef(offset: 32768, length: 100, checksum: 4)
         cache.insert(leaf(Array(10_000..<10_100)), for: farther, cost: 1000)
         #expect(value(10_050, from: farther) == UInt8(truncatingIfNeeded: 10_050))
-        #expect(directory.count == 512 && directory.hint(for: 42).keyCount == 0)
+        #expect(directory.count == 256 && directory.hint(for: 42).keyCount == 0)
         #expect(directory.hint(for: 10_050).runStart == 10_000)
+        #expect(directory.hint(for: 9_936).keyCount == 0, "only the entry of the key looked up is recorded")
         // Keys past the cap share entries; a hint is used only inside its own run.
         let last = PageRef(offset: 40960, length: 100, checksum: 5)
         let top = UInt64(UInt32.max) - 99
@@ -354,10 +354,10 @@ struct PageTests {
         #expect(cache.directoryReads == 2, "the key's entry, recorded, is read through")
         #expect(value(150, from: root) == 150 && cache.directoryReads == 2, "another entry's key descends")
         #expect(value(150, from: root) == 150 && cache.directoryReads == 3)
-        // The entry of keys 96...127 straddles the two leaves and holds the one last found, the
+        // The entry of keys 64...127 straddles the two leaves and holds the one last found, the
         // left; a key of the right is read through the neighbour on its side, which holds that.
         #expect(value(98, from: root) == 98 && cache.directoryReads == 3)
-        #expect(value(110, from: root) == 110 && cache.directoryReads == 4, "read through the hint of keys 128...159")
+        #expect(value(110, from: root) == 110 && cache.directoryReads == 4, "read through the hint of keys 128...191")
 
         // Another tree whose left leaf has other values, while the first tree's stays cached
         // and its hint would still point at live memory: its hints are not read.

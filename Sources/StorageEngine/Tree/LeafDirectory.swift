@@ -8,9 +8,9 @@
 /// (`PageCache.locate(_:from:copyingInto:noting:)`).
 ///
 /// An entry covers `2^shift` consecutive keys and holds the `LeafHint` of the leaf last found
-/// for one of them. The first leaf recorded sets `shift` so that an entry covers at most half
-/// of a leaf's keys: most entries then lie inside one leaf, and one that straddles two holds
-/// whichever was found last. Only leaves whose keys are a run are recorded (no position can be
+/// for one of them. The first leaf recorded sets `shift` so that an entry covers at most a
+/// leaf's keys: an entry straddling two leaves holds whichever was found last, and a key of
+/// the other finds it in the neighbouring entry on its side (`hint(near:)`). Only leaves whose keys are a run are recorded (no position can be
 /// known in another before its keys are read). The entries are direct-mapped, their count a
 /// power of two that grows with the keys recorded up to `maximumCount`; keys past that share
 /// entries, and a hint is used only for a key inside its leaf's run.
@@ -27,8 +27,8 @@
 ///
 /// Not `Sendable`: one reader owns it (a realm's class info, confined with its realm).
 package final class LeafDirectory {
-    /// The most entries a directory grows to: 512 KiB of hints, enough for one entry per 64
-    /// keys of a million rows stored 186 to a leaf (the benchmark's).
+    /// The most entries a directory grows to: 512 KiB of hints, enough for one entry per 128
+    /// keys of two million rows stored 186 to a leaf (the benchmark's).
     static let maximumCount = 1 << 14
 
     private var entries: UnsafeMutablePointer<LeafHint>
@@ -60,8 +60,8 @@ package final class LeafDirectory {
 
     /// The hint of `key`'s entry, or, when `key` is outside that hint's run, of the neighbour
     /// on `key`'s side: an entry straddling two leaves holds the one last found, and the
-    /// neighbour usually the other (a sixth of the benchmark's lookups, with 64 keys to an
-    /// entry and 186 to a leaf).
+    /// neighbour usually the other (with 128 keys to an entry and 186 to a leaf, two entries
+    /// in three straddle).
     @inline(__always)
     private func hint(near key: UInt64) -> LeafHint {
         let home = index(of: key)
@@ -132,7 +132,7 @@ package final class LeafDirectory {
     private func reshape(for leaf: NodeSummary, key: UInt64) {
         if shift == 63 {
             let keysPerLeaf = max(Int(leaf.keyCount), 1)
-            shift = UInt64(max(Int.bitWidth - 1 - keysPerLeaf.leadingZeroBitCount - 1, 0))
+            shift = UInt64(max(Int.bitWidth - 1 - keysPerLeaf.leadingZeroBitCount, 0))
         }
         let needed = Int(truncatingIfNeeded: key >> shift) &+ 1
         var grown = count
