@@ -10,10 +10,11 @@
 /// An entry covers `2^shift` consecutive keys and holds the `LeafHint` of the leaf last found
 /// for one of them. The first leaf recorded sets `shift` so that an entry covers at most a
 /// leaf's keys: an entry straddling two leaves holds whichever was found last, and a key of
-/// the other finds it in the neighbouring entry on its side (`hint(near:)`). Only leaves whose keys are a run are recorded (no position can be
-/// known in another before its keys are read). The entries are direct-mapped, their count a
-/// power of two that grows with the keys recorded up to `maximumCount`; keys past that share
-/// entries, and a hint is used only for a key inside its leaf's run.
+/// the other finds it in the neighbouring entry on its side (`hint(near:)`). Only leaves whose
+/// keys are a run are recorded (no position can be known in another before its keys are
+/// read). The entries are direct-mapped, their count a power of two that grows with the keys
+/// recorded up to `maximumCount`; keys past that share entries, and a hint is used only for a
+/// key inside its leaf's run.
 ///
 /// A leaf evicted, or a tree changed since, leaves a hint pointing at memory freed or reused,
 /// or at a leaf the tree no longer has; a prefetch of any address is harmless. A hint is read
