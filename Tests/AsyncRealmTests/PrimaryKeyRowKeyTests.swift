@@ -281,4 +281,52 @@ extension PrimaryKeyRowKeyTests {
             #expect(two.id == 2 && two.note == "two: a longer note than the first one's")
         }
     }
+
+    /// A lookup reads its row through the leaf its class info's directory last found for the
+    /// key (`LeafDirectory`) while that leaf is the one of the version read and still cached:
+    /// every write, refresh and eviction must send it back to the tree.
+    @Test("lookups by primary key read the version the realm reads, through its own writes, another thread's and evictions", arguments: [64 << 10, 64 << 20])
+    func lookupsFollowTheVersion(cacheBytes: Int) throws {
+        let directory = TemporaryDirectory()
+        var configuration = RealmKind.file.configuration(directory, objectTypes: [Order.self])
+        configuration.pageCacheBytes = cacheBytes
+        let shared = configuration
+        let realm = try Realm(configuration: shared)
+        let count = 3_000
+        try realm.write { for id in 1...count { realm.add(Self.order(id)) } }
+        var expected = (0...count).map { "order \($0)" }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func nextID() -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(count)) + 1
+        }
+        for round in 1...12 {
+            for _ in 0..<300 {
+                let id = nextID()
+                #expect(realm.object(ofType: Order.self, forPrimaryKey: id)?.note == expected[id], "round \(round), id \(id)")
+            }
+            let changed = (0..<40).map { _ in nextID() }
+            if round % 2 == 0 {
+                try realm.write {
+                    for id in changed { realm.object(ofType: Order.self, forPrimaryKey: id)?.note = "round \(round): \(id)" }
+                }
+            } else {
+                try onAnotherThread {
+                    let writer = try Realm(configuration: shared)
+                    try writer.write {
+                        for id in changed { writer.object(ofType: Order.self, forPrimaryKey: id)?.note = "round \(round): \(id)" }
+                    }
+                }
+                // Still the version before the other thread's write until refreshed.
+                for id in changed.prefix(5) where expected[id] != "round \(round): \(id)" {
+                    #expect(realm.object(ofType: Order.self, forPrimaryKey: id)?.note == expected[id])
+                }
+                realm.refresh()
+            }
+            for id in changed { expected[id] = "round \(round): \(id)" }
+            for id in changed { #expect(realm.object(ofType: Order.self, forPrimaryKey: id)?.note == expected[id], "round \(round), id \(id)") }
+        }
+    }
 }
