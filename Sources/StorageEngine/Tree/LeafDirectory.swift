@@ -67,7 +67,7 @@ package final class LeafDirectory {
     private func hint(near key: UInt64) -> LeafHint {
         let home = index(of: key)
         let hint = entries[home]
-        if hint.holds(key) { return hint }
+        if hint.position(of: key) != nil { return hint }
         let neighbour = key < UInt64(hint.runStart) ? home &- 1 : home &+ 1
         return entries[neighbour & (count - 1)]
     }

@@ -19,18 +19,17 @@ struct LeafHint {
     /// The directory's era when the hint was recorded; zero for none (see `LeafDirectory`).
     var era: UInt32 = 0
 
-    /// Whether `key` is in the leaf's run.
+    /// `key`'s position in the leaf, if `key` is in the leaf's run.
     @inline(__always)
-    func holds(_ key: UInt64) -> Bool {
-        key &- UInt64(runStart) < UInt64(keyCount)
+    func position(of key: UInt64) -> Int? {
+        let offset = key &- UInt64(runStart)
+        return offset < UInt64(keyCount) ? Int(offset) : nil
     }
 
     /// Starts loading where the leaf would keep `key`'s value end and bytes.
     @inline(__always)
     func prefetch(for key: UInt64) {
-        let offset = key &- UInt64(runStart)
-        guard offset < UInt64(keyCount), let ends else { return }
-        let position = Int(offset)
+        guard let position = position(of: key), let ends else { return }
         asyncrealm_prefetch(ends + max(position - 1, 0) * MemoryLayout<UInt32>.stride)
         LeafHint.prefetchValue(at: position, bytes: bytes, byteCount: Int(byteCount), keyCount: Int(keyCount))
     }
@@ -40,9 +39,8 @@ struct LeafHint {
     /// arrays: only for a hint its directory vouches for.
     @inline(__always)
     func value(for key: UInt64) -> (bytes: UnsafeRawPointer, range: Range<Int>, isOverflow: Bool)? {
-        let offset = key &- UInt64(runStart)
-        guard offset < UInt64(keyCount), let ends, let bytes else { return nil }
-        let (range, isOverflow) = NodeSummary.valueRange(at: Int(offset), ends: ends.assumingMemoryBound(to: UInt32.self))
+        guard let position = position(of: key), let ends, let bytes else { return nil }
+        let (range, isOverflow) = NodeSummary.valueRange(at: position, ends: ends.assumingMemoryBound(to: UInt32.self))
         return (bytes, range, isOverflow)
     }
 
