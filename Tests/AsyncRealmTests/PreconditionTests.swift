@@ -135,6 +135,19 @@ struct PreconditionTests {
             thread.start()
             usleep(5_000_000)  // the thread stops the process well before this returns
         }
+        // An object whose row was just read on its thread, so that the other thread's read
+        // finds it current (the one-test path of `Realm.isCurrentHere`).
+        await #expect(processExitsWith: .failure) {
+            let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "precondition-thread-read"))
+            try realm.write { realm.add(Dog()) }
+            let dog = try #require(realm.objects(Dog.self).first)
+            _ = dog.name
+            _ = dog.age
+            nonisolated(unsafe) let shared = dog
+            let thread = Thread { _ = shared.age }
+            thread.start()
+            usleep(5_000_000)
+        }
     }
 
     @Test("a Migration kept and used after its block stops, saying to call it only inside the block")

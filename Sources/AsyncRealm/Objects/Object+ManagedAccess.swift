@@ -94,6 +94,7 @@ extension Object {
     /// typed reads of `_Persistable._fromCurrentRow` decode.
     @inlinable @inline(__always)
     final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
+        if realm.isCurrentHere(rowStamp: __rowStamp) { return __row }
         guard __rowStamp == realm.stamp else { return nil }
         realm.checkThread()
         return __row

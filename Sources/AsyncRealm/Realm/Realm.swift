@@ -508,6 +508,18 @@ public final class Realm {
         checkConfinement()
     }
 
+    /// Whether a row read at `rowStamp` is the one this realm reads now and may be read here:
+    /// `checkThread`'s fast cases and the stamp's comparison in one test, for the property
+    /// reads of a scan. False does not mean the read is wrong: the caller then compares the
+    /// stamp and calls `checkThread`, which decides.
+    @inlinable @inline(__always)
+    func isCurrentHere(rowStamp: Int) -> Bool {
+        let owner = fastThreadCheck
+        // Zero when the owner is `anyThread` (0) or this thread.
+        let elsewhere = min(owner, owner ^ asyncrealm_thread_pointer())
+        return UInt(bitPattern: rowStamp ^ stamp) | elsewhere == 0
+    }
+
     /// `checkThread`'s slow path: a realm confined to an actor or a task.
     @usableFromInline
     func checkConfinement() {
