@@ -45,14 +45,40 @@ extension Object {
     /// The property in slot `slot` (see `PropertySlots`) of this managed object, read from the
     /// realm. Always inlined into the model's getter, with the typed read it calls (see
     /// `Persistable+RowReads.swift`).
+    ///
+    /// The usual read (a value column of the row the object last read, current and on the
+    /// realm's thread, the column after the last one read) calls nothing: any other case goes to
+    /// `_readOutOfLine`, as the getter's last step. The compiler then saves and restores no
+    /// register on the usual path, where it saved five around every property read before,
+    /// for the calls on the other paths.
     @inlinable @inline(__always)
     final func _read<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
+        // (`V.self` is a constant once specialized: no test in the reads of other types.)
+        if V.self != AnyRealmValue.self, let column = PropertySlots.column(of: slot) {
+            let value = __managedRealm.unsafelyUnwrapped._withUnsafeGuaranteedRef { realm -> V? in
+                guard realm.isCurrentHere(rowStamp: __rowStamp) else { return nil }
+                return V._fromCurrentRow(__row, of: self, column: column, inPlaceOnly: true, realm: realm)
+            }
+            if let value { return value }
+        }
+        return _readOutOfLine(V.self, slot: slot)
+    }
+
+    /// `_read`'s other paths: an `AnyRealmValue`; the typed read, where the row is current but
+    /// the realm's confinement needs a closer look (`checkThread`), or the column takes a walk
+    /// to find; the general read through a `RowValue` otherwise; a list, set, map or linking
+    /// property through the realm. Inlinable, so specialized for the property's type in the
+    /// model's module, but never inlined.
+    @inlinable @inline(never)
+    final func _readOutOfLine<V: _Persistable>(_: V.Type, slot: UInt16) -> V {
         let realm = __managedRealm.unsafelyUnwrapped
         if let column = PropertySlots.column(of: slot) {
             return realm._withUnsafeGuaranteedRef { realm in
-                // (A constant once specialized: no test in the reads of other types.)
                 if V.self == AnyRealmValue.self { return _mixedValue(column: column, in: realm) as! V }
-                if let value = V._fromCurrentRow(of: self, column: column, realm: realm) { return value }
+                if let row = _currentRow(in: realm),
+                   let value = V._fromCurrentRow(row, of: self, column: column, inPlaceOnly: false, realm: realm) {
+                    return value
+                }
                 return V._fromStorage(_storedValue(column: column, in: realm), realm: realm)
             }
         }
@@ -91,10 +117,10 @@ extension Object {
     }
 
     /// The row as last read, if it is the row `realm` (this object's) reads now; what the
-    /// typed reads of `_Persistable._fromCurrentRow` decode.
+    /// typed reads of `_Persistable._fromCurrentRow` decode. (`_read`'s usual path checks the
+    /// same in one test, `Realm.isCurrentHere`.)
     @inlinable @inline(__always)
     final func _currentRow(in realm: Realm) -> UnsafeRawBufferPointer? {
-        if realm.isCurrentHere(rowStamp: __rowStamp) { return __row }
         guard __rowStamp == realm.stamp else { return nil }
         realm.checkThread()
         return __row

@@ -64,6 +64,9 @@ public final class Realm {
     /// cached rows and key lists know to reread. (Exclusivity is unchecked: it is read on every
     /// property read, and only the realm's own thread changes it.)
     @exclusivity(unchecked) @usableFromInline private(set) var stamp = 0
+    /// `SmallASCIIString.isLaidOutAsExpected`, read once: the `String` properties' reads check
+    /// it for every string, and reading the global from another module takes a call.
+    @usableFromInline let buildsSmallASCIIStrings = SmallASCIIString.isLaidOutAsExpected
     /// The first error met by a non-throwing write call (`add`, `delete`, a property set); the
     /// commit throws it and rolls the transaction back.
     var transactionFailure: RealmError?

@@ -39,10 +39,12 @@ public protocol _Persistable {
     /// The value read from storage; `realm` resolves links. Stored values always have the
     /// property's type, so a mismatch is a corrupted file and stops.
     static func _fromStorage(_ stored: _StorageValue, realm: Realm) -> Self
-    /// Column `column` of `object`'s row, decoded straight from the row's bytes when the row is
-    /// current in `realm` (the object's realm); nil when it is not, when the type has no such
-    /// read, or when the column holds anything unexpected: `_fromStorage` then decides.
-    static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self?
+    /// Column `column` of `row`, `object`'s row as last read and current in `realm` (the
+    /// object's realm), decoded straight from the row's bytes; nil when the type has no such
+    /// read, when the column holds anything unexpected, or with `inPlaceOnly` when the read
+    /// would call a function (see `RowCodec`'s typed reads): the caller then reads again
+    /// without it, or through `_fromStorage`, which decides.
+    static func _fromCurrentRow(_ row: UnsafeRawBufferPointer, of object: Object, column: Int, inPlaceOnly: Bool, realm: Realm) -> Self?
     /// The value to store; `realm` adds linked unmanaged objects.
     func _toStorage(realm: Realm) -> _StorageValue
     /// `value` as this type, as `Object(value:)` and `setValue(_:forKey:)` accept it: the type
@@ -53,7 +55,7 @@ public protocol _Persistable {
 
 extension _Persistable {
     public static func _fromAny(_ value: Any?) -> Self? { value as? Self }
-    public static func _fromCurrentRow(of object: Object, column: Int, realm: Realm) -> Self? { nil }
+    public static func _fromCurrentRow(_ row: UnsafeRawBufferPointer, of object: Object, column: Int, inPlaceOnly: Bool, realm: Realm) -> Self? { nil }
 }
 
 func storageMismatch<T>(_ stored: _StorageValue, _ type: T.Type) -> Never {

@@ -265,17 +265,21 @@ package enum RowCodec {
     // The payloads `decodeLocated` and the typed reads (`RowCodec+TypedReads.swift`) decode:
     // each sets `end` to where the payload ends, or returns nil if it does not add up.
 
+    //
+    // With `inPlaceOnly`, a varint that does not fit a word returns nil instead of being read
+    // byte by byte (a call): see `RowCodec.read(_:of:cursor:inPlaceOnly:_:)`.
+
     /// An integer whose tag (`zero`, `positive` or `negative`) is `tag`.
     @inlinable
     @inline(__always)
-    static func integerPayload(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> Int64? {
+    static func integerPayload(tag: UInt8, offset: Int, in row: UnsafeRawBufferPointer, end: inout Int, inPlaceOnly: Bool = false) -> Int64? {
         if tag == Tag.zero.rawValue { end = offset; return 0 }
         // Most integers in rows are small: one byte, no loop.
         if tag == Tag.positive.rawValue && row[offset] < 0x80 { end = offset + 1; return Int64(row[offset]) }
         // Longer: a word at once, without the one-byte test again (and inlined: `varint`
         // was called out of line here, on every read of a key-sized integer).
         var position = offset
-        guard let magnitude = wideVarint(in: row, at: &position), magnitude <= UInt64(Int64.max) else { return nil }
+        guard let magnitude = wideVarint(in: row, at: &position, inPlaceOnly: inPlaceOnly), magnitude <= UInt64(Int64.max) else { return nil }
         end = position
         return tag == Tag.negative.rawValue ? ~Int64(magnitude) : Int64(magnitude)
     }
@@ -291,25 +295,25 @@ package enum RowCodec {
     /// A string's UTF-8 bytes, in place.
     @inlinable
     @inline(__always)
-    static func stringPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> UnsafeRawBufferPointer? {
+    static func stringPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int, inPlaceOnly: Bool = false) -> UnsafeRawBufferPointer? {
         var position = offset
-        guard let length = varint(in: row, at: &position), length <= UInt64(row.count - position) else { return nil }
+        guard let length = varint(in: row, at: &position, inPlaceOnly: inPlaceOnly), length <= UInt64(row.count - position) else { return nil }
         end = position + Int(length)
         return UnsafeRawBufferPointer(rebasing: row[position..<end])
     }
 
     @inlinable
     @inline(__always)
-    static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int) -> (seconds: Int64, nanoseconds: Int32)? {
+    static func timestampPayload(offset: Int, in row: UnsafeRawBufferPointer, end: inout Int, inPlaceOnly: Bool = false) -> (seconds: Int64, nanoseconds: Int32)? {
         var position = offset
-        guard let zigzag = wideVarint(in: row, at: &position) else { return nil }
+        guard let zigzag = wideVarint(in: row, at: &position, inPlaceOnly: inPlaceOnly) else { return nil }
         // Most dates stored are whole seconds or close: nanoseconds in one byte, read here.
         let nanoseconds: UInt64
         if position < row.count && row[position] < 0x80 {
             nanoseconds = UInt64(row[position])
             position &+= 1
         } else {
-            guard let read = varint(in: row, at: &position), read < 1_000_000_000 else { return nil }
+            guard let read = varint(in: row, at: &position, inPlaceOnly: inPlaceOnly), read < 1_000_000_000 else { return nil }
             nanoseconds = read
         }
         end = position
@@ -317,16 +321,16 @@ package enum RowCodec {
     }
 
     /// The varint at `position`, moving past it; nil if it runs past the row or past ten bytes
-    /// (the checked path then reports it).
+    /// (the checked path then reports it), or with `inPlaceOnly`, if it does not fit a word.
     @inlinable
     @inline(__always)
-    static func varint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+    static func varint(in row: UnsafeRawBufferPointer, at position: inout Int, inPlaceOnly: Bool = false) -> UInt64? {
         // One byte, the most common length (string lengths, small numbers), costs one test.
         if position < row.count && row[position] < 0x80 {
             position += 1
             return UInt64(row[position - 1])
         }
-        return wideVarint(in: row, at: &position)
+        return wideVarint(in: row, at: &position, inPlaceOnly: inPlaceOnly)
     }
 
     /// `varint`, for a varint that usually takes several bytes (a date's seconds): read as a
@@ -335,7 +339,7 @@ package enum RowCodec {
     /// opposite: taking turns at one branch, every date's read was mispredicted there.
     @inlinable
     @inline(__always)
-    static func wideVarint(in row: UnsafeRawBufferPointer, at position: inout Int) -> UInt64? {
+    static func wideVarint(in row: UnsafeRawBufferPointer, at position: inout Int, inPlaceOnly: Bool = false) -> UInt64? {
         // Up to eight bytes at once: the varint ends at the first byte with the high bit clear,
         // and its 7-bit groups are packed together in three steps. (Longer varints, and rows
         // shorter than a word, go byte by byte.)
@@ -355,7 +359,7 @@ package enum RowCodec {
                 return groups
             }
         }
-        return varintByBytes(in: row, at: &position)
+        return inPlaceOnly ? nil : varintByBytes(in: row, at: &position)
     }
 
     /// `wideVarint`'s path for a varint longer than eight bytes or in a row shorter than a

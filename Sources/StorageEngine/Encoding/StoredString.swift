@@ -11,14 +11,17 @@ extension String {
     /// `String(unsafeUninitializedCapacity:initializingUTF8With:)`, which builds one directly,
     /// and longer strings take `String(decoding:as:)`, the faster of the two when the string
     /// needs its own storage.
+    ///
+    /// `smallASCIILaidOutAsExpected` is `SmallASCIIString.isLaidOutAsExpected`, for a caller
+    /// that keeps it at hand (reading the global from another module takes a call).
     @inlinable @inline(__always)
-    package init(storedUTF8 bytes: UnsafeRawBufferPointer) {
+    package init(storedUTF8 bytes: UnsafeRawBufferPointer, smallASCIILaidOutAsExpected: Bool = SmallASCIIString.isLaidOutAsExpected) {
         guard bytes.count <= 15 else {
             self.init(decoding: bytes, as: UTF8.self)
             return
         }
-        if let small = SmallASCIIString.make(bytes) {
-            self = small
+        if smallASCIILaidOutAsExpected, let words = SmallASCIIString.words(of: bytes) {
+            self = unsafeBitCast(words, to: String.self)
             return
         }
         self.init(unsafeUninitializedCapacity: bytes.count) { target in
@@ -50,7 +53,7 @@ package enum SmallASCIIString {
 
     /// Whether this standard library lays out small ASCII strings as `words(of:)` builds them.
     @inlinable @inline(__always)
-    static var isLaidOutAsExpected: Bool {
+    package static var isLaidOutAsExpected: Bool {
         let checked = layoutCheck.load(ordering: .relaxed)
         return checked != 0 ? checked == 3 : checkLayout()
     }
