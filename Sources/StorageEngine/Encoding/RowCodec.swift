@@ -263,10 +263,8 @@ package enum RowCodec {
     }
 
     // The payloads `decodeLocated` and the typed reads (`RowCodec+TypedReads.swift`) decode:
-    // each sets `end` to where the payload ends, or returns nil if it does not add up.
-
-    //
-    // With `inPlaceOnly`, a varint that does not fit a word returns nil instead of being read
+    // each sets `end` to where the payload ends, or returns nil if it does not add up. With
+    // `inPlaceOnly`, a varint that does not fit a word also returns nil instead of being read
     // byte by byte (a call): see `RowCodec.read(_:of:cursor:inPlaceOnly:_:)`.
 
     /// An integer whose tag (`zero`, `positive` or `negative`) is `tag`.
