@@ -15,6 +15,8 @@ final class FuzzItem: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted(indexed: true) var name: String
     @Persisted var when: Date?
+    /// After an optional: the typed reads find it after a null read in place (`readTyped`).
+    @Persisted var rank: Int
     @Persisted var values: List<Int>
 }
 
@@ -45,11 +47,49 @@ func readEveryRow(key: Data?) {
         guard let table = try? snapshot.table(name) else { continue }
         _ = try? table.scan { _, row in
             _ = try RowCodec.decode(row.bytes)
+            readTyped(row.bytes)
             return true
         }
         readByColumns(table)
         readByKeys(table)
     }
+}
+
+/// Every column of `row` through the typed reads a property getter makes (`RowCodec.integer`
+/// and its siblings), in order, in place only and then with walks: where the general decode
+/// reads the row, a value a typed read gives must be the one it decoded.
+func readTyped(_ row: UnsafeRawBufferPointer) {
+    let decoded = try? RowCodec.decode(row)
+    for inPlaceOnly in [true, false] {
+        var cursor = ColumnCursor()
+        for column in 0..<min((decoded?.count ?? 4) + 1, 64) {
+            let expected = decoded.flatMap { column < $0.count ? $0[column] : nil }
+            func agree(_ value: RowValue) {
+                guard let expected, !sameValue(expected, value) else { return }
+                fatalError("column \(column): a typed read gave \(value), the decode \(expected)")
+            }
+            let null = inPlaceOnly ? RowCodec.isNullInPlace(column, of: row, cursor: &cursor) : RowCodec.isNull(column, of: row, cursor: &cursor)
+            if null {
+                agree(.null)
+            } else if let value = RowCodec.integer(column, of: row, cursor: &cursor, inPlaceOnly: inPlaceOnly) {
+                agree(.int(value))
+            } else if let value = RowCodec.bool(column, of: row, cursor: &cursor, inPlaceOnly: inPlaceOnly) {
+                agree(.bool(value))
+            } else if let value = RowCodec.double(column, of: row, cursor: &cursor, inPlaceOnly: inPlaceOnly) {
+                agree(.double(value))
+            } else if let (seconds, nanoseconds) = RowCodec.timestamp(column, of: row, cursor: &cursor, inPlaceOnly: inPlaceOnly) {
+                agree(.timestamp(seconds: seconds, nanoseconds: nanoseconds))
+            } else if let bytes = RowCodec.string(column, of: row, cursor: &cursor, inPlaceOnly: inPlaceOnly) {
+                agree(.string(String(storedUTF8: bytes)))
+            }
+        }
+    }
+}
+
+/// Whether two decoded values are the same, doubles by their bits (a NaN is not equal to itself).
+func sameValue(_ first: RowValue, _ second: RowValue) -> Bool {
+    if case .double(let a) = first, case .double(let b) = second { return a.bitPattern == b.bitPattern }
+    return first == second
 }
 
 /// Looks rows up one by one, in place and copied out (`copyRow`), which must agree: the
@@ -109,6 +149,7 @@ func writeSeed(to path: String, key: Data? = nil) async throws {
                 // packed text (see `PackedText`).
                 item.name = String(decoding: (0..<(6 + id % 5)).map { seedLetter(id, $0) }, as: UTF8.self)
                 item.when = id % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(id))
+                item.rank = id * 1000
                 item.values.append(objectsIn: 0..<id)
                 realm.add(item)
             }
