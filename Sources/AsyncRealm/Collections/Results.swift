@@ -235,20 +235,20 @@ public final class Results<Element: Object>: RandomAccessCollection {
     public struct Iterator: IteratorProtocol {
         private let results: Results
         /// The realm and class of `results`, which keeps them alive, borrowed in `next()`.
-        private let borrowed: BorrowedClass
+        @usableFromInline let borrowed: BorrowedClass
         /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
         /// any more). An accessor is made only when `next()` reaches its key, so that an object
         /// the caller drops is freed before the next is made and its memory is reused at once.
-        private var keys: [UInt64] = []
+        @usableFromInline var keys: [UInt64] = []
         private var rows: [Range<Int>?] = []
         /// The rows evaluating kept for every key, when the batch is all of them (in place of
         /// `rows`, which would be a copy).
         private var keptRows: [Range<Int>]?
         /// The leaf a scan of the table is reading, whose keys are `keys` and whose bytes
         /// `buffer` holds (in place of `rows`: each row's place is the leaf's).
-        private var scannedLeaf: Leaf?
-        private var buffer: RowBuffer?
-        private var position = 0
+        @usableFromInline var scannedLeaf: Leaf?
+        @usableFromInline var buffer: RowBuffer?
+        @usableFromInline var position = 0
         private var nextKey: UInt64 = 0
         private var exhausted = false
         private var filteredPosition = 0
@@ -258,10 +258,10 @@ public final class Results<Element: Object>: RandomAccessCollection {
         /// current values.
         private var iterationKeys: [UInt64]?
         /// The realm's stamp when the batch's rows were read.
-        private var batchStamp = -1
+        @usableFromInline var batchStamp = -1
         /// The last accessor made, kept to be made the next row's accessor when the caller has
         /// let go of it; empty when the class's accessors cannot be reused.
-        private var lastAccessor = ReusableAccessor()
+        @usableFromInline var lastAccessor = ReusableAccessor()
         /// Keys per batch of a filtered, sorted or list-based collection: large enough that a
         /// batch's keys share the leaves they are looked up in. (A scan of the table reads a
         /// leaf per batch.)
@@ -274,7 +274,40 @@ public final class Results<Element: Object>: RandomAccessCollection {
             borrowed = BorrowedClass(realm: results.handle, info: results.info)
         }
 
+        /// The next object; nil at the end.
+        ///
+        /// Inlined into the caller's loop, and so specialized for `Element` there, is the usual
+        /// step of a scan of the table (`nextInScannedLeaf`); anything else is a call
+        /// (`nextElement`). Called unspecialized, every step of the loop called this through
+        /// the runtime's generic metadata, and two calls inside it.
+        @inlinable
         public mutating func next() -> Element? {
+            if let object = nextInScannedLeaf() { return unsafeDowncast(object, to: Element.self) }
+            return nextElement()
+        }
+
+        /// The next row of the leaf a scan of the table is reading, given to the accessor the
+        /// caller let go of (when its reference count says so at once) in a realm that has not
+        /// changed since the leaf was read; nil when any of that does not hold.
+        @inlinable @inline(__always)
+        mutating func nextInScannedLeaf() -> Object? {
+            guard position < keys.count, scannedLeaf != nil, buffer != nil, let object = lastAccessor.availableAtOnce(),
+                  let range = scannedLeaf.unsafelyUnwrapped.inlineValueRange(at: position) else { return nil }
+            return borrowed.use { realm, info in
+                guard realm.stamp == batchStamp else { return nil }
+                let (key, stamp) = (keys[position], batchStamp)
+                Unmanaged.passUnretained(buffer.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                    object._reuse(key: key, info: info, row: range, of: $0, stamp: stamp)
+                }
+                position += 1
+                return object
+            }
+        }
+
+        /// `next()` in general: the next batch when this one is done, an accessor made or
+        /// reused, a row read again after the realm changed.
+        @usableFromInline
+        mutating func nextElement() -> Element? {
             if position == keys.count {
                 guard !exhausted else { return finished() }
                 if results.isFiltered { refillFromKeys() } else { refill() }

@@ -5,10 +5,21 @@ import CSwiftRuntime
 ///
 /// It may be reused only when nothing but this holds it, strongly, weakly or unowned: then
 /// nobody can tell that it moved to another row.
+@usableFromInline
 struct ReusableAccessor {
-    private var object: Object?
+    @usableFromInline var object: Object?
     /// `heldOnceWord`, read once (every read of a global goes through `swift_once`).
-    private let heldOnce = Self.heldOnceWord
+    @usableFromInline let heldOnce = Self.heldOnceWord
+
+    /// The kept accessor if its reference-count word says at once that nothing else holds
+    /// it: `available()`'s first test, alone, for the step of a scan inlined into the caller's
+    /// loop (`Results.Iterator.next()`). Nil when that test cannot tell; `available()` decides.
+    @inlinable @inline(__always)
+    func availableAtOnce() -> Object? {
+        guard object != nil,
+              asyncrealm_reference_count_word(Unmanaged.passUnretained(object.unsafelyUnwrapped).toOpaque()) == heldOnce else { return nil }
+        return object.unsafelyUnwrapped
+    }
 
     /// The kept accessor if nothing else holds it; nil (and it is let go of) otherwise.
     @inline(__always)

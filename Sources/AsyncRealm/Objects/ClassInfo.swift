@@ -1,6 +1,7 @@
 import StorageEngine
 
 /// What a realm knows of one model class: its schema, its table and its columns.
+@usableFromInline
 final class ClassInfo {
     /// A table as a realm read it, kept in a class so that a read borrows it in place
     /// (`Realm.cachedTable`): returning the existential copied its box, with the value

@@ -25,6 +25,7 @@ extension Object {
 
     /// Makes this accessor, which nothing else references, the accessor of row `key` (see
     /// `Results.Iterator`): everything the last row left is reset.
+    @usableFromInline
     func _reuse(key: UInt64, info: ClassInfo, row range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
         // (Tested first: storing nil over nil still calls the runtime to release nothing.)
         if __realmOwner != nil { __realmOwner = nil }

@@ -12,7 +12,9 @@ import StorageEngine
 /// The first block of bytes is allocated with the buffer itself, after its fields (a
 /// `ManagedBuffer`): a query that keeps one or two rows, or an object reading its row,
 /// allocates once, not twice. A buffer that outgrows it moves its rows to a block of its own.
+@usableFromInline
 final class RowBuffer: ManagedBuffer<RowBuffer.Fields, UInt8> {
+    @usableFromInline
     struct Fields {
         /// Where the rows are: the bytes allocated with the buffer, or a block it grew into.
         var storage: UnsafeMutableRawPointer

@@ -3,10 +3,11 @@
 /// Values live back to back in one byte buffer so a decoded page costs three allocations, not one
 /// per row. `ends[i]` holds the end offset of value `i` in its low 31 bits; bit 31 marks a value
 /// stored in an overflow page, in which case the bytes are an `OverflowDescriptor`.
+@usableFromInline
 package struct Leaf: Sendable {
     package var keys: [UInt64] = []
-    package var ends: [UInt32] = []
-    package var bytes: [UInt8] = []
+    @usableFromInline package var ends: [UInt32] = []
+    @usableFromInline package var bytes: [UInt8] = []
     /// The encoded size at which this leaf's page last came out raw because compressing it
     /// saved too little; 0 if it compressed or was not tried. In memory only (see
     /// `LeafCompression`).
