@@ -139,11 +139,15 @@ struct StoppedProcessTests {
         }
         // Its first commits are acknowledged: it logs, and holds the file to itself.
         let clock = ContinuousClock()
-        let started = clock.now
-        while ((try? String(contentsOfFile: side, encoding: .utf8)) ?? "").split(separator: "\n").count < 3 {
-            try #require(clock.now - started < .seconds(60), "the writer committed nothing")
-            try await Task.sleep(for: .milliseconds(5))
+        func acknowledged() -> Int { ((try? String(contentsOfFile: side, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        func waitUntilAcknowledged(moreThan count: Int) async throws {
+            let started = clock.now
+            while acknowledged() <= count {
+                try #require(clock.now - started < .seconds(60), "the writer committed nothing")
+                try await Task.sleep(for: .milliseconds(5))
+            }
         }
+        try await waitUntilAcknowledged(moreThan: 2)
         // Stopped while it holds the file to itself (it holds it from its first commit on, but
         // a busy machine may catch it before: let it run and try again).
         let lockFile = try FileLocks.openLockFile(database + ".lock")
@@ -157,8 +161,13 @@ struct StoppedProcessTests {
             if Self.isHeldExclusively(lockFile, byte: 1) {
                 stoppedHolding = true
             } else {
+                // Let it commit again before the next try. Stopped for a second or more (a
+                // busy machine wakes this task late), it finds itself idle when it runs again,
+                // checkpoints and shares the file until its next commit: stopped again before
+                // that commit, it would never be caught holding the file.
+                let count = acknowledged()
                 kill(child.processIdentifier, SIGCONT)
-                try await Task.sleep(for: .milliseconds(10))
+                try await waitUntilAcknowledged(moreThan: count)
             }
         }
         try #require(stoppedHolding, "the writer was never caught holding the file to itself")
