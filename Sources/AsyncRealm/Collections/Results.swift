@@ -274,12 +274,14 @@ public final class Results<Element: Object>: RandomAccessCollection {
             borrowed = BorrowedClass(realm: results.handle, info: results.info)
         }
 
-        /// The next object; nil at the end.
+        /// Advances to the next object.
         ///
         /// Inlined into the caller's loop, and so specialized for `Element` there, is the usual
         /// step of a scan of the table (`nextInScannedLeaf`); anything else is a call
         /// (`nextElement`). Called unspecialized, every step of the loop called this through
         /// the runtime's generic metadata, and two calls inside it.
+        ///
+        /// - Returns: The next object, or nil once every object was returned.
         @inlinable
         public mutating func next() -> Element? {
             if let object = nextInScannedLeaf() { return unsafeDowncast(object, to: Element.self) }
