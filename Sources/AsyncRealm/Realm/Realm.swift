@@ -503,12 +503,19 @@ public final class Realm {
     /// Stops unless called where this realm may be used (see `Confinement`).
     @inlinable @inline(__always)
     func checkThread() {
-        // Two comparisons of a stored integer: no copy of the confinement (an enum that may
-        // hold an actor) and no call for the realms most reads go through. A thread's pointer
-        // is never 0 or all ones.
-        let owner = fastThreadCheck
-        if owner == Self.anyThread || owner == asyncrealm_thread_pointer() { return }
+        if threadMismatch == 0 { return }
         checkConfinement()
+    }
+
+    /// Zero when this realm may be used on this thread without asking further: it is frozen
+    /// (`fastThreadCheck` is `anyThread`, 0) or confined to this thread (it is this thread's
+    /// pointer, never 0 or all ones). A stored integer compared, branch-free: no copy of the
+    /// confinement (an enum that may hold an actor) and no call for the realms most reads go
+    /// through.
+    @inlinable @inline(__always)
+    var threadMismatch: UInt {
+        let owner = fastThreadCheck
+        return min(owner, owner ^ asyncrealm_thread_pointer())
     }
 
     /// Whether a row read at `rowStamp` is the one this realm reads now and may be read here:
@@ -517,10 +524,7 @@ public final class Realm {
     /// stamp and calls `checkThread`, which decides.
     @inlinable @inline(__always)
     func isCurrentHere(rowStamp: Int) -> Bool {
-        let owner = fastThreadCheck
-        // Zero when the owner is `anyThread` (0) or this thread.
-        let elsewhere = min(owner, owner ^ asyncrealm_thread_pointer())
-        return UInt(bitPattern: rowStamp ^ stamp) | elsewhere == 0
+        UInt(bitPattern: rowStamp ^ stamp) | threadMismatch == 0
     }
 
     /// `checkThread`'s slow path: a realm confined to an actor or a task.

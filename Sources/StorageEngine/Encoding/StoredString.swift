@@ -20,8 +20,8 @@ extension String {
             self.init(decoding: bytes, as: UTF8.self)
             return
         }
-        if smallASCIILaidOutAsExpected, let words = SmallASCIIString.words(of: bytes) {
-            self = unsafeBitCast(words, to: String.self)
+        if let small = SmallASCIIString.make(bytes, laidOutAsExpected: smallASCIILaidOutAsExpected) {
+            self = small
             return
         }
         self.init(unsafeUninitializedCapacity: bytes.count) { target in
@@ -84,10 +84,11 @@ package enum SmallASCIIString {
     }
 
     /// The string of `bytes`, if they are at most 15 bytes of ASCII and small strings are laid
-    /// out as expected; nil otherwise.
+    /// out as expected (`laidOutAsExpected`, which is `isLaidOutAsExpected` unless the caller
+    /// kept it at hand); nil otherwise.
     @inlinable @inline(__always)
-    package static func make(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard let words = words(of: bytes), isLaidOutAsExpected else { return nil }
+    package static func make(_ bytes: UnsafeRawBufferPointer, laidOutAsExpected: Bool = isLaidOutAsExpected) -> String? {
+        guard laidOutAsExpected, let words = words(of: bytes) else { return nil }
         return unsafeBitCast(words, to: String.self)
     }
 
