@@ -145,7 +145,7 @@ struct ColumnScanTests {
         }
     }
 
-    @Test("a leaf's packed column is kept in the cache under the leaf's page, and a second scan builds nothing")
+    @Test("a leaf's packed column is kept in the cache under the leaf's page, and the whole table's from the third scan on: a fourth scan builds nothing")
     func columnsAreKeptWithTheirLeaf() throws {
         let database = try Database.open(file: InMemoryFile(), cacheBytes: 1 << 20)
         try database.write { transaction in
@@ -154,12 +154,159 @@ struct ColumnScanTests {
         }
         let table = try database.snapshot().table("t")
         let cache = table.rowTree.store.cache
-        #expect(try table.count(where: .integerRange(column: 0, range: 0...99, nullMatches: false)) == 100)
-        let used = cache.statistics.usedBytes
-        #expect(try table.count(where: .integerRange(column: 0, range: 0...99, nullMatches: false)) == 100)
-        #expect(cache.statistics.usedBytes == used, "the second count builds nothing")
+        let firstHundred = ColumnFilter.integerRange(column: 0, range: 0...99, nullMatches: false)
+        #expect(try table.count(where: firstHundred) == 100)
+        let leafColumns = cache.statistics.usedBytes
+        #expect(try table.count(where: firstHundred) == 100)
+        #expect(cache.statistics.usedBytes == leafColumns, "the second count builds nothing")
+        #expect(try table.count(where: firstHundred) == 100)
+        let wholeColumn = cache.statistics.usedBytes
+        #expect(wholeColumn - leafColumns >= 400 * 8, "the third count joins the leaves' columns into the table's")
+        #expect(try table.count(where: firstHundred) == 100)
+        #expect(cache.statistics.usedBytes == wholeColumn, "the fourth count builds nothing")
         #expect(try table.total(ofColumn: 1, kind: .double, where: nil).reals == Double((0..<400).reduce(0, +)))
-        #expect(cache.statistics.usedBytes > used, "the double column is kept too")
+        #expect(cache.statistics.usedBytes > wholeColumn, "the double column is kept too")
+    }
+
+    /// The reference of `table`'s root page, which it is stored under.
+    static func root(of table: some TableReading) -> PageRef? {
+        guard case .stored(let root) = table.rowTree.rootChild else { return nil }
+        return root
+    }
+
+    @Test("a table's whole column is made by the third scan of a version, used from then on, and never for a version changed since")
+    func wholeColumnsFollowTheVersion() throws {
+        let database = try Database.open(file: InMemoryFile())
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for number in 0..<5000 { _ = try table.insert([.int(Int64(number)), .double(Double(number))]) }
+        }
+        let first = try database.snapshot().table("t")
+        let cache = first.rowTree.store.cache
+        let firstRoot = try #require(Self.root(of: first))
+        let scoreTag = WholeTableColumns.tag(LeafColumn.tag(column: 1, kind: .double))
+        let sumToN = { (n: Int) in Double((0..<n).reduce(0, +)) }
+        for _ in 0..<2 {
+            #expect(try first.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5000))
+            #expect(cache.attachment(to: firstRoot, tag: scoreTag) == nil, "the first two scans make no whole column")
+        }
+        #expect(try first.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5000))
+        let whole = try #require(cache.attachment(to: firstRoot, tag: scoreTag) as? LeafColumn, "the third scan makes it")
+        #expect(whole.count == 5000 && whole.doubles == (0..<5000).map(Double.init))
+        #expect(try first.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5000))
+        #expect(cache.attachment(to: firstRoot, tag: scoreTag) === whole, "the fourth scan uses it")
+        // A filter's column is joined by a later scan, and the sum's is used again.
+        for _ in 0..<2 {
+            #expect(try first.total(ofColumn: 1, kind: .double, where: .integerRange(column: 0, range: 0...9, nullMatches: false)).reals == sumToN(10))
+        }
+        #expect((cache.attachment(to: firstRoot, tag: WholeTableColumns.tag(LeafColumn.tag(column: 0, kind: .integer))) as? LeafColumn)?.integers
+                == (0..<5000).map(Int64.init))
+        #expect(cache.attachment(to: firstRoot, tag: scoreTag) === whole)
+
+        try database.write { transaction in
+            let table = try transaction.table("t")
+            _ = try table.insert([.int(5000), .double(5000)])
+            // Changed and not stored: read a leaf at a time, every time.
+            for _ in 0..<4 { #expect(try table.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5001)) }
+        }
+        let second = try database.snapshot().table("t")
+        let secondRoot = try #require(Self.root(of: second))
+        #expect(secondRoot != firstRoot)
+        for _ in 0..<4 { #expect(try second.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5001)) }
+        #expect((cache.attachment(to: secondRoot, tag: scoreTag) as? LeafColumn)?.count == 5001)
+        #expect(try first.total(ofColumn: 1, kind: .double, where: nil).reals == sumToN(5000), "the old version still reads its own")
+    }
+
+    @Test("columns too large for half the cache are never joined, and the scans stay right: numbers found too large before the scan, strings after", arguments: [false, true])
+    func wholeColumnsTooLargeAreRefused(strings: Bool) throws {
+        // The leaves' columns fit the cache, so the version's mark stays: 40 KB of integers
+        // in 72 KB, or 68 KB of strings and their ends in 128 KB.
+        let (rowCount, cacheBytes) = strings ? (2000, 128 << 10) : (5000, 72 << 10)
+        let database = try Database.open(file: InMemoryFile(), cacheBytes: cacheBytes)
+        let name = { (number: Int) in "name \(number) " + String(repeating: "x", count: 24 - "\(number)".count) }
+        try database.write { transaction in
+            let table = transaction.createTable("t")
+            for number in 0..<rowCount { _ = try table.insert(strings ? [.string(name(number))] : [.int(Int64(number))]) }
+        }
+        let table = try database.snapshot().table("t")
+        let cache = table.rowTree.store.cache
+        let root = try #require(Self.root(of: table))
+        let startsWithName1 = ColumnFilter.string(column: 0, test: { $0.map { $0.starts(with: "name 1".utf8) } ?? false })
+        let expected = (0..<rowCount).filter { name($0).hasPrefix("name 1") }.count
+        for _ in 0..<5 {
+            if strings {
+                #expect(try table.count(where: startsWithName1) == expected)
+            } else {
+                #expect(try table.total(ofColumn: 0, kind: .integer, where: nil).integers == Int128((0..<rowCount).reduce(0, +)))
+            }
+        }
+        let mark = try #require(cache.attachment(to: root, tag: WholeTableColumns.markTag) as? WholeTableColumns.Mark)
+        let (scans, refused) = (mark.scans.load(ordering: .relaxed), mark.refused.load(ordering: .relaxed))
+        #expect(scans == 5 && refused)
+        let tag = strings ? LeafColumn.tag(column: 0, kind: .string) : LeafColumn.tag(column: 0, kind: .integer)
+        #expect(cache.attachment(to: root, tag: WholeTableColumns.tag(tag)) == nil)
+        #expect(cache.statistics.usedBytes <= cacheBytes)
+    }
+
+    @Test("leaves' columns of any sizes join into the table's: each row's value and presence where it was")
+    func leafColumnsJoin() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<12 {
+            let database = try Database.open(file: InMemoryFile())
+            try database.write { transaction in
+                let table = transaction.createTable("t")
+                for _ in 0..<Int.random(in: 0..<3000, using: &generator) { _ = try table.insert(Self.row(&generator)) }
+            }
+            let table = try database.snapshot().table("t")
+            let store = table.rowTree.store
+            var leaves: [Leaf] = []
+            try table.rowTree.forEachLeafUnread { ref, leaf in
+                if let leaf { leaves.append(leaf) } else if case .leaf(let read) = try store.node(ref!, caching: false) { leaves.append(read) }
+                return true
+            }
+            for kind in [LeafColumn.Kind.integer, .double, .string] {
+                let column = kind == .integer ? 0 : kind == .double ? 1 : 2
+                let parts = try leaves.map { try LeafColumn.build(column, kind: kind, of: $0, store: store) }
+                let joined = try #require(LeafColumn.joined(parts, kind: kind))
+                var row = 0
+                for part in parts {
+                    for index in 0..<part.count {
+                        #expect(Bitmap.contains(joined.present, row) == Bitmap.contains(part.present, index))
+                        switch kind {
+                        case .integer: #expect(joined.integers[row] == part.integers[index])
+                        case .double: #expect(joined.doubles[row].bitPattern == part.doubles[index].bitPattern)
+                        case .string: break
+                        }
+                        row += 1
+                    }
+                }
+                #expect(joined.count == row && joined.present.count == Bitmap.words(for: row))
+                #expect(Bitmap.population(joined.present) == parts.reduce(0) { $0 + Bitmap.population($1.present) })
+                if kind == .string {
+                    var strings: [[UInt8]?] = []
+                    for part in parts { part.forEachString { _, bytes in strings.append(bytes.map(Array.init)) } }
+                    var joinedStrings: [[UInt8]?] = []
+                    joined.forEachString { _, bytes in joinedStrings.append(bytes.map(Array.init)) }
+                    #expect(joinedStrings == strings)
+                }
+            }
+        }
+    }
+
+    @Test("bits copied into a bitmap at any row land at that row, and no others change")
+    func bitmapCopy() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let start = Int.random(in: 0..<200, using: &generator)
+            let count = Int.random(in: 0..<200, using: &generator)
+            let part = (0..<Bitmap.words(for: count)).map { _ in UInt64.random(in: .min ... .max, using: &generator) }
+            var whole = [UInt64](repeating: 0, count: Bitmap.words(for: start + count))
+            Bitmap.copy(part, count: count, into: &whole, at: start)
+            for row in 0..<(whole.count * 64) {
+                let expected = row >= start && row < start + count && Bitmap.contains(part, row - start)
+                #expect(Bitmap.contains(whole, row) == expected, "row \(row) of a copy of \(count) rows at \(start)")
+            }
+        }
     }
 
     @Test("with a cache too small for the leaves and their columns, repeated sums come to read only the kept columns, no leaf")

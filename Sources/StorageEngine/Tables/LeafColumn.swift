@@ -46,6 +46,16 @@ package final class LeafColumn: Sendable {
     /// reference.
     static func tag(column: Int, kind: Kind) -> Int { column << 2 | kind.rawValue }
 
+    /// The columns `wanted`, each once, in the order first wanted, and their tags.
+    static func distinct(_ wanted: [(column: Int, kind: Kind)]) -> (columns: [(column: Int, kind: Kind)], tags: [Int]) {
+        var (columns, tags): ([(column: Int, kind: Kind)], [Int]) = ([], [])
+        for column in wanted where !tags.contains(tag(column: column.column, kind: column.kind)) {
+            columns.append(column)
+            tags.append(tag(column: column.column, kind: column.kind))
+        }
+        return (columns, tags)
+    }
+
     static func build(_ column: Int, kind: Kind, of leaf: Leaf, store: PageStore) throws -> LeafColumn {
         let count = leaf.count
         var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
@@ -81,6 +91,42 @@ package final class LeafColumn: Sendable {
                     mark(row)
                 }
                 ends.append(UInt32(bytes.count))
+            }
+            return LeafColumn(count: count, present: present, stringEnds: ends, stringBytes: bytes)
+        }
+    }
+
+    /// The columns `parts`, each of the kind given, one after the other: the column of every
+    /// row of a table, from its leaves' (see `WholeTableColumns`). Nil for string columns
+    /// whose bytes together are more than a `UInt32` end can say.
+    static func joined(_ parts: [LeafColumn], kind: Kind) -> LeafColumn? {
+        let count = parts.reduce(0) { $0 + $1.count }
+        var present = [UInt64](repeating: 0, count: Bitmap.words(for: count))
+        var row = 0
+        for part in parts {
+            Bitmap.copy(part.present, count: part.count, into: &present, at: row)
+            row += part.count
+        }
+        func all<Value>(_ values: (LeafColumn) -> [Value]) -> [Value] {
+            var all = [Value]()
+            all.reserveCapacity(count)
+            for part in parts { all.append(contentsOf: values(part)) }
+            return all
+        }
+        switch kind {
+        case .integer:
+            return LeafColumn(count: count, present: present, integers: all(\.integers))
+        case .double:
+            return LeafColumn(count: count, present: present, doubles: all(\.doubles))
+        case .string:
+            guard parts.reduce(0, { $0 + $1.stringBytes.count }) <= Int(UInt32.max) else { return nil }
+            var ends = [UInt32]()
+            ends.reserveCapacity(count)
+            var bytes = [UInt8]()
+            for part in parts {
+                let start = UInt32(bytes.count)
+                ends.append(contentsOf: part.stringEnds.lazy.map { $0 + start })
+                bytes.append(contentsOf: part.stringBytes)
             }
             return LeafColumn(count: count, present: present, stringEnds: ends, stringBytes: bytes)
         }
@@ -128,6 +174,18 @@ enum Bitmap {
     static func mask(word: Int, count: Int) -> UInt64 {
         let rows = count - word << 6
         return rows >= 64 ? ~0 : (1 &<< UInt64(rows)) &- 1
+    }
+
+    /// Sets the bits of `whole` from row `start` on to the first `count` bits of `part`, in
+    /// `whole`'s zero bits.
+    static func copy(_ part: [UInt64], count: Int, into whole: inout [UInt64], at start: Int) {
+        let shift = UInt64(start & 63)
+        for word in 0..<words(for: count) {
+            let bits = part[word] & mask(word: word, count: count)
+            let target = start >> 6 + word
+            whole[target] |= bits &<< shift
+            if shift != 0, bits &>> (64 - shift) != 0 { whole[target + 1] |= bits &>> (64 - shift) }
+        }
     }
 
     /// How many rows the set bits of `words` stand for.

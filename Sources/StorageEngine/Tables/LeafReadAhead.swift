@@ -20,11 +20,7 @@ struct LeafReadAhead {
     private var previous: LeafRows?
 
     init(reading wanted: [(column: Int, kind: LeafColumn.Kind)], store: PageStore) {
-        var tags: [Int] = []
-        for tag in wanted.map({ LeafColumn.tag(column: $0.column, kind: $0.kind) }) where !tags.contains(tag) {
-            tags.append(tag)
-        }
-        self.wanted = tags
+        self.wanted = LeafColumn.distinct(wanted).tags
         self.store = store
     }
 

@@ -27,6 +27,17 @@ final class LeafRows {
         move(to: ref, leaf: leaf)
     }
 
+    /// The rows of a whole table, as `columns` hold them, each kept under its tag in `tags`
+    /// (see `WholeTableColumns`): every column the scan reads, since there is no leaf to build
+    /// one from.
+    init(wholeTable columns: [LeafColumn], tags: [Int], store: PageStore) {
+        require(!columns.isEmpty && columns.count == tags.count, "a whole table's rows need each column they are read by")
+        self.store = store
+        wanted = tags
+        found = columns
+        knownCount = columns[0].count
+    }
+
     /// Makes these the rows of the leaf at `ref`, given as `leaf` if it was read already,
     /// forgetting the leaf they were of.
     func move(to ref: PageRef?, leaf: Leaf?) {
@@ -52,9 +63,10 @@ final class LeafRows {
     /// cache if `caching` (see `PageStore.node(_:caching:)`).
     func leaf(caching: Bool = true) throws -> Leaf {
         if let loaded { return loaded }
-        let node = try store.node(ref.unsafelyUnwrapped, caching: caching)
+        guard let ref else { stopProgram("a whole table's rows have no leaf: read them only by the columns they were made with") }
+        let node = try store.node(ref, caching: caching)
         guard case .leaf(let leaf) = node else {
-            throw StorageError.corrupted("a page kept as a leaf's is a branch", at: ref.unsafelyUnwrapped.offset)
+            throw StorageError.corrupted("a page kept as a leaf's is a branch", at: ref.offset)
         }
         loaded = leaf
         knownCount = leaf.count

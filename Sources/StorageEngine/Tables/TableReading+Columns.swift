@@ -5,7 +5,7 @@ extension TableReading {
     package func count(where filter: ColumnFilter) throws -> Int {
         var count = 0
         var matches: [UInt64] = []
-        try forEachLeafRows(reading: filter.columns) { rows in
+        try forEachRows(reading: filter.columns) { rows in
             try filter.evaluate(rows, into: &matches)
             count += Bitmap.population(matches)
         }
@@ -90,7 +90,7 @@ extension TableReading {
         _ column: Int, _ kind: LeafColumn.Kind, where filter: ColumnFilter?, _ body: (LeafColumn, [UInt64]) throws -> Void
     ) throws {
         var matches: [UInt64] = []
-        try forEachLeafRows(reading: [(column, kind)] + (filter?.columns ?? [])) { rows in
+        try forEachRows(reading: [(column, kind)] + (filter?.columns ?? [])) { rows in
             let values = try rows.column(column, kind)
             guard let filter else { return try body(values, values.present) }
             try filter.evaluate(rows, into: &matches)
@@ -110,6 +110,27 @@ extension TableReading {
                     remaining &= remaining &- 1
                 }
             }
+        }
+    }
+
+    /// Calls `body` once with the rows of the whole table, if its columns `wanted` are kept
+    /// joined into one array each, or else with each leaf's rows (`forEachLeafRows`), joining
+    /// them as it goes if the plan says to (`wholeTablePlan(reading:)`). The rows given must
+    /// be read only by those columns and not kept past the call.
+    private func forEachRows(
+        reading wanted: [(column: Int, kind: LeafColumn.Kind)], _ body: (LeafRows) throws -> Void
+    ) throws {
+        switch wholeTablePlan(reading: wanted) {
+        case .whole(let rows):
+            try body(rows)
+        case .leaves:
+            try forEachLeafRows(reading: wanted, body)
+        case .leavesJoining(let join):
+            try forEachLeafRows(reading: wanted) { rows in
+                try body(rows)
+                try join.collect(rows)
+            }
+            join.finish()
         }
     }
 
