@@ -92,7 +92,11 @@ final class ClassInfo {
     ///   it around every lookup).
     func lookupBuffer(in realm: Realm) -> Unmanaged<RowBuffer> {
         if lastLookupBuffer != nil, isKnownUniquelyReferenced(&lastLookupBuffer!), lastLookupBuffer!.realm === realm {
-            lastLookupBuffer!.removeAll()
+            // Borrowed for the call: this class info keeps it (counting it cost two atomic
+            // operations a lookup).
+            let buffer = Unmanaged.passUnretained(lastLookupBuffer.unsafelyUnwrapped)
+            buffer._withUnsafeGuaranteedRef { $0.removeAll() }
+            return buffer
         } else {
             lastLookupBuffer = RowBuffer.make(realm: realm, tableName: schema.className, keepRealm: false)
         }

@@ -4,8 +4,14 @@ import StorageEngine
 /// failure a write records.
 extension Realm {
     /// A managed accessor of row `key` of `type`, whose row is read when a property needs it.
-    func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo? = nil) -> T {
-        guard let info else { return accessor(of: type, key: key, info: classInfoOrStop(for: type)) }
+    func accessor<T: Object>(of type: T.Type, key: UInt64) -> T {
+        accessor(of: type, key: key, info: classInfoOrStop(for: type))
+    }
+
+    /// A managed accessor of row `key` of `type`, whose class info is `info`.
+    func accessor<T: Object>(of type: T.Type, key: UInt64, info: ClassInfo) -> T {
+        // (`info` not optional: unwrapped from an optional, it was counted around the model's
+        // initialiser, two atomic operations a lookup.)
         let object = T()
         // Borrowed: the new object is this function's until it returns (see
         // `give(lookedUp:row:of:cursor:)`).

@@ -87,7 +87,12 @@ extension Realm {
             // operation, which waits for every load before it, so done after the read it
             // waited for the row as well.
             let object = accessor(of: type, key: key, info: info)
-            if readRow(key, primaryKey: number, column: column, info: info, into: object) { return object }
+            // Borrowed for the read: this function holds it (counted around the call, it
+            // cost two atomic operations a lookup).
+            let found = Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
+                readRow(key, primaryKey: number, column: column, info: info, into: object)
+            }
+            if found { return object }
         }
         if let keyType { checkPrimaryKey(stored.value, of: keyType, info: info) }
         guard let table = borrowedTable(info) else { return nil }
