@@ -391,9 +391,9 @@ struct PageTests {
         // And so does a held node released (a transaction's, see `PageStore.holdInMemory`).
         let (heldLeaf, heldRoot) = (PageRef(offset: 1 << 20, length: 100, checksum: 6), PageRef(offset: 2 << 20, length: 100, checksum: 7))
         cache.hold([
-            (ref: heldLeaf, node: leaf(0..<100, adding: 3), cost: 1000),
-            (ref: heldRoot, node: .branch(Branch(keys: [100], children: [.stored(heldLeaf), .stored(right)])), cost: 1000),
-        ])
+            (ref: heldLeaf, node: leaf(0..<100, adding: 3)),
+            (ref: heldRoot, node: .branch(Branch(keys: [100], children: [.stored(heldLeaf), .stored(right)]))),
+        ], cost: { _ in 1000 })
         directory.enter(tree: heldRoot)
         #expect(value(42, from: heldRoot) == 45 && value(42, from: heldRoot) == 45 && cache.directoryReads == 7)
         cache.release(heldLeaf)

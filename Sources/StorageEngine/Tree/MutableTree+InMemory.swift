@@ -15,8 +15,8 @@ extension MutableTree {
             var held: [(ref: PageRef, node: Node)] = []
             held.reserveCapacity(leaves.count + branches.count)
             ref = flushToMemory(root, names: &names, into: &held)
-            store.holdInMemory(held)
             space.heldInMemory.append(contentsOf: held.lazy.map(\.ref))
+            store.holdInMemory(held)
         }
         root = .stored(ref)
         leaves.removeAll()
@@ -34,13 +34,20 @@ extension MutableTree {
         case .stored(let ref):
             return ref
         case .dirtyLeaf(let index):
-            held.append((names.take(), .leaf(leaves[index])))
+            // Moved out, not copied: the tree forgets its dirty nodes once flushed, and a copy
+            // counted a reference to each of the node's arrays (atomic operations, a few per
+            // node and commit).
+            var leaf = Leaf()
+            swap(&leaf, &leaves[index])
+            held.append((names.take(), .leaf(leaf)))
         case .dirtyBranch(let index):
             for position in branches[index].children.indices {
                 if case .stored = branches[index].children[position] { continue }
                 branches[index].children[position] = .stored(flushToMemory(branches[index].children[position], names: &names, into: &held))
             }
-            held.append((names.take(), .branch(branches[index])))
+            var branch = Branch()
+            swap(&branch, &branches[index])
+            held.append((names.take(), .branch(branch)))
         }
         return held[held.count - 1].ref
     }

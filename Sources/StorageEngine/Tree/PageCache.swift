@@ -176,7 +176,7 @@ package final class PageCache: Sendable {
                 state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
                 state.usedBytes += cost
             } else {
-                PageCache.place(Slot(ref: ref, node: node, cost: cost), of: node, in: &state)
+                PageCache.place(Slot(ref: ref, node: node, cost: cost), in: &state)
                 state.usedBytes += cost
             }
             evict(&state)
@@ -184,28 +184,31 @@ package final class PageCache: Sendable {
     }
 
     /// Keeps each node under its reference until `release(_:)`, whatever the cache's capacity.
-    package func hold(_ nodes: [(ref: PageRef, node: Node, cost: Int)]) {
+    /// Each node is moved out of `nodes` into its slot, not copied: a copy counted a reference
+    /// to each of the node's arrays.
+    package func hold(_ nodes: consuming [(ref: PageRef, node: Node)], cost: (Node) -> Int) {
+        var nodes = nodes
         state.withLock { state in
-            for (ref, node, cost) in nodes {
+            while let (ref, node) = nodes.popLast() {
                 require(state.summaries.slot(for: ref.offset) == nil, "\(ref) is already cached")
-                PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), of: node, in: &state)
+                let cost = cost(node)
+                PageCache.place(Slot(ref: ref, node: node, cost: cost, isHeld: true), in: &state)
                 state.heldBytes += cost
             }
         }
     }
 
-    /// Puts `slot`, holding `node`, into a free slot or a new one, and its summary into the
+    /// Puts `slot`, which holds a node, into a free slot or a new one, and its summary into the
     /// offset table.
-    private static func place(_ slot: Slot, of node: Node, in state: inout State) {
-        let index: Int
-        if let free = state.freeSlots.popLast() {
-            state.slots[free] = slot
-            index = free
+    private static func place(_ slot: consuming Slot, in state: inout State) {
+        let index = state.freeSlots.popLast() ?? state.slots.count
+        let summary = NodeSummary(slot.node.unsafelyUnwrapped, at: slot.ref, slot: index, referenced: false)
+        if index < state.slots.count {
+            state.slots[index] = slot
         } else {
             state.slots.append(slot)
-            index = state.slots.count - 1
         }
-        state.summaries.set(NodeSummary(node, at: slot.ref, slot: index, referenced: false))
+        state.summaries.set(summary)
     }
 
     /// Drops a node `hold(_:for:cost:)` kept.

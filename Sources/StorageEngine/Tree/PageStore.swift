@@ -40,8 +40,8 @@ package final class PageStore: Sendable {
     /// until `releaseFromMemory`: how a commit made durable by the redo log "writes" its nodes
     /// (see `Docs/Internals/RedoLog.md`). Every reader path reaches them through the cache as it would
     /// stored ones.
-    func holdInMemory(_ nodes: [(ref: PageRef, node: Node)]) {
-        cache.hold(nodes.map { ($0.ref, $0.node, PageStore.heldCost(of: $0.node)) })
+    func holdInMemory(_ nodes: consuming [(ref: PageRef, node: Node)]) {
+        cache.hold(nodes, cost: PageStore.heldCost(of:))
     }
 
     /// What a held node counts against the cache: about its encoded size (a branch's keys
