@@ -86,7 +86,9 @@ extension MutableTree {
             child = dirty
         }
         guard case .dirtyLeaf(let leafIndex) = child else { stopProgram("the right edge ends in a leaf") }
-        return Spine(branches: path, leaf: leafIndex, lastKey: try lastKey())
+        // The right edge's leaf holds the largest key unless it is empty; read in place, not
+        // through `lastKey()`, whose walk copied each node (a count on each of its arrays).
+        return Spine(branches: path, leaf: leafIndex, lastKey: try leaves[leafIndex].keys.last ?? lastKey())
     }
 
     /// Notes that the append left the leaf at `index` full, and once a few have filled in this
