@@ -15,8 +15,11 @@ extension MutableTree {
             var held: [(ref: PageRef, node: Node)] = []
             held.reserveCapacity(leaves.count + branches.count)
             ref = flushToMemory(root, names: &names, into: &held)
-            space.heldInMemory.append(contentsOf: held.lazy.map(\.ref))
-            store.holdInMemory(held)
+            // Each reference read in place: a `map(\.ref)` copied each node with it.
+            for index in held.indices { space.heldInMemory.append(held[index].ref) }
+            // Consumed, so that the cache pops the nodes out of the one array rather than
+            // copying it first.
+            store.holdInMemory(consume held)
         }
         root = .stored(ref)
         leaves.removeAll()
