@@ -132,4 +132,43 @@ struct InMemoryNodesTests {
         store.releaseFromMemory(root)
         #expect(throws: StorageError.self) { try TreeReader(store: store, root: root).withValue(forKey: 1) { Array($0) } }
     }
+
+    @Test("appends after the right edge's largest keys were deleted stay in key order, whatever the right edge's leaf holds")
+    func appendsAfterDeletesAtTheRightEdge() throws {
+        let seed = testSeed()
+        var random = SeededGenerator(seed: seed)
+        let store = PageStore(file: InMemoryFile(), cache: PageCache(capacityBytes: 1 << 20))
+        var root = PageRef.null
+        var model: [UInt64: [UInt8]] = [:]
+        for round in 0..<60 {
+            let space = TransactionSpace(store: store, freeSpace: FreeSpace(end: FileHeader.dataStart))
+            let tree = MutableTree(root: root, space: space)
+            // Delete a run of the largest keys, as many as a few leaves hold or all of them.
+            for key in model.keys.sorted().suffix(Int.random(in: 0...600, using: &random)) {
+                _ = try tree.delete(key)
+                model[key] = nil
+            }
+            // Then append: mostly past the largest key left, sometimes below it, and sometimes
+            // just past the largest key deleted.
+            var next = (model.keys.max() ?? 0) + UInt64.random(in: 1...3, using: &random)
+            for _ in 0..<Int.random(in: 0...400, using: &random) {
+                let key = Int.random(in: 0..<10, using: &random) == 0 ? UInt64.random(in: 0...next, using: &random) : next
+                let value = [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: Int.random(in: 10...60, using: &random))
+                try tree.append(key, value)
+                model[key] = value
+                next = max(next, key) + 1
+            }
+            root = tree.flushToMemory()
+            var scanned: [UInt64] = []
+            try TreeReader(store: store, root: root).scan { key, value in
+                scanned.append(key)
+                #expect(Array(value) == model[key], "round \(round), key \(key) (seed \(seed))")
+                return true
+            }
+            #expect(scanned == model.keys.sorted(), "round \(round): every key, once, in order (seed \(seed))")
+            for key in model.keys.shuffled(using: &random).prefix(20) {
+                #expect(try TreeReader(store: store, root: root).withValue(forKey: key) { Array($0) } == model[key])
+            }
+        }
+    }
 }
