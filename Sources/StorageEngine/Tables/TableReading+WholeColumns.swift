@@ -75,12 +75,12 @@ final class WholeTableJoin {
     private let keptCost: Int
     private var parts: [[LeafColumn]]
 
-    init(root: PageRef, mark: WholeTableColumns.Mark, cache: PageCache, columns: [(column: Int, kind: LeafColumn.Kind)], keptCost: Int) {
+    init(root: PageRef, mark: WholeTableColumns.Mark, cache: PageCache, columns: [(column: Int, kind: LeafColumn.Kind)], tags: [Int], keptCost: Int) {
         self.root = root
         self.mark = mark
         self.cache = cache
         self.columns = columns
-        tags = LeafColumn.distinct(columns).tags
+        self.tags = tags
         self.keptCost = keptCost
         parts = Array(repeating: [], count: columns.count)
     }
@@ -134,15 +134,16 @@ extension TableReading {
         }
         let scans = mark.scans.add(1, ordering: .relaxed).newValue
         guard scans > WholeTableColumns.scansBeforeJoining, !mark.refused.load(ordering: .relaxed) else { return .leaves }
-        let missing = kept.indices.filter { kept[$0] == nil }.map { columns[$0] }
+        let missing = kept.indices.filter { kept[$0] == nil }
         let keptCost = kept.reduce(0) { $0 + ($1?.cost ?? 0) }
         // A number column's cost is known from the row count, before any leaf is read.
-        let numbers = missing.filter { $0.kind != .string }.count * (count * 8 + count / 8)
+        let numbers = missing.filter { columns[$0].kind != .string }.count * (count * 8 + count / 8)
         guard WholeTableColumns.fit(cost: keptCost + numbers, in: cache) else {
             mark.refused.store(true, ordering: .relaxed)
             return .leaves
         }
-        return .leavesJoining(WholeTableJoin(root: root, mark: mark, cache: cache, columns: missing, keptCost: keptCost))
+        return .leavesJoining(WholeTableJoin(
+            root: root, mark: mark, cache: cache, columns: missing.map { columns[$0] }, tags: missing.map { tags[$0] }, keptCost: keptCost))
     }
 
     private static func unwrapped(_ columns: [LeafColumn?]) -> [LeafColumn]? {

@@ -211,7 +211,7 @@ package final class PageCache: Sendable {
         state.summaries.set(summary)
     }
 
-    /// Drops a node `hold(_:for:cost:)` kept.
+    /// Drops a node `hold(_:cost:)` kept.
     package func release(_ ref: PageRef) {
         state.withLock { state in
             guard let index = state.summaries.slot(for: ref.offset), state.slots[index].isHeld,
