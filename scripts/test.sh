@@ -9,5 +9,5 @@ cd "$(dirname "$0")/.."
 swift test
 bash scripts/docs.sh
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-    swift test --sanitize=thread --scratch-path .build/tsan --filter 'AsyncRealmConcurrencyTests|EarlyPageWritesTests|TreeTests'
+    swift test --sanitize=thread --scratch-path .build/tsan --filter 'AsyncRealmConcurrencyTests|EarlyPageWritesTests|TreeTests|ShortLockedTests'
 bash scripts/fuzz.sh

@@ -40,7 +40,9 @@ package final class PageCache: Sendable {
 
     /// The most decoded bytes the cache keeps.
     let capacityBytes: Int
-    private let state = Locked(State())
+    /// Behind a `ShortLocked`: every read of a page takes it, and holds it only for a descent,
+    /// a copy or a bounded step of eviction.
+    private let state = ShortLocked(State())
 
     /// The default size, also given to SQLite as its `cache_size` in realm-bench: 64 MiB.
     package static let defaultCapacityBytes = 64 << 20
