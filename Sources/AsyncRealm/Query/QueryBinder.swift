@@ -81,6 +81,13 @@ struct QueryBinder {
             /// where an array per call was an allocation, and destroying it and its value a
             /// twentieth of the query). Holds the last argument until then.
             var lastConstants: [QueryScalar] = [.null]
+            /// The column's type, read once: `path.property` copies the property, counting a
+            /// reference to each of its strings.
+            let type: PropertyType
+            /// `path` as the comparison's left side, made once.
+            let side: BoundComparison.Side
+            /// Whether `op` takes one value of the column's type as it is (see `takesAsIs`).
+            private let takesOneValue: Bool
 
             init(path: BoundKeyPath, column: Int, op: QueryComparison.Operator, argument: Int, position: Int) {
                 self.path = path
@@ -88,6 +95,32 @@ struct QueryBinder {
                 self.op = op
                 self.argument = argument
                 self.position = position
+                type = path.property.type
+                side = .path(path, aggregate: nil)
+                takesOneValue = switch op {
+                case .in, .between: false
+                case .beginsWith, .endsWith, .contains, .like: type == .string || type == .data
+                default: !(op.isOrdering && (type == .bool || type == .uuid))
+                }
+            }
+
+            /// Whether `constant`, an argument's, is one `QueryBinder.check` passes for this
+            /// column and operator and no conversion changes: a value of the column's type (any
+            /// number for a number column, a string for data). Such an argument is used as it is,
+            /// without the checks that copy the key path's property for every call. Anything
+            /// else takes the general way, which converts or refuses it: nil, a number for a
+            /// `Float` column (made a float), a value for an `AnyRealmValue` column or a link
+            /// (whose objects' classes are checked), a value for `IN` or `BETWEEN`.
+            func takesAsIs(_ constant: QueryScalar) -> Bool {
+                guard takesOneValue else { return false }
+                return switch (type, constant) {
+                case (.int, .int), (.int, .double), (.int, .decimal),
+                     (.double, .int), (.double, .double), (.double, .decimal),
+                     (.decimal128, .int), (.decimal128, .double), (.decimal128, .decimal),
+                     (.bool, .bool), (.string, .string), (.data, .data), (.data, .string),
+                     (.date, .date), (.uuid, .uuid), (.objectId, .objectId): true
+                default: false
+                }
             }
         }
 
@@ -130,17 +163,21 @@ struct QueryBinder {
             let value = arguments[direct.argument]
             // A list argument (`age IN %@`) takes the general way.
             if case .list = value {} else {
+                let constant = try scalar(value, position: direct.position)
+                let asIs = direct.takesAsIs(constant)
                 // In place when no comparison holds the array any more; copied when one does.
-                direct.lastConstants[0] = try scalar(value, position: direct.position)
-                try check(direct.lastConstants, against: direct.path, op: direct.op, position: comparison.position)
-                let classes = Self.objectClasses(in: value)
-                try checkClasses(classes, against: direct.path, position: comparison.position)
-                if let converted = Self.converted(direct.lastConstants, for: direct.path, classes: classes) { direct.lastConstants = converted }
+                direct.lastConstants[0] = consume constant
+                if !asIs {
+                    try check(direct.lastConstants, against: direct.path, op: direct.op, position: comparison.position)
+                    let classes = Self.objectClasses(in: value)
+                    try checkClasses(classes, against: direct.path, position: comparison.position)
+                    if let converted = Self.converted(direct.lastConstants, for: direct.path, classes: classes) { direct.lastConstants = converted }
+                }
                 let constants = direct.lastConstants
                 return BoundComparison(
-                    quantifier: nil, left: .path(direct.path, aggregate: nil), op: direct.op, right: .constant(constants),
+                    quantifier: nil, left: direct.side, op: direct.op, right: .constant(constants),
                     caseInsensitive: comparison.caseInsensitive, diacriticInsensitive: comparison.diacriticInsensitive,
-                    direct: (direct.column, direct.path.property.type, constants))
+                    direct: (direct.column, direct.type, constants))
             }
         }
         // The classes of the objects given as constants, which a link must be of.

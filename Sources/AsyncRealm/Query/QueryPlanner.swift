@@ -61,6 +61,13 @@ struct QueryPlanner {
             return stored.map { MapStore.lookupKey(mapKey, $0) }
         }
 
+        /// `values` of a lookup of one constant, without making an array of it.
+        private var onlyValue: RowValue? {
+            guard let stored = QueryPlanner.stored(constants[0], as: type) else { return nil }
+            guard let mapKey, column == MapStore.lookupColumn else { return stored }
+            return MapStore.lookupKey(mapKey, stored)
+        }
+
         /// How many lookups it takes, to choose between two: a range counts as many.
         var cost: Int { range == nil ? constants.count : Int.max / 2 }
 
@@ -77,7 +84,7 @@ struct QueryPlanner {
                 return owners
             }
             if range == nil, constants.count == 1 {
-                guard let value = values.first else { return [] }
+                guard let value = onlyValue else { return [] }
                 var keys = readOrStop { try table.keys(where: column, equals: value) }
                 keys.sort()
                 return keys
