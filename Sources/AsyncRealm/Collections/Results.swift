@@ -177,14 +177,17 @@ public final class Results<Element: Object>: RandomAccessCollection {
     }
 
     /// These results narrowed by `bound`, followed by `newSteps`.
-    func filter(bound: BoundPredicate, steps newSteps: [BoundStep] = []) throws -> Results<Element> {
+    func filter(bound: consuming BoundPredicate, steps newSteps: consuming [BoundStep] = []) throws -> Results<Element> {
         // A filter commutes with sorting, so it joins the predicate; after DISTINCT or LIMIT it
         // would have to filter what they produced, which is not done yet.
         guard steps.allSatisfy({ if case .sort = $0 { true } else { false } }) else {
             throw RealmError(code: .invalidQuery, message: "filtering results that are distinct or limited is not supported yet; filter first")
         }
+        // Taken consumed, and moved into the new results: a query run in a loop made them for
+        // this call, and counting them again here was two references per call.
+        let narrowed: BoundPredicate = if let query { .both(query, bound) } else { bound }
         let allSteps = steps.isEmpty ? newSteps : steps + newSteps
-        return Results(realm: handle, info: info, query: query.map { .both($0, bound) } ?? bound, steps: allSteps, base: base, invalidations: invalidations)
+        return Results(realm: handle, info: info, query: narrowed, steps: allSteps, base: base, invalidations: invalidations)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.
@@ -396,9 +399,9 @@ public final class Results<Element: Object>: RandomAccessCollection {
                 all = iterationKeys
             } else {
                 let (evaluated, kept) = results.keysAndKeptRows
-                iterationKeys = evaluated
                 if let kept, kept.ranges.count == evaluated.count {
-                    // The rows evaluating read, already in this order: one batch of everything.
+                    // The rows evaluating read, already in this order: one batch of everything,
+                    // the last (so the keys are not kept again for the next).
                     keys = evaluated
                     keptRows = kept.ranges
                     buffer = kept.buffer
@@ -406,6 +409,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
                     exhausted = true
                     return
                 }
+                iterationKeys = evaluated
                 all = evaluated
             }
             let end = Swift.min(filteredPosition + Self.keyBatchSize, all.count)

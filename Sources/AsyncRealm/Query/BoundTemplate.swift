@@ -98,25 +98,31 @@ final class BoundTemplate {
 /// subquery, or text that does not bind).
 struct BoundTemplates {
     private var templates: [TemplateKey: BoundTemplate?] = [:]
-    /// The last string asked for and its template: a query run in a loop asks for the same
-    /// string each time, and comparing it with the last (the same literal compares by its
-    /// storage at once) costs less than hashing it.
-    private var last: (key: TemplateKey, template: BoundTemplate?)?
+    /// The last string asked for, its argument count and its template: a query run in a loop
+    /// asks for the same string each time, and comparing it with the last (the same literal
+    /// compares by its storage at once) costs less than hashing it. Three fields, not an
+    /// optional tuple: binding the tuple to compare it copied the string and the template.
+    private var lastFormat: String?
+    private var lastArgumentCount = 0
+    private var lastTemplate: BoundTemplate?
     private static let limit = 64
 
-    mutating func template(for format: String, argumentCount: Int, schema: ObjectSchema, binder: QueryBinder) -> BoundTemplate? {
-        if let last, last.key.argumentCount == argumentCount, last.key.format == format { return last.template }
+    /// The template of `format` with `argumentCount` arguments; `schema` is read only when the
+    /// string is bound for the first time.
+    mutating func template(for format: String, argumentCount: Int, schema: @autoclosure () -> ObjectSchema, binder: QueryBinder) -> BoundTemplate? {
+        if lastArgumentCount == argumentCount, lastFormat == format { return lastTemplate }
         let key = TemplateKey(format: format, argumentCount: argumentCount)
+        let template: BoundTemplate?
         if let known = templates[key] {
-            last = (key, known)
-            return known
+            template = known
+        } else {
+            template = try? ParsedTemplates.template(format, argumentCount: argumentCount).map {
+                try BoundTemplate($0, schema: schema(), binder: binder)
+            }
+            if templates.count >= Self.limit { templates.removeAll(keepingCapacity: true) }
+            templates.updateValue(template, forKey: key)
         }
-        let made = try? ParsedTemplates.template(format, argumentCount: argumentCount).map {
-            try BoundTemplate($0, schema: schema, binder: binder)
-        }
-        if templates.count >= Self.limit { templates.removeAll(keepingCapacity: true) }
-        templates.updateValue(made, forKey: key)
-        last = (key, made)
-        return made
+        (lastFormat, lastArgumentCount, lastTemplate) = (format, argumentCount, template)
+        return template
     }
 }
