@@ -56,14 +56,13 @@ struct QueryPlanner {
         /// The values looked up, in the column's stored form: for `map['key']` through the map's
         /// key-and-value index, each joined with the key (`MapStore.lookupKey`).
         var values: [RowValue] {
-            let stored = constants.compactMap { QueryPlanner.stored($0, as: type) }
-            guard let mapKey, column == MapStore.lookupColumn else { return stored }
-            return stored.map { MapStore.lookupKey(mapKey, $0) }
+            constants.compactMap(value(of:))
         }
 
-        /// `values` of a lookup of one constant, without making an array of it.
-        private var onlyValue: RowValue? {
-            guard let stored = QueryPlanner.stored(constants[0], as: type) else { return nil }
+        /// The value `constant` is looked up as (see `values`); nil if it has no stored form in
+        /// the column. A lookup of one constant asks this, and makes no array of it.
+        private func value(of constant: QueryScalar) -> RowValue? {
+            guard let stored = QueryPlanner.stored(constant, as: type) else { return nil }
             guard let mapKey, column == MapStore.lookupColumn else { return stored }
             return MapStore.lookupKey(mapKey, stored)
         }
@@ -84,7 +83,7 @@ struct QueryPlanner {
                 return owners
             }
             if range == nil, constants.count == 1 {
-                guard let value = onlyValue else { return [] }
+                guard let value = value(of: constants[0]) else { return [] }
                 var keys = readOrStop { try table.keys(where: column, equals: value) }
                 keys.sort()
                 return keys
