@@ -280,6 +280,16 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test("a string's UTF-8 read in place is its UTF-8: small and native strings, ASCII or not, and one made from a substring")
+    func utf8InPlace() {
+        let long = String(repeating: "x", count: 40) + "é✓"
+        var texts = ["", "a", "café", String(repeating: "a", count: 15), String(repeating: "a", count: 16), long]
+        texts.append(String(long.dropFirst(3)))
+        for text in texts {
+            #expect(text.withUTF8InPlace { Array($0) } == Array(text.utf8), "\(text)")
+        }
+    }
+
     @Test("strings read from rows are the bytes stored, either side of the small-string length, and ill-formed bytes read as U+FFFD")
     func storedStrings() {
         // 15 bytes fit in a small string and take the other constructor: each length from

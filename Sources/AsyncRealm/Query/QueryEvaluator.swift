@@ -552,10 +552,8 @@ final class QueryEvaluator {
     /// BEGINSWITH, ENDSWITH or CONTAINS on two ASCII strings, in place (no folded copies);
     /// nil if either is not ASCII, for the general path to decide.
     private static func asciiTest(_ text: String, _ pattern: String, _ op: QueryComparison.Operator, caseInsensitive: Bool) -> Bool? {
-        var text = text
-        var pattern = pattern
-        return text.withUTF8 { subject in
-            pattern.withUTF8 { needle -> Bool? in
+        text.withUTF8InPlace { subject in
+            pattern.withUTF8InPlace { needle -> Bool? in
                 @inline(__always) func folded(_ byte: UInt8) -> UInt8 {
                     caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
                 }

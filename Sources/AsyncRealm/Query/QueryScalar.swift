@@ -174,9 +174,8 @@ enum QueryScalar: Hashable, Sendable {
     /// Realm compares them: `"caf\u{E9}"` and `"cafe\u{301}"`, which Swift's `==` calls equal,
     /// are two strings here, as they are to an index and a primary key (`Docs/Limits.md`).
     static func compareBytes(_ a: String, _ b: String) -> Int {
-        var (a, b) = (a, b)
-        return a.withUTF8 { left in
-            b.withUTF8 { right in
+        a.withUTF8InPlace { left in
+            b.withUTF8InPlace { right in
                 let common = Swift.min(left.count, right.count)
                 if common > 0, let l = left.baseAddress, let r = right.baseAddress {
                     let compared = memcmp(l, r, common)

@@ -155,10 +155,10 @@ struct ASCIIStringTest: Sendable {
               op == .equal || op == .notEqual || op == .beginsWith || op == .endsWith || op == .contains,
               direct.constants.count == 1, case .string(var pattern) = direct.constants[0] else { return nil }
         let fold = caseInsensitive ? FoldTable.lowercase : FoldTable.identity
-        guard pattern.withUTF8({ ASCIIBytes.isASCII(UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard pattern.withUTF8InPlace({ ASCIIBytes.isASCII(UnsafeRawBufferPointer($0)) }) else { return nil }
         if caseInsensitive {
             pattern = String(unsafeUninitializedCapacity: pattern.utf8.count) { folded in
-                pattern.withUTF8 { bytes in
+                pattern.withUTF8InPlace { bytes in
                     for index in bytes.indices { folded[index] = fold.bytes[Int(bytes[index])] }
                 }
                 return pattern.utf8.count
@@ -174,8 +174,7 @@ struct ASCIIStringTest: Sendable {
     /// Whether `row` passes; `comparison` is the comparison this test was made for.
     @inline(__always)
     func matches(_ row: RowView, _ comparison: BoundComparison) throws -> Bool {
-        var needle = needle
-        return try needle.withUTF8 { try matches(row, comparison, needle: $0) }
+        try needle.withUTF8InPlace { try matches(row, comparison, needle: $0) }
     }
 
     /// The test as a scan calls it for each row, the needle's bytes taken out of it once.

@@ -78,8 +78,7 @@ struct SortKeys {
     /// Whether `text` is all ASCII, read through its contiguous UTF-8 (iterating `utf8` goes
     /// through the generic collection witnesses here, several times slower).
     private static func isASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.withUTF8InPlace { bytes in
             for byte in bytes where byte >= 0x80 { return false }
             return true
         }
@@ -95,8 +94,7 @@ struct SortKeys {
             let prefix = UInt64(bitPattern: number) ^ (1 << 63)
             return (prefix, prefix != 0)
         case .string(let text):
-            var text = text
-            return text.withUTF8 { prefix(ofString: UnsafeRawBufferPointer($0)) }
+            return text.withUTF8InPlace { prefix(ofString: UnsafeRawBufferPointer($0)) }
         default:
             return (0, false)
         }

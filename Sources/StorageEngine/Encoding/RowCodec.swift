@@ -73,11 +73,7 @@ package enum RowCodec {
                 writer.appendVarint(UInt64(utf8.count))
                 writer.append(UnsafeRawBufferPointer(utf8))
             }
-            // Native strings hand out their UTF-8 in place; `withUTF8` needs a mutable copy.
-            if text.utf8.withContiguousStorageIfAvailable(write) == nil {
-                var text = text
-                text.withUTF8(write)
-            }
+            text.withUTF8InPlace(write)
         case .binary(let bytes):
             writer.appendVarint(UInt64(bytes.count))
             bytes.withUnsafeBytes { writer.append($0) }

@@ -1,6 +1,16 @@
 import Synchronization
 
 extension String {
+    /// Calls `body` with the string's UTF-8 bytes, read in place when they are contiguous (a
+    /// native string's are): `withUTF8` needs a `var`, and copying the string into one counts
+    /// a reference to its storage, twice per call.
+    @inlinable @inline(__always)
+    package func withUTF8InPlace<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self
+        return try copy.withUTF8(body)
+    }
+
     /// A string made from UTF-8 bytes read from the file, ill-formed sequences replaced by
     /// U+FFFD as `String(decoding:as:)` replaces them.
     ///

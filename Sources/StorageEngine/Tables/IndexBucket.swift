@@ -92,8 +92,8 @@ package struct IndexBucket {
     /// Whether the value encoded in `encoded` is `value` (`RowValue.isIdentical`). A string is
     /// compared by its bytes where they lie, without making a `String`.
     static func encodedValue(_ encoded: UnsafeRawBufferPointer, equals value: RowValue) throws -> Bool {
-        if case .string(var text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
-            return text.withUTF8 { probe in
+        if case .string(let text) = value, let stored = try RowCodec.stringBytes(0, of: encoded) {
+            return text.withUTF8InPlace { probe in
                 probe.count == stored.count && (probe.isEmpty || memcmp(probe.baseAddress!, stored.baseAddress!, probe.count) == 0)
             }
         }

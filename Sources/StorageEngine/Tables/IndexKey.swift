@@ -17,8 +17,7 @@ package enum IndexKey {
         case .objectKey(let key): return key
         case .uuid(let bits): return UInt64(truncatingIfNeeded: bits >> 64)
         case .string(let text):
-            var text = text
-            return text.withUTF8 { prefix(UnsafeRawBufferPointer($0)) }
+            return text.withUTF8InPlace { prefix(UnsafeRawBufferPointer($0)) }
         case .binary(let bytes): return bytes.withUnsafeBytes { prefix($0) }
         case .list: stopProgram("lists cannot be indexed")
         }
