@@ -1,4 +1,5 @@
 import Glibc
+import StorageEngine
 
 /// A buffered writer to a file descriptor: an export of a million objects makes one system
 /// call per 64 KiB, not one per value.
@@ -19,8 +20,7 @@ final class Output {
     var isTerminal: Bool { isatty(descriptor) == 1 }
 
     func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buffer.append(contentsOf: $0) }
+        text.withUTF8InPlace { buffer.append(contentsOf: $0) }
         if buffer.count >= Self.capacity { flush() }
     }
 
