@@ -79,11 +79,23 @@ struct LeafCompressionTests {
             return PageCodec.isCompressed(stored)
         }
 
+        // Commits to another table in between, so that the leaf is not rewritten hot (stored
+        // whole and raw without trying; see `hotLeaves`).
+        var spacerKey: UInt64 = 0
+        func pause() throws {
+            for _ in 0..<LeafCompression.hotVersions {
+                spacerKey += 1
+                try database.write { [spacerKey] in try $0.createTable("spacer").rowTree.append(spacerKey, [1]) }
+            }
+        }
+
         try commit((0..<20).map { _ in Self.randomBytes(100, &random) })
         #expect(try !rootPageIsCompressed())
+        try pause()
         // A fifth more, all zeros: worth compressing, but within a quarter of the failed try.
         try commit((0..<4).map { _ in [UInt8](repeating: 0, count: 100) })
         #expect(try !rootPageIsCompressed(), "the leaf's hint came through the page cache into the next transaction")
+        try pause()
         try commit((0..<4).map { _ in [UInt8](repeating: 0, count: 100) })
         #expect(try rootPageIsCompressed(), "grown past a quarter, the leaf is tried again")
 
@@ -95,5 +107,105 @@ struct LeafCompressionTests {
             return true
         }
         #expect(found == expected)
+    }
+
+    @Test("the hot rule: a leaf encoded within hotVersions commits before counts as rewritten, one never encoded does not")
+    func hotRule() {
+        var leaf = Self.leaf([[1, 2, 3]])
+        #expect(!LeafCompression.isHot(leaf, atVersion: 5), "never encoded since it was read")
+        leaf.encodedAtVersion = 5
+        #expect(!LeafCompression.isHot(leaf, atVersion: 5))
+        #expect(LeafCompression.isHot(leaf, atVersion: 6))
+        #expect(LeafCompression.isHot(leaf, atVersion: 5 + LeafCompression.hotVersions))
+        #expect(!LeafCompression.isHot(leaf, atVersion: 6 + LeafCompression.hotVersions))
+
+        var left = Self.leaf((0..<4).map { [UInt8($0)] })
+        left.encodedAtVersion = 5
+        let right = left.split(at: 2)
+        #expect(left.encodedAtVersion == 0 && right.encodedAtVersion == 0, "a split leaves neither half hot")
+
+        var page = LeafCompression.page(for: &leaf, atVersion: 6)
+        #expect(leaf.encodedAtVersion == 6)
+        let ref = PageCodec.seal(&page, at: 4096)
+        let raw = try? page.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 }
+        #expect(raw == NodeCodec.encodeWhole(leaf))
+    }
+
+    @Test("a leaf rewritten commit after commit is stored whole and raw, and packed again after a pause or a split")
+    func hotLeaves() throws {
+        let file = InMemoryFile()
+        let database = try Database.open(file: file)
+        var expected: [UInt64: [UInt8]] = [:]
+        // Rows as the row encoder writes them, which a leaf stores by column (layout 1) when
+        // it is not hot. Numbers that count up and short names: they pack and compress.
+        func append(_ count: Int) throws {
+            try database.write { transaction in
+                let tree = transaction.createTable("t").rowTree
+                for _ in 0..<count {
+                    let key = UInt64(expected.count + 1)
+                    let row = RowCodec.encode([.int(Int64(key)), .string("name \(key % 10)"), .int(7)])
+                    try tree.append(key, row)
+                    expected[key] = row
+                }
+            }
+        }
+        /// The layout of each leaf of table "t" as stored, and whether its page is compressed.
+        func storedLeaves() throws -> [(layout: NodeCodec.Layout, compressed: Bool)] {
+            let snapshot = try database.snapshot()
+            let root = snapshot.catalog.tables["t"]!.rows
+            let refs: [PageRef] = switch try snapshot.store.node(root) {
+            case .leaf: [root]
+            case .branch(let branch): branch.children.map { child in
+                guard case .stored(let ref) = child else { return .null }
+                return ref
+            }
+            }
+            return try refs.map { ref in
+                var stored = [UInt8](repeating: 0, count: Int(ref.length))
+                try stored.withUnsafeMutableBytes { try snapshot.store.file.read(into: $0, at: ref.offset) }
+                let raw = try stored.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 }
+                return (try NodeCodec.layout(ofLeaf: raw), PageCodec.isCompressed(stored))
+            }
+        }
+        func spacers(_ count: UInt64) throws {
+            for key in 1...count {
+                try database.write { try $0.createTable("spacer").rowTree.append(UInt64(expected.count) << 8 | key, [1]) }
+            }
+        }
+
+        try append(20)
+        var leaves = try storedLeaves()
+        #expect(leaves.count == 1 && leaves[0].layout == .rowsByColumn && leaves[0].compressed, "written once: packed")
+        try append(1)
+        leaves = try storedLeaves()
+        #expect(leaves.count == 1 && leaves[0].layout == .values && !leaves[0].compressed, "rewritten by the next commit: whole and raw")
+        try spacers(LeafCompression.hotVersions - 1)
+        try append(1)
+        #expect(try storedLeaves()[0].layout == .values, "rewritten within hotVersions commits: still whole")
+        try spacers(LeafCompression.hotVersions)
+        try append(1)
+        leaves = try storedLeaves()
+        #expect(leaves.count == 1 && leaves[0].layout == .rowsByColumn && leaves[0].compressed, "rewritten after a pause: packed again")
+
+        // One row a commit until the leaf splits: the full half is packed, the new right
+        // edge, once rewritten, is whole.
+        while try storedLeaves().count == 1 { try append(1) }
+        try append(1)
+        leaves = try storedLeaves()
+        #expect(leaves.count == 2)
+        #expect(leaves.first?.layout == .rowsByColumn, "the half a split leaves behind is packed")
+        #expect(leaves.last?.layout == .values, "the leaf the commits append to is whole")
+
+        // Every row reads back, through the cache and from the file.
+        for reopened in [false, true] {
+            let snapshot = try reopened ? Database.open(file: file).snapshot() : database.snapshot()
+            let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
+            var found: [UInt64: [UInt8]] = [:]
+            try tree.scan { key, value in
+                found[key] = Array(value)
+                return true
+            }
+            #expect(found == expected)
+        }
     }
 }

@@ -12,6 +12,9 @@ package struct Leaf: Sendable {
     /// saved too little; 0 if it compressed or was not tried. In memory only (see
     /// `LeafCompression`).
     var incompressibleSize: UInt32 = 0
+    /// The version whose commit last encoded this leaf into a page, 0 if none did since the
+    /// leaf was read or built. In memory only (see `LeafCompression.isHot`).
+    var encodedAtVersion: UInt64 = 0
 
     @usableFromInline static let overflowBit: UInt32 = 1 << 31
 
@@ -100,9 +103,12 @@ package struct Leaf: Sendable {
         keys.remove(at: index)
     }
 
-    /// Keeps entries `[0, index)` and returns the rest as a new leaf.
+    /// Keeps entries `[0, index)` and returns the rest as a new leaf. Neither half counts as
+    /// rewritten (see `LeafCompression.isHot`): the full half a run of appends leaves behind
+    /// is packed, not kept whole.
     package mutating func split(at index: Int) -> Leaf {
         let cut = index == 0 ? 0 : Int(ends[index - 1] & ~Leaf.overflowBit)
+        encodedAtVersion = 0
         var right = Leaf()
         right.keys = Array(keys[index...])
         right.bytes = Array(bytes[cut...])

@@ -13,7 +13,37 @@
 /// after all, and a leaf read back from disk (no hint) is tried as before. A wrong guess costs
 /// space (what the rows added since the last try would have saved, until the next try), never
 /// correctness: the reader goes by the page's flag.
+///
+/// A leaf rewritten commit after commit (the rightmost leaf of a table that one-object
+/// commits append to, an index's leaf that their ids land in) is *hot*: each of those
+/// commits would survey and pack its columns again, most of the commit's time, for a page
+/// the next commit replaces. So a leaf encoded by one of the `hotVersions` commits before
+/// this one is stored whole (`NodeCodec.encodeWhole`, layout 0) and raw: a copy of its bytes.
+/// It is packed again the first time a commit rewrites it after a pause. The cost is space,
+/// bounded by the leaves hot when writing stopped; the reader decodes every layout to the
+/// same leaf.
 enum LeafCompression {
+    /// How many versions after its last encoding a leaf rewritten counts as hot.
+    static let hotVersions: UInt64 = 16
+
+    /// Whether the commit of `version` rewrites `leaf` within `hotVersions` of the commit
+    /// that last encoded it.
+    static func isHot(_ leaf: Leaf, atVersion version: UInt64) -> Bool {
+        leaf.encodedAtVersion != 0 && version > leaf.encodedAtVersion && version - leaf.encodedAtVersion <= hotVersions
+    }
+
+    /// The stored page of `leaf` written by the commit of `version`: whole and raw if the
+    /// leaf is hot, else `page(for:)`'s. The leaf keeps its hints and the version.
+    static func page(for leaf: inout Leaf, atVersion version: UInt64) -> [UInt8] {
+        defer { leaf.encodedAtVersion = version }
+        if isHot(leaf, atVersion: version) {
+            return PageCodec.encode(kind: .leaf, raw: NodeCodec.encodeWhole(leaf), compress: false)
+        }
+        let (page, hint) = page(for: leaf)
+        leaf.incompressibleSize = hint
+        return page
+    }
+
     /// How much a leaf must have grown past its last failed try before it is tried again.
     static func isWorthTrying(encodedSize: Int, incompressibleSize: UInt32) -> Bool {
         incompressibleSize == 0 || encodedSize >= Int(incompressibleSize) + Int(incompressibleSize) / 4

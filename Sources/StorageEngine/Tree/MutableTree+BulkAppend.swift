@@ -94,6 +94,9 @@ extension MutableTree {
     /// Notes that the append left the leaf at `index` full, and once a few have filled in this
     /// transaction, hands it over to be encoded while the appends go on (see `EarlyLeafEncoding`).
     private func leafFilled(_ index: Int) {
+        // No later append rewrites a full leaf: packed, not kept whole as a hot one is (see
+        // `LeafCompression.isHot`).
+        leaves[index].encodedAtVersion = 0
         filledLeaves += 1
         guard filledLeaves >= EarlyLeafEncoding.minimumFilledLeaves else { return }
         if earlyEncoding == nil { earlyEncoding = EarlyLeafEncoding() }

@@ -221,8 +221,7 @@ package final class MutableTree: TreeReading {
             // were many (see `ParallelLeafEncoding`).
             if writtenLeaves[index] != nil { return (0, 1) }
             if let stored = encodedLeaves[index] { return (FreeSpace.rounded(UInt64(space.sealedSize(stored))), 1) }
-            let (stored, hint) = LeafCompression.page(for: leaves[index])
-            leaves[index].incompressibleSize = hint
+            let stored = LeafCompression.page(for: &leaves[index], atVersion: space.version)
             encodedLeaves[index] = stored
             return (FreeSpace.rounded(UInt64(space.sealedSize(stored))), 1)
         case .dirtyBranch(let index):
@@ -269,7 +268,7 @@ package final class MutableTree: TreeReading {
             if let encoded = encodedLeaves.removeValue(forKey: index) {
                 stored = encoded
             } else {
-                (stored, leaves[index].incompressibleSize) = LeafCompression.page(for: leaves[index])
+                stored = LeafCompression.page(for: &leaves[index], atVersion: space.version)
             }
             let ref = try space.writeStored(&stored)
             store.cache.insert(.leaf(leaves[index]), for: ref, cost: leaves[index].encodedSize + 64)

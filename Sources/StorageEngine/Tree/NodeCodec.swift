@@ -12,8 +12,14 @@
 package enum NodeCodec {
     package static func encode(_ leaf: Leaf) -> [UInt8] {
         if let columns = encodeByColumns(leaf, as: .rowsByColumn) ?? encodeByColumns(leaf, as: .singleKeyBuckets) { return columns }
+        return encodeWhole(leaf)
+    }
+
+    /// `leaf` with its values whole (layout 0), whatever they are: a copy of its bytes, with
+    /// nothing surveyed or packed.
+    package static func encodeWhole(_ leaf: Leaf) -> [UInt8] {
         // At most ten bytes for the count, each key's delta and each value's length.
-        return UnsafeByteWriter.bytes(maximum: 11 + leaf.count * 20 + leaf.bytes.count) { writer in
+        UnsafeByteWriter.bytes(maximum: 11 + leaf.count * 20 + leaf.bytes.count) { writer in
             writer.appendVarint(UInt64(leaf.count))
             appendLeafKeys(leaf.keys, to: &writer)
             writer.append(Layout.values.rawValue)
@@ -134,6 +140,16 @@ package enum NodeCodec {
             case .branch: return .branch(try decodeBranch(&reader))
             default: throw StorageError.corrupted("expected a tree page, found a \(kind) page", at: origin)
             }
+        }
+    }
+
+    /// The layout of the values of the leaf whose page body is `raw`.
+    static func layout(ofLeaf raw: [UInt8]) throws -> Layout {
+        try raw.withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer, origin: 0)
+            _ = try readLeafKeys(&reader, count: try reader.readLength(limit: maximumLeafEntries))
+            guard let layout = Layout(rawValue: try reader.readByte()) else { throw reader.corrupted("has values in an unknown layout") }
+            return layout
         }
     }
 

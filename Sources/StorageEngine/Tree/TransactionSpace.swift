@@ -29,9 +29,14 @@ package final class TransactionSpace {
     /// The pages written ahead that the commit references, by offset.
     private var earlyKept: Set<UInt64> = []
 
-    package init(store: PageStore, freeSpace: FreeSpace) {
+    /// The version the transaction's commit makes (0 when unknown): what a leaf it encodes
+    /// remembers (see `LeafCompression.isHot`).
+    let version: UInt64
+
+    package init(store: PageStore, freeSpace: FreeSpace, version: UInt64 = 0) {
         self.store = store
         self.freeSpace = freeSpace
+        self.version = version
         self.writer = PageWriter(file: store.file)
     }
 

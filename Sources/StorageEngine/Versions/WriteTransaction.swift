@@ -41,7 +41,7 @@ package final class WriteTransaction {
         self.joinedGroup = joinedGroup
         self.ownsLock = !joinedGroup
         self.catalog = base.catalog
-        self.space = TransactionSpace(store: base.store, freeSpace: freeSpace)
+        self.space = TransactionSpace(store: base.store, freeSpace: freeSpace, version: base.version + 1)
     }
 
     deinit {
