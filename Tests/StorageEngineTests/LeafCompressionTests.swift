@@ -16,6 +16,31 @@ struct LeafCompressionTests {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
+    /// The layout of each leaf of table "t" (a leaf, or a branch over leaves) as stored, and
+    /// whether its page is compressed.
+    static func storedLeaves(of database: Database) throws -> [(layout: NodeCodec.Layout, compressed: Bool)] {
+        let snapshot = try database.snapshot()
+        let root = snapshot.catalog.tables["t"]!.rows
+        let refs: [PageRef] = switch try snapshot.store.node(root) {
+        case .leaf: [root]
+        case .branch(let branch): branch.children.map { child in
+            guard case .stored(let ref) = child else { return .null }
+            return ref
+        }
+        }
+        return try refs.map { ref in
+            var stored = [UInt8](repeating: 0, count: Int(ref.length))
+            try stored.withUnsafeMutableBytes { try snapshot.store.file.read(into: $0, at: ref.offset) }
+            let raw = try stored.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 }
+            return (try NodeCodec.layout(ofLeaf: raw), PageCodec.isCompressed(stored))
+        }
+    }
+
+    /// A row as the row encoder writes it, which a leaf stores by column when it is not hot.
+    static func row(_ key: UInt64, _ version: Int = 0) -> [UInt8] {
+        RowCodec.encode([.int(Int64(key)), .string("name \(key % 10)"), .int(Int64(version))])
+    }
+
     @Test("a leaf that did not compress is stored raw without trying until it grows by a quarter")
     func hintRule() throws {
         var random = SeededGenerator(seed: 3)
@@ -143,28 +168,10 @@ struct LeafCompressionTests {
                 let tree = transaction.createTable("t").rowTree
                 for _ in 0..<count {
                     let key = UInt64(expected.count + 1)
-                    let row = RowCodec.encode([.int(Int64(key)), .string("name \(key % 10)"), .int(7)])
+                    let row = Self.row(key)
                     try tree.append(key, row)
                     expected[key] = row
                 }
-            }
-        }
-        /// The layout of each leaf of table "t" as stored, and whether its page is compressed.
-        func storedLeaves() throws -> [(layout: NodeCodec.Layout, compressed: Bool)] {
-            let snapshot = try database.snapshot()
-            let root = snapshot.catalog.tables["t"]!.rows
-            let refs: [PageRef] = switch try snapshot.store.node(root) {
-            case .leaf: [root]
-            case .branch(let branch): branch.children.map { child in
-                guard case .stored(let ref) = child else { return .null }
-                return ref
-            }
-            }
-            return try refs.map { ref in
-                var stored = [UInt8](repeating: 0, count: Int(ref.length))
-                try stored.withUnsafeMutableBytes { try snapshot.store.file.read(into: $0, at: ref.offset) }
-                let raw = try stored.withUnsafeBytes { try PageCodec.decode($0, ref: ref).1 }
-                return (try NodeCodec.layout(ofLeaf: raw), PageCodec.isCompressed(stored))
             }
         }
         func spacers(_ count: UInt64) throws {
@@ -174,24 +181,24 @@ struct LeafCompressionTests {
         }
 
         try append(20)
-        var leaves = try storedLeaves()
+        var leaves = try Self.storedLeaves(of: database)
         #expect(leaves.count == 1 && leaves[0].layout == .rowsByColumn && leaves[0].compressed, "written once: packed")
         try append(1)
-        leaves = try storedLeaves()
+        leaves = try Self.storedLeaves(of: database)
         #expect(leaves.count == 1 && leaves[0].layout == .values && !leaves[0].compressed, "rewritten by the next commit: whole and raw")
         try spacers(LeafCompression.hotVersions - 1)
         try append(1)
-        #expect(try storedLeaves()[0].layout == .values, "rewritten within hotVersions commits: still whole")
+        #expect(try Self.storedLeaves(of: database)[0].layout == .values, "rewritten within hotVersions commits: still whole")
         try spacers(LeafCompression.hotVersions)
         try append(1)
-        leaves = try storedLeaves()
+        leaves = try Self.storedLeaves(of: database)
         #expect(leaves.count == 1 && leaves[0].layout == .rowsByColumn && leaves[0].compressed, "rewritten after a pause: packed again")
 
         // One row a commit until the leaf splits: the full half is packed, the new right
         // edge, once rewritten, is whole.
-        while try storedLeaves().count == 1 { try append(1) }
+        while try Self.storedLeaves(of: database).count == 1 { try append(1) }
         try append(1)
-        leaves = try storedLeaves()
+        leaves = try Self.storedLeaves(of: database)
         #expect(leaves.count == 2)
         #expect(leaves.first?.layout == .rowsByColumn, "the half a split leaves behind is packed")
         #expect(leaves.last?.layout == .values, "the leaf the commits append to is whole")
@@ -207,5 +214,45 @@ struct LeafCompressionTests {
             }
             #expect(found == expected)
         }
+    }
+
+    @Test("a commit rewriting many leaves packs every one, hot or not; two leaves rewritten twice in a row are whole")
+    func manyHotLeaves() throws {
+        let database = try Database.open(file: InMemoryFile())
+        let rows: UInt64 = 16_000
+        try database.write { transaction in
+            let tree = transaction.createTable("t").rowTree
+            for key in 1...rows { try tree.append(key, Self.row(key)) }
+        }
+        let leafCount = try Self.storedLeaves(of: database).count
+        #expect(leafCount > 2 * ParallelLeafEncoding.minimumLeaves)
+        // A row in each of many leaves, twice in a row: the second commit's leaves were all
+        // encoded by the commit before, and are packed all the same.
+        func update(_ keys: [UInt64], _ version: Int) throws {
+            try database.write { transaction in
+                let tree = transaction.createTable("t").rowTree
+                for key in keys { try tree.put(key, Self.row(key, version)) }
+            }
+        }
+        let spread = Array(stride(from: UInt64(1), through: rows, by: Int(rows) / leafCount))
+        try update(spread, 1)
+        try update(spread, 2)
+        #expect(try Self.storedLeaves(of: database).allSatisfy { $0.layout == .rowsByColumn })
+        try update([1, rows], 3)
+        try update([1, rows], 4)
+        let layouts = try Self.storedLeaves(of: database).map(\.layout)
+        #expect(layouts.first == .values && layouts.last == .values)
+        #expect(layouts.dropFirst().dropLast().allSatisfy { $0 == .rowsByColumn })
+
+        let snapshot = try database.snapshot()
+        let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
+        var count: UInt64 = 0
+        try tree.scan { key, value in
+            count += 1
+            let version = [1, rows].contains(key) ? 4 : spread.contains(key) ? 2 : 0
+            #expect(Array(value) == Self.row(key, version))
+            return true
+        }
+        #expect(count == rows)
     }
 }

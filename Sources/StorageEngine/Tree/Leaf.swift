@@ -12,8 +12,9 @@ package struct Leaf: Sendable {
     /// saved too little; 0 if it compressed or was not tried. In memory only (see
     /// `LeafCompression`).
     var incompressibleSize: UInt32 = 0
-    /// The version whose commit last encoded this leaf into a page, 0 if none did since the
-    /// leaf was read or built. In memory only (see `LeafCompression.isHot`).
+    /// The version whose commit last encoded this leaf into a page on its own (a commit with
+    /// many dirty leaves encodes them together, packed, and leaves this as it was), 0 if none
+    /// did since the leaf was read or built. In memory only (see `LeafCompression.isHot`).
     var encodedAtVersion: UInt64 = 0
 
     @usableFromInline static let overflowBit: UInt32 = 1 << 31

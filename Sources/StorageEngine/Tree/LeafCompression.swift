@@ -19,9 +19,10 @@
 /// commits would survey and pack its columns again, most of the commit's time, for a page
 /// the next commit replaces. So a leaf encoded by one of the `hotVersions` commits before
 /// this one is stored whole (`NodeCodec.encodeWhole`, layout 0) and raw: a copy of its bytes.
-/// It is packed again the first time a commit rewrites it after a pause. The cost is space,
-/// bounded by the leaves hot when writing stopped; the reader decodes every layout to the
-/// same leaf.
+/// It is packed again the first time a commit rewrites it after a pause, and when it splits
+/// or fills. A commit with many dirty leaves packs them all (`ParallelLeafEncoding`), so the
+/// cost is space, bounded by the few leaves small commits kept rewriting when writing
+/// stopped; the reader decodes every layout to the same leaf.
 enum LeafCompression {
     /// How many versions after its last encoding a leaf rewritten counts as hot.
     static let hotVersions: UInt64 = 16
