@@ -36,6 +36,17 @@ struct LeafCompressionTests {
         }
     }
 
+    /// Every row of table "t" in `snapshot`, by key.
+    static func rows(of snapshot: Snapshot) throws -> [UInt64: [UInt8]] {
+        let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
+        var found: [UInt64: [UInt8]] = [:]
+        try tree.scan { key, value in
+            found[key] = Array(value)
+            return true
+        }
+        return found
+    }
+
     /// A row as the row encoder writes it, which a leaf stores by column when it is not hot.
     static func row(_ key: UInt64, _ version: Int = 0) -> [UInt8] {
         RowCodec.encode([.int(Int64(key)), .string("name \(key % 10)"), .int(Int64(version))])
@@ -124,14 +135,7 @@ struct LeafCompressionTests {
         try commit((0..<4).map { _ in [UInt8](repeating: 0, count: 100) })
         #expect(try rootPageIsCompressed(), "grown past a quarter, the leaf is tried again")
 
-        let snapshot = try database.snapshot()
-        let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
-        var found: [UInt64: [UInt8]] = [:]
-        try tree.scan { key, value in
-            found[key] = Array(value)
-            return true
-        }
-        #expect(found == expected)
+        #expect(try Self.rows(of: database.snapshot()) == expected)
     }
 
     @Test("the hot rule: a leaf encoded within hotVersions commits before counts as rewritten, one never encoded does not")
@@ -204,16 +208,8 @@ struct LeafCompressionTests {
         #expect(leaves.last?.layout == .values, "the leaf the commits append to is whole")
 
         // Every row reads back, through the cache and from the file.
-        for reopened in [false, true] {
-            let snapshot = try reopened ? Database.open(file: file).snapshot() : database.snapshot()
-            let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
-            var found: [UInt64: [UInt8]] = [:]
-            try tree.scan { key, value in
-                found[key] = Array(value)
-                return true
-            }
-            #expect(found == expected)
-        }
+        #expect(try Self.rows(of: database.snapshot()) == expected)
+        #expect(try Self.rows(of: Database.open(file: file).snapshot()) == expected)
     }
 
     @Test("a commit rewriting many leaves packs every one, hot or not; two leaves rewritten twice in a row are whole")
@@ -244,15 +240,11 @@ struct LeafCompressionTests {
         #expect(layouts.first == .values && layouts.last == .values)
         #expect(layouts.dropFirst().dropLast().allSatisfy { $0 == .rowsByColumn })
 
-        let snapshot = try database.snapshot()
-        let tree = TreeReader(store: snapshot.store, root: snapshot.catalog.tables["t"]!.rows)
-        var count: UInt64 = 0
-        try tree.scan { key, value in
-            count += 1
+        let found = try Self.rows(of: database.snapshot())
+        #expect(found.count == Int(rows))
+        for (key, value) in found {
             let version = [1, rows].contains(key) ? 4 : spread.contains(key) ? 2 : 0
-            #expect(Array(value) == Self.row(key, version))
-            return true
+            #expect(value == Self.row(key, version))
         }
-        #expect(count == rows)
     }
 }
