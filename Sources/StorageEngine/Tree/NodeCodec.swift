@@ -147,24 +147,28 @@ package enum NodeCodec {
     static func layout(ofLeaf raw: [UInt8]) throws -> Layout {
         try raw.withUnsafeBytes { buffer in
             var reader = ByteReader(buffer, origin: 0)
-            _ = try readLeafKeys(&reader, count: try reader.readLength(limit: maximumLeafEntries))
-            guard let layout = Layout(rawValue: try reader.readByte()) else { throw reader.corrupted("has values in an unknown layout") }
-            return layout
+            return try readLeafHead(&reader).layout
         }
     }
 
+    /// A leaf's keys and the layout of its values, leaving `reader` at the values.
+    private static func readLeafHead(_ reader: inout ByteReader) throws -> (keys: [UInt64], layout: Layout) {
+        let keys = try readLeafKeys(&reader, count: try reader.readLength(limit: maximumLeafEntries))
+        guard let layout = Layout(rawValue: try reader.readByte()) else { throw reader.corrupted("has values in an unknown layout") }
+        return (keys, layout)
+    }
+
     private static func decodeLeaf(_ reader: inout ByteReader, raw: [UInt8]) throws -> Leaf {
-        let count = try reader.readLength(limit: maximumLeafEntries)
-        let keys = try readLeafKeys(&reader, count: count)
-        switch Layout(rawValue: try reader.readByte()) {
-        case .values?: break
-        case .rowsByColumn?:
+        let (keys, layout) = try readLeafHead(&reader)
+        let count = keys.count
+        switch layout {
+        case .values: break
+        case .rowsByColumn:
             let (ends, bytes) = try RowColumns.decode(&reader, count: count)
             return Leaf(keys: keys, ends: ends, bytes: bytes)
-        case .singleKeyBuckets?:
+        case .singleKeyBuckets:
             let (ends, bytes) = try SingleKeyBuckets.decode(&reader, count: count)
             return Leaf(keys: keys, ends: ends, bytes: bytes)
-        case nil: throw reader.corrupted("has values in an unknown layout")
         }
         var ends = [UInt32]()
         ends.reserveCapacity(count)
