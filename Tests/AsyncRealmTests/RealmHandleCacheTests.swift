@@ -53,6 +53,32 @@ struct RealmHandleCacheTests {
         #expect(try Realm(configuration: configuration) === here)
     }
 
+    @Test("results keep their handle alive, and with it the class infos they do not count: made from a handle nothing else holds, they count, filter, sort and read")
+    func resultsKeepTheirHandle() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self, Person.self])
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { for age in 1...10 { realm.add(Dog(value: ["name": "dog \(age)", "age": age])) } }
+        }
+        weak var handle: Realm?
+        let (dogs, dynamicDogs): (Results<Dog>, Results<DynamicObject>) = try {
+            let realm = try Realm(configuration: configuration)
+            handle = realm
+            return (realm.objects(Dog.self), realm.dynamicObjects("Dog"))
+        }()
+        #expect(handle != nil, "the results keep their handle")
+        // Memory of every small size taken and written: a class info freed under the results
+        // would be overwritten now.
+        let noise = (1...2_000).map { [Int](repeating: -1, count: $0 % 64) }
+        #expect(dogs.count == 10)
+        #expect(dogs.filter("age > %@", 5).sorted(byKeyPath: "age", ascending: false).map(\.age) == [10, 9, 8, 7, 6])
+        #expect(dynamicDogs.count == 10)
+        #expect(dynamicDogs.filter("age < 3").count == 2)
+        #expect(dogs.freeze().sum(ofProperty: "age") as Int == 55)
+        #expect(noise.count == 2_000)
+    }
+
     /// A handle handed to another thread, to be released there.
     private final class Handed: @unchecked Sendable {
         var realm: Realm?

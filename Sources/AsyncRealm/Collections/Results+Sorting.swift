@@ -57,7 +57,7 @@ extension Results {
 
     func sorting(_ descriptors: [SortDescriptor]) -> Results<Element> {
         let keys = descriptors.map { (path: boundPath($0.keyPath, for: "sort by"), ascending: $0.ascending) }
-        return Results(realm: handle, info: info, query: query, steps: steps + [.sort(keys)], base: base, invalidations: invalidations)
+        return Results(realm: handle, unretainedInfo: unretainedInfo, query: query, steps: steps + [.sort(keys)], base: base, invalidations: invalidations)
     }
 
     /// The objects with distinct values at `keyPaths`, keeping the first of each.
@@ -70,7 +70,7 @@ extension Results {
 
     func distinguishing(_ keyPaths: [String]) -> Results<Element> {
         let paths = keyPaths.map { boundPath($0, for: "take distinct values of") }
-        return Results(realm: handle, info: info, query: query, steps: steps + [.distinct(paths)], base: base, invalidations: invalidations)
+        return Results(realm: handle, unretainedInfo: unretainedInfo, query: query, steps: steps + [.distinct(paths)], base: base, invalidations: invalidations)
     }
 
     // MARK: Helpers

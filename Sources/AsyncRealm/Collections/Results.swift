@@ -5,7 +5,10 @@ import StorageEngine
 public final class Results<Element: Object>: RandomAccessCollection {
     /// The realm the results read (`realm` is the public, optional form).
     let handle: Realm
-    let info: ClassInfo
+    /// Unowned, as an object's: `handle`, which the results keep alive, keeps every class info
+    /// it made for as long as it lives (a count of a whole class then counts only the realm).
+    var info: ClassInfo { unretainedInfo.takeUnretainedValue() }
+    let unretainedInfo: Unmanaged<ClassInfo>
     /// The filter, resolved against the class; nil for every object of the class.
     let query: BoundPredicate?
     /// `SORT`, `DISTINCT` and `LIMIT` steps, applied in order after the filter.
@@ -34,7 +37,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// The class's table as the realm reads it now; nil (no objects) after the realm was
     /// invalidated since these results were made.
     var readableTable: (any TableReading)? {
-        handle.invalidations == invalidations ? handle.readTable(info) : nil
+        handle.invalidations == invalidations ? unretainedInfo._withUnsafeGuaranteedRef { handle.readTable($0) } : nil
     }
 
     /// Whether the realm was invalidated (`Realm.invalidate()`) since these results were made:
@@ -48,15 +51,21 @@ public final class Results<Element: Object>: RandomAccessCollection {
     @usableFromInline
     convenience init(everyObjectOf type: Element.Type, in realm: Realm) {
         realm.checkThread()
-        self.init(realm: realm, info: realm.classInfoOrStop(for: type))
+        self.init(realm: realm, unretainedInfo: realm.unretainedClassInfoOrStop(for: type))
     }
 
     /// Results of `info`'s class in `realm`; `invalidations` is that of the results these are
     /// made from (a filter, sort or distinct of results the realm invalidated is empty too).
-    init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
+    convenience init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
+        self.init(realm: realm, unretainedInfo: .passUnretained(info), query: query, steps: steps, base: base, invalidations: invalidations)
+    }
+
+    /// Results of the class whose info `realm` keeps (`unretainedInfo`, which the results do not
+    /// count).
+    init(realm: Realm, unretainedInfo: Unmanaged<ClassInfo>, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
         self.handle = realm
         self.invalidations = invalidations ?? realm.invalidations
-        self.info = info
+        self.unretainedInfo = unretainedInfo
         self.query = query
         self.steps = steps
         self.base = base
@@ -113,7 +122,10 @@ public final class Results<Element: Object>: RandomAccessCollection {
     /// pass (no keys are collected).
     public var count: Int {
         handle.checkThread()
-        if query == nil && steps.isEmpty && base == nil { return handle.invalidations == invalidations ? handle.rowCount(info) : 0 }
+        if query == nil && steps.isEmpty && base == nil {
+            guard handle.invalidations == invalidations else { return 0 }
+            return unretainedInfo._withUnsafeGuaranteedRef { handle.rowCount($0) }
+        }
         if cachedStamp != handle.stamp, let counted = countedOnColumns() { return counted }
         return keys.count
     }
@@ -187,7 +199,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
         // this call, and counting them again here was two references per call.
         let narrowed: BoundPredicate = if let query { .both(query, bound) } else { bound }
         let allSteps = steps.isEmpty ? newSteps : steps + newSteps
-        return Results(realm: handle, info: info, query: narrowed, steps: allSteps, base: base, invalidations: invalidations)
+        return Results(realm: handle, unretainedInfo: unretainedInfo, query: narrowed, steps: allSteps, base: base, invalidations: invalidations)
     }
 
     /// How the objects are found: which index is used, or that the class's table is scanned.

@@ -10,9 +10,9 @@ extension Realm {
     func classInfo(for type: Object.Type) throws -> ClassInfo {
         // Keyed by the type's identity: computing a class name (`String(describing:)`) on every
         // accessor would cost more than reading the row.
-        if let info = lastClassInfo, info.type == type { return info }
+        if let last = lastClassInfo, last._withUnsafeGuaranteedRef({ $0.type == type }) { return last.takeUnretainedValue() }
         if let info = classInfos[ObjectIdentifier(type)] {
-            lastClassInfo = info
+            lastClassInfo = .passUnretained(info)
             return info
         }
         guard type != DynamicObject.self else {
@@ -28,8 +28,15 @@ extension Realm {
 
     @inline(__always)
     func classInfoOrStop(for type: Object.Type) -> ClassInfo {
-        if let info = lastClassInfo, info.type == type { return info }
-        return registeredClassInfoOrStop(for: type)
+        unretainedClassInfoOrStop(for: type).takeUnretainedValue()
+    }
+
+    /// `classInfoOrStop(for:)`, not counted, for a caller that keeps the realm alive as long as
+    /// it keeps the class info (the realm keeps it, see `retiredClassInfos`).
+    @inline(__always)
+    func unretainedClassInfoOrStop(for type: Object.Type) -> Unmanaged<ClassInfo> {
+        if let last = lastClassInfo, last._withUnsafeGuaranteedRef({ $0.type == type }) { return last }
+        return .passUnretained(registeredClassInfoOrStop(for: type))
     }
 
     /// `classInfoOrStop` past its check of the class info found last.

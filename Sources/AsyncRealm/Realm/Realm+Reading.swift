@@ -64,7 +64,7 @@ extension Realm {
         // Borrowed, counting no reference: the realm keeps its class infos for its whole life,
         // and the info its table until the realm changes, which no step before the table's last
         // use here can do.
-        return Unmanaged.passUnretained(classInfoOrStop(for: type))._withUnsafeGuaranteedRef { info in
+        return unretainedClassInfoOrStop(for: type)._withUnsafeGuaranteedRef { info in
             object(ofType: type, forStoredPrimaryKey: stored, info: info, keyType: keyType)
         }
     }

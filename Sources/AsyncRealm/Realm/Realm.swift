@@ -58,8 +58,9 @@ public final class Realm {
     /// realm: an accessor does not own its class info, and the block may have kept objects
     /// made with them.
     var retiredClassInfos: [ClassInfo] = []
-    /// The class info found last: most code uses one class at a time.
-    @exclusivity(unchecked) var lastClassInfo: ClassInfo?
+    /// The class info found last: most code uses one class at a time. Not counted: the realm
+    /// keeps it (`classInfos`, then `retiredClassInfos`), and finding it then costs no retain.
+    @exclusivity(unchecked) var lastClassInfo: Unmanaged<ClassInfo>?
     /// Changes whenever what this handle reads may have changed (a write, a new version), so
     /// cached rows and key lists know to reread. (Exclusivity is unchecked: it is read on every
     /// property read, and only the realm's own thread changes it.)
