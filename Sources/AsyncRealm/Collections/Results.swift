@@ -5,9 +5,12 @@ import StorageEngine
 public final class Results<Element: Object>: RandomAccessCollection {
     /// The realm the results read (`realm` is the public, optional form).
     let handle: Realm
-    /// Unowned, as an object's: `handle`, which the results keep alive, keeps every class info
-    /// it made for as long as it lives (a count of a whole class then counts only the realm).
+    /// The class's info, as `unretainedInfo` keeps it.
     var info: ClassInfo { unretainedInfo.takeUnretainedValue() }
+    /// Not counted, as an object's: `handle`, which the results keep alive, keeps every class
+    /// info it made for as long as it lives, so that a count of a whole class counts only the
+    /// realm. Read it borrowed (`_withUnsafeGuaranteedRef`) where a reference counted per call
+    /// would show: `info` hands out a counted one.
     let unretainedInfo: Unmanaged<ClassInfo>
     /// The filter, resolved against the class; nil for every object of the class.
     let query: BoundPredicate?
@@ -56,6 +59,8 @@ public final class Results<Element: Object>: RandomAccessCollection {
 
     /// Results of `info`'s class in `realm`; `invalidations` is that of the results these are
     /// made from (a filter, sort or distinct of results the realm invalidated is empty too).
+    /// `info` must be one of `realm`'s own class infos (`classInfoOrStop`, `dynamicClassInfo`),
+    /// which the realm keeps: the results do not count it.
     convenience init(realm: Realm, info: ClassInfo, query: BoundPredicate? = nil, steps: [BoundStep] = [], base: ResultsBase? = nil, invalidations: Int? = nil) {
         self.init(realm: realm, unretainedInfo: .passUnretained(info), query: query, steps: steps, base: base, invalidations: invalidations)
     }
