@@ -10,7 +10,7 @@ extension Realm {
     func classInfo(for type: Object.Type) throws -> ClassInfo {
         // Keyed by the type's identity: computing a class name (`String(describing:)`) on every
         // accessor would cost more than reading the row.
-        if let last = lastClassInfo, last._withUnsafeGuaranteedRef({ $0.type == type }) { return last.takeUnretainedValue() }
+        if let last = lastClassInfo(of: type) { return last.takeUnretainedValue() }
         if let info = classInfos[ObjectIdentifier(type)] {
             lastClassInfo = .passUnretained(info)
             return info
@@ -35,8 +35,15 @@ extension Realm {
     /// it keeps the class info (the realm keeps it, see `retiredClassInfos`).
     @inline(__always)
     func unretainedClassInfoOrStop(for type: Object.Type) -> Unmanaged<ClassInfo> {
-        if let last = lastClassInfo, last._withUnsafeGuaranteedRef({ $0.type == type }) { return last }
+        if let last = lastClassInfo(of: type) { return last }
         return .passUnretained(registeredClassInfoOrStop(for: type))
+    }
+
+    /// The class info found last, if it is `type`'s.
+    @inline(__always)
+    private func lastClassInfo(of type: Object.Type) -> Unmanaged<ClassInfo>? {
+        guard let last = lastClassInfo, last._withUnsafeGuaranteedRef({ $0.type == type }) else { return nil }
+        return last
     }
 
     /// `classInfoOrStop` past its check of the class info found last.
