@@ -68,4 +68,34 @@ struct TemplateArgumentTests {
         // The calls find objects and meet errors, both, and plenty of each.
         #expect(found > 100 && failed > 500, "found \(found), failed \(failed)")
     }
+
+    @Test("a chain's parts made again for each call: earlier results keep their own arguments, and a failed call spoils no later one")
+    func chainsKeepEachCallsArguments() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "template-chains"))
+        try realm.write {
+            for index in 0..<6 {
+                let object = EveryType()
+                object.int = index
+                object.string = ["a", "b", "c"][index % 3]
+                realm.add(object)
+            }
+        }
+        let objects = realm.objects(EveryType.self)
+        let text = "string == %@ AND int > %@ AND int != 100"
+        // Each call's results held while the next calls are made with other arguments.
+        let held = try (0..<3).map { step in (step, try objects.filter(text, values: RealmPredicate.values(of: [["a", "b", "c"][step], 0]))) }
+        for (step, results) in held {
+            #expect(Array(results).map(\.int) == [[3], [1, 4], [2, 5]][step], "call \(step)")
+        }
+        // A wrong argument for the second part fails after the first part was made again.
+        #expect(throws: (any Error).self) { try objects.filter(text, values: RealmPredicate.values(of: ["a", "x"])) }
+        let after = try objects.filter(text, values: RealmPredicate.values(of: ["b", 1]))
+        #expect(Array(after).map(\.int) == [4])
+        // The results of an OR with arguments, kept while another call is made, too.
+        let either = try objects.filter("int == %@ OR int == %@", values: RealmPredicate.values(of: [1, 2]))
+        let other = try objects.filter("int == %@ OR int == %@", values: RealmPredicate.values(of: [4, 5]))
+        #expect(Array(either).map(\.int) == [1, 2])
+        #expect(Array(other).map(\.int) == [4, 5])
+        #expect(held.map { $0.1.count } == [1, 2, 2])
+    }
 }

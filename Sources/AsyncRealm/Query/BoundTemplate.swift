@@ -14,10 +14,38 @@ final class BoundTemplate {
         /// A part holding no argument, bound once.
         case bound(BoundPredicate)
         case not(Node)
-        case and([Node])
-        case or([Node])
+        case and(Chain)
+        case or(Chain)
         /// A comparison with an argument on a side, finished with each call's arguments.
         case comparison(QueryBinder.ResolvedComparison)
+    }
+
+    /// The operands of an AND or OR that holds an argument, and the predicates a call made of
+    /// them last. The next call replaces those in place once the last call's results are gone
+    /// (as in a query run in a loop): a new array for every call was an allocation, and
+    /// freeing it a release of every operand. While those results live, the first operand
+    /// replaced copies the array, as a new one was made before. The operands bound once
+    /// stay as they are.
+    final class Chain {
+        let operands: [Node]
+        private var made: [BoundPredicate]
+
+        init(_ operands: [Node]) {
+            self.operands = operands
+            made = operands.map { if case .bound(let bound) = $0 { bound } else { .constant(false) } }
+        }
+
+        /// The operands' predicates with `arguments` in place of the placeholders.
+        func predicates(with arguments: QueryArguments, binder: QueryBinder) throws -> [BoundPredicate] {
+            for (position, operand) in operands.enumerated() {
+                if case .bound = operand { continue }
+                // The last call's part let go of first: finishing a comparison reuses its
+                // constants' array in place when nothing holds it any more.
+                made[position] = .constant(false)
+                made[position] = try BoundTemplate.predicate(operand, with: arguments, binder: binder)
+            }
+            return made
+        }
     }
 
     let predicate: Node
@@ -42,11 +70,11 @@ final class BoundTemplate {
         case .and(let operands):
             let nodes = try operands.map { try self.node($0, schema: schema, binder: binder) }
             if let bound = allBound(nodes) { return .bound(.and(bound)) }
-            return .and(nodes)
+            return .and(Chain(nodes))
         case .or(let operands):
             let nodes = try operands.map { try self.node($0, schema: schema, binder: binder) }
             if let bound = allBound(nodes) { return .bound(.or(bound)) }
-            return .or(nodes)
+            return .or(Chain(nodes))
         case .comparison(let comparison):
             let resolved = try binder.resolve(comparison, schema: schema, variables: [:])
             guard holdsPlaceholder(resolved.left) || holdsPlaceholder(resolved.right) else {
@@ -77,16 +105,16 @@ final class BoundTemplate {
         try Self.predicate(predicate, with: arguments, binder: binder)
     }
 
-    private static func predicate(_ node: Node, with arguments: QueryArguments, binder: QueryBinder) throws -> BoundPredicate {
+    fileprivate static func predicate(_ node: Node, with arguments: QueryArguments, binder: QueryBinder) throws -> BoundPredicate {
         switch node {
         case .bound(let bound):
             return bound
         case .not(let inner):
             return .not(try predicate(inner, with: arguments, binder: binder))
-        case .and(let operands):
-            return .and(try operands.map { try predicate($0, with: arguments, binder: binder) })
-        case .or(let operands):
-            return .or(try operands.map { try predicate($0, with: arguments, binder: binder) })
+        case .and(let chain):
+            return .and(try chain.predicates(with: arguments, binder: binder))
+        case .or(let chain):
+            return .or(try chain.predicates(with: arguments, binder: binder))
         case .comparison(let comparison):
             return .comparison(try binder.finish(comparison, arguments: arguments))
         }

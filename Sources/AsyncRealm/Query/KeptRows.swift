@@ -19,14 +19,18 @@ struct KeptRows {
         private var buffer: RowBuffer?
         private var ranges: [Range<Int>] = []
         private var enabled: Bool
-        private let realm: Realm
-        private let tableName: String
+        /// The realm and the class whose rows are kept, not counted: a collector lives inside
+        /// one evaluation, whose planner holds both. Counting them, and the class's name, was
+        /// three references for every query, most of which keep no row.
+        private let realm: Unmanaged<Realm>
+        private let info: Unmanaged<ClassInfo>
         private let expectedRows: Int
 
         /// `expectedRows` sizes the buffer when the number of rows is known (a sort's keys).
+        /// The caller keeps `realm` and `info` alive for as long as the collector lives.
         init(realm: Realm, info: ClassInfo, enabled: Bool, expectedRows: Int = 0) {
-            self.realm = realm
-            tableName = info.schema.className
+            self.realm = .passUnretained(realm)
+            self.info = .passUnretained(info)
             self.enabled = enabled && expectedRows <= maximumKeptRows
             self.expectedRows = expectedRows
         }
@@ -34,7 +38,7 @@ struct KeptRows {
         mutating func keep(_ row: RowView) {
             guard enabled else { return }
             if buffer == nil {
-                buffer = RowBuffer.make(realm: realm, tableName: tableName, capacity: expectedRows * 48)
+                buffer = RowBuffer.make(realm: realm.takeUnretainedValue(), tableName: info.takeUnretainedValue().schema.className, capacity: expectedRows * 48)
                 ranges.reserveCapacity(expectedRows)
             }
             guard ranges.count < maximumKeptRows, buffer!.byteCount + row.bytes.count <= maximumKeptBytes else {

@@ -106,44 +106,13 @@ struct QueryPlanner {
 
     /// The keys of the objects matching `query`, in key order; with `keepingRows`, the rows of
     /// the matches too, as read to test them (see `KeptRows`).
+    ///
+    /// Each way of finding them keeps its rows in a collector of its own: one that a closure
+    /// kept for later (the integer scan's) is allocated on the heap, which every indexed
+    /// lookup paid for when they shared one.
     func keys(matching query: BoundPredicate, in table: any TableReading, keepingRows: Bool = false) -> (keys: [UInt64], rows: KeptRows?) {
-        let schema = info.schema
-        var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
-        var keys: [UInt64] = []
         if let lookup = indexLookup(for: query, in: table) {
-            // A predicate that is the looked-up comparison alone: the candidates are the matches.
-            if lookup.isExact, !keepingRows, case .comparison = query { return (lookup.candidates(in: table), nil) }
-            // Each candidate tested on its stored row; the matches are moved to the front of
-            // the candidates, in order: no second array for the few keys of an indexed lookup.
-            keys = lookup.candidates(in: table)
-            var matches = 0
-            for position in keys.indices {
-                let key = keys[position]
-                let verdict = readOrStop {
-                    try table.withRow(key) { row -> Bool? in
-                        guard let matched = try QueryEvaluator.matchesOnRow(query, row) else { return nil }
-                        if matched { kept.keep(row) }
-                        return matched
-                    }
-                } ?? .some(false)
-                // A comparison with no row test (the first candidate meets it, or a later one
-                // that reaches a part the others did not): the candidates are evaluated as
-                // objects instead, from the start.
-                guard let verdict else {
-                    let evaluator = QueryEvaluator(realm: realm)
-                    keys = lookup.candidates(in: table).filter { key in
-                        guard let row = readOrStop({ try table.row(key) }) else { return false }
-                        return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
-                    }
-                    return (keys, nil)
-                }
-                if verdict == true {
-                    keys[matches] = key
-                    matches += 1
-                }
-            }
-            keys.removeLast(keys.count - matches)
-            return (keys, kept.rows(count: keys.count))
+            return keys(matching: query, among: lookup, in: table, keepingRows: keepingRows)
         }
         if !keepingRows, let filter = QueryEvaluator.columnFilter(query) {
             // Tested a leaf at a time on its packed columns: only the keys are wanted.
@@ -152,12 +121,57 @@ struct QueryPlanner {
         if case .comparison(let comparison) = query, case .integer(let column, let test, let nilHolds)? = comparison.rowTest,
            let bounds = test.bounds {
             // One integer column within bounds: the engine tests it inside its scan loop.
+            var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
             let found = readOrStop { try table.keys(whereInteger: column, in: bounds, nullMatches: nilHolds, keepingRows ? { kept.keep($0) } : nil) }
             return (found, kept.rows(count: found.count))
         }
-        // Decode only the columns the predicate starts from; the others read as nil.
-        let columns = Self.columns(of: query).sorted()
-        let width = (columns.last ?? -1) + 1
+        return scannedKeys(matching: query, in: table, keepingRows: keepingRows)
+    }
+
+    /// The keys of `query`'s matches among the candidates of an index `lookup`, each tested on
+    /// its stored row.
+    private func keys(matching query: BoundPredicate, among lookup: IndexLookup, in table: any TableReading, keepingRows: Bool) -> (keys: [UInt64], rows: KeptRows?) {
+        // A predicate that is the looked-up comparison alone: the candidates are the matches.
+        if lookup.isExact, !keepingRows, case .comparison = query { return (lookup.candidates(in: table), nil) }
+        var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
+        // The matches are moved to the front of the candidates, in order: no second array for
+        // the few keys of an indexed lookup.
+        var keys = lookup.candidates(in: table)
+        var matches = 0
+        for position in keys.indices {
+            let key = keys[position]
+            let verdict = readOrStop {
+                try table.withRow(key) { row -> Bool? in
+                    guard let matched = try QueryEvaluator.matchesOnRow(query, row) else { return nil }
+                    if matched { kept.keep(row) }
+                    return matched
+                }
+            } ?? .some(false)
+            // A comparison with no row test (the first candidate meets it, or a later one
+            // that reaches a part the others did not): the candidates are evaluated as
+            // objects instead, from the start.
+            guard let verdict else {
+                let evaluator = QueryEvaluator(realm: realm)
+                let schema = info.schema
+                keys = lookup.candidates(in: table).filter { key in
+                    guard let row = readOrStop({ try table.row(key) }) else { return false }
+                    return evaluator.matches(query, QueryEvaluator.ObjectRow(schema: schema, key: key, row: row))
+                }
+                return (keys, nil)
+            }
+            if verdict == true {
+                keys[matches] = key
+                matches += 1
+            }
+        }
+        keys.removeLast(keys.count - matches)
+        return (keys, kept.rows(count: keys.count))
+    }
+
+    /// The keys of `query`'s matches found by reading every row of the table.
+    private func scannedKeys(matching query: BoundPredicate, in table: any TableReading, keepingRows: Bool) -> (keys: [UInt64], rows: KeptRows?) {
+        var kept = KeptRows.Collector(realm: realm, info: info, enabled: keepingRows)
+        var keys: [UInt64] = []
         if let matches = QueryEvaluator.compileOnRows(query) {
             // Tested on the stored rows: nothing decoded but what is compared.
             readOrStop {
@@ -171,6 +185,10 @@ struct QueryPlanner {
             }
             return (keys, kept.rows(count: keys.count))
         }
+        // Decode only the columns the predicate starts from; the others read as nil.
+        let columns = Self.columns(of: query).sorted()
+        let width = (columns.last ?? -1) + 1
+        let schema = info.schema
         var row = [RowValue](repeating: .null, count: width)
         // The evaluator must outlive the closures it compiles, which do not keep it.
         let evaluator = QueryEvaluator(realm: realm)
