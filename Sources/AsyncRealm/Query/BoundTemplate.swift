@@ -25,7 +25,8 @@ final class BoundTemplate {
     /// (as in a query run in a loop): a new array for every call was an allocation, and
     /// freeing it a release of every operand. While those results live, the first operand
     /// replaced copies the array, as a new one was made before. The operands bound once
-    /// stay as they are.
+    /// stay as they are. The chain holds the last call's predicates, and so its arguments,
+    /// until the next call, as `DirectArgument.lastConstants` holds its argument.
     final class Chain {
         let operands: [Node]
         private var made: [BoundPredicate]
