@@ -20,6 +20,9 @@ struct PackedLeafTests {
         let raw = NodeCodec.encode(leaf)
         let decoded = try RowColumnsTests.decodedLeaf(raw)
         #expect(decoded.keys == leaf.keys && decoded.ends == leaf.ends && decoded.bytes == leaf.bytes, comment)
+        // A decoded leaf stays in the page cache, which counts its bytes: its array holds
+        // little room past them.
+        #expect(decoded.bytes.capacity <= decoded.bytes.count + decoded.bytes.count / 4 + 32, "\(decoded.bytes.capacity) for \(decoded.bytes.count) bytes \(comment?.rawValue ?? "")")
         return raw
     }
 
@@ -190,6 +193,48 @@ struct PackedLeafTests {
         }
         _ = try Self.roundTrip(Self.leaf(mixed))
         _ = try Self.roundTrip(Self.leaf((0..<200).map { _ in [.string("caf\u{E9} \u{1F600} " + Self.randomName(&random))] }))
+    }
+
+    @Test("text of every alphabet from 1 to 128 bytes (0 to 7 bits a byte) comes back the same, its codes crossing words at every offset")
+    func textOfEveryAlphabetSize() throws {
+        var random = SeededGenerator(seed: 44)
+        for size in 1...PackedText.maximumAlphabet {
+            let alphabet = (0..<size).map { UInt8(32 + $0) }
+            // The first string uses every byte, so the alphabet is the whole of it.
+            var strings = [alphabet]
+            strings += (0..<Int.random(in: 1...70, using: &random)).map { _ in
+                (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            }
+            var writer = ByteWriter()
+            let flat = strings.flatMap { $0 }
+            var starts = [0]
+            for string in strings { starts.append(starts.last! + string.count) }
+            flat.withUnsafeBytes { all in
+                let buffers = strings.indices.map { UnsafeRawBufferPointer(rebasing: all[starts[$0]..<starts[$0 + 1]]) }
+                PackedText.write(buffers, alphabet: alphabet, to: &writer)
+            }
+            let (lengths, bytes) = try writer.bytes.withUnsafeBytes { page in
+                var reader = ByteReader(page, origin: 0)
+                defer { #expect(reader.isAtEnd, "alphabet of \(size)") }
+                return try PackedText.read(strings.count, from: &reader)
+            }
+            #expect(lengths == strings.map { Int64($0.count) } && bytes == flat, "alphabet of \(size)")
+        }
+    }
+
+    @Test("packed text with a code past its alphabet is refused with fileCorrupted")
+    func textCodePastAlphabetIsRefused() throws {
+        // Three bytes in the alphabet (two bits a byte), one string of one byte, code 3.
+        var writer = ByteWriter()
+        writer.append(contentsOf: [3, 0x61, 0x62, 0x63] as [UInt8])
+        PackedNumbers.write([1], to: &writer)
+        writer.append(0b11)
+        #expect {
+            try writer.bytes.withUnsafeBytes { page in
+                var reader = ByteReader(page, origin: 0)
+                _ = try PackedText.read(1, from: &reader)
+            }
+        } throws: { ($0 as? StorageError)?.code == .fileCorrupted }
     }
 
     @Test("a string whose length is not the shortest varint is kept whole, not packed, and comes back the same")

@@ -85,12 +85,12 @@ package struct UnsafeByteWriter: ByteSink {
     /// An array of what `body` writes, given room for `maximum` bytes, which it must not pass;
     /// a varint needs ten bytes of room whatever its length. (The room is not zeroed first:
     /// only what `body` writes is kept.)
-    package static func bytes(maximum: Int, prefix: Int = 0, _ body: (inout UnsafeByteWriter) -> Void) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: prefix + maximum) { buffer, initialized in
+    package static func bytes(maximum: Int, prefix: Int = 0, _ body: (inout UnsafeByteWriter) throws -> Void) rethrows -> [UInt8] {
+        try [UInt8](unsafeUninitializedCapacity: prefix + maximum) { buffer, initialized in
             let all = UnsafeMutableRawBufferPointer(buffer)
             all.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: prefix)
             var writer = UnsafeByteWriter(UnsafeMutableRawBufferPointer(rebasing: all[prefix...]))
-            body(&writer)
+            try body(&writer)
             initialized = prefix + writer.count
         }
     }

@@ -39,7 +39,14 @@ enum PackedNumbers {
         }
         guard bits <= 64 else { throw reader.corrupted("packs numbers in \(bits) bits") }
         let stored = try reader.readBytes((count * Int(bits) + 7) / 8)
-        return BitPacker.unpack(stored, count: count, bits: Int(bits)).map { first &+ Int64(bitPattern: $0) }
+        return [Int64](unsafeUninitializedCapacity: count) { values, initialized in
+            var index = 0
+            BitPacker.forEachValue(in: stored, count: count, bits: Int(bits)) { offset in
+                values[index] = first &+ Int64(bitPattern: offset)
+                index += 1
+            }
+            initialized = count
+        }
     }
 
     /// The step every value takes from the one before (wrapping), if it is the same for all.

@@ -140,12 +140,49 @@ enum PackedText {
         guard total == 0 || alphabetCount > 0 else { throw reader.corrupted("packs text with no alphabet") }
         let bits = bits(alphabet: alphabetCount)
         let codes = try reader.readBytes((total * bits + 7) / 8)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(total)
-        try BitPacker.forEachValue(in: codes, count: total, bits: bits) { code in
-            guard code < UInt64(alphabetCount) else { throw reader.corrupted("packs text with a byte outside its alphabet") }
-            bytes.append(alphabet[Int(code)])
+        // Each code's byte from a table, and the largest code checked once at the end: a check
+        // and an array append for every byte were most of the time a leaf of names took.
+        var byteOfCode = [UInt8](repeating: 0, count: maximumAlphabet)
+        for (code, byte) in alphabet.enumerated() { byteOfCode[code] = byte }
+        var largest: UInt64 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            largest = byteOfCode.withUnsafeBufferPointer { unpack(codes, count: total, bits: bits, into: buffer, through: $0) }
+            initialized = total
         }
+        guard total == 0 || largest < UInt64(alphabetCount) else { throw reader.corrupted("packs text with a byte outside its alphabet") }
         return (lengths, bytes)
+    }
+
+    /// Writes the byte of each of the `count` codes packed in `bits` bits in `codes` into
+    /// `bytes` (`byteOfCode` has 128 entries), and returns the largest code. Every code is read with two word loads, the
+    /// second shifted out when the code lies in one word, so that no branch depends on where
+    /// a code begins.
+    private static func unpack(
+        _ codes: UnsafeRawBufferPointer, count: Int, bits: Int, into bytes: UnsafeMutableBufferPointer<UInt8>,
+        through byteOfCode: UnsafeBufferPointer<UInt8>
+    ) -> UInt64 {
+        guard count > 0 else { return 0 }
+        guard bits > 0 else {
+            bytes.initialize(repeating: byteOfCode[0])
+            return 0
+        }
+        // Whole words, and one of zeros after the last: a code's second load stays inside.
+        var words = [UInt64](repeating: 0, count: (codes.count + 7) / 8 + 1)
+        words.withUnsafeMutableBytes { $0.copyMemory(from: codes) }
+        let mask: UInt64 = (1 << UInt64(bits)) - 1
+        var largest: UInt64 = 0
+        words.withUnsafeBufferPointer { words in
+            var position = 0
+            for index in 0..<count {
+                let word = position &>> 6, shift = UInt64(position & 63)
+                let low = UInt64(littleEndian: words[word]) &>> shift
+                let high = (UInt64(littleEndian: words[word &+ 1]) &<< 1) &<< (63 &- shift)
+                let code = (low | high) & mask
+                largest = max(largest, code)
+                bytes[index] = byteOfCode[Int(code & 127)]
+                position &+= bits
+            }
+        }
+        return largest
     }
 }

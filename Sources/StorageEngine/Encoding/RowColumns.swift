@@ -365,6 +365,10 @@ enum RowColumns {
 
     /// Reads `count` rows stored a column at a time, and returns them as rows back to back
     /// with where each ends. The rows must end the page unless `endingThePage` is false.
+    ///
+    /// The rows are written into memory sized beforehand (`UnsafeByteWriter`), from columns
+    /// reached through a pointer: every cache miss of a leaf pays for this, and appending to
+    /// arrays checked their capacity and uniqueness at every byte.
     static func decode(_ reader: inout ByteReader, count: Int, endingThePage: Bool = true) throws -> (ends: [UInt32], bytes: [UInt8]) {
         let width = try reader.readLength(limit: maximumColumns)
         // A column of one tag takes two bytes whatever its rows, so the bytes no longer bound
@@ -381,14 +385,44 @@ enum RowColumns {
         guard reader.isAtEnd || !endingThePage else { throw reader.corrupted("has stray bytes after its columns") }
         var ends: [UInt32] = []
         ends.reserveCapacity(count)
-        var bytes = ByteWriter(capacity: reader.buffer.count * 2)
-        for row in 0..<count {
-            try appendRow(row, of: &columns, to: &bytes, reader: reader)
-            guard bytes.count <= maximumDecodedBytes else { throw reader.corrupted("holds rows longer than a page holds") }
-            ends.append(UInt32(bytes.count))
+        let room = decodedRoom(of: columns, rows: count)
+        let bytes = try columns.withUnsafeMutableBufferPointer { columns in
+            try UnsafeByteWriter.bytes(maximum: room) { writer in
+                for row in 0..<count {
+                    try appendRow(row, of: columns, to: &writer, reader: reader)
+                    guard writer.count <= maximumDecodedBytes else { throw reader.corrupted("holds rows longer than a page holds") }
+                    ends.append(UInt32(writer.count))
+                }
+            }
         }
         guard columns.allSatisfy(\.isUsedUp) else { throw reader.corrupted("has a column with values no row uses") }
-        return (ends, bytes.bytes)
+        return (ends, fitted(bytes))
+    }
+
+    /// The room the rows of `columns` may need once decoded: what each row's column count and
+    /// tags, each packed value at its longest and every payload could take, but no more than
+    /// `maximumDecodedBytes` and one row past it, so that a damaged page that claims many
+    /// cells makes the reader allocate no more than a page's rows. `decode` stops after the
+    /// row that passes `maximumDecodedBytes`.
+    ///
+    /// Every varint is counted at ten bytes, the room `UnsafeByteWriter.appendVarint` asks.
+    private static func decodedRoom(of columns: [StoredColumn], rows: Int) -> Int {
+        let tagBytes = (columns.count + 1) / 2
+        var all = rows * (10 + tagBytes)
+        var oneRow = 10 + tagBytes
+        for column in columns {
+            all += column.payloads.count + column.integers.count * 10 + column.decimals.count * 8
+                + column.seconds.count * 20 + column.textLengths.count * 10 + column.text.count
+            oneRow += 30 + column.payloads.count + column.text.count
+        }
+        return max(16, min(all, maximumDecodedBytes + oneRow))
+    }
+
+    /// `bytes`, copied into an array of its own length if its room is a quarter larger: a
+    /// decoded leaf stays in the page cache, which counts its bytes, not its room.
+    static func fitted(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count + bytes.count / 4 else { return bytes }
+        return bytes.withUnsafeBufferPointer { [UInt8]($0) }
     }
 
     private static func readColumn(_ reader: inout ByteReader, rows: Int) throws -> StoredColumn {
@@ -398,10 +432,18 @@ enum RowColumns {
             throw reader.corrupted("has a column stored in an unknown way (\(mode))")
         }
         let tags = try PackedTags.read(form, count: rows, from: &reader)
-        var counts = [0, 0, 0, 0]
+        // How many rows have each tag, counted without a branch; a tag past 15 shows in `high`.
+        var rowsByTag = InlineArray<16, Int>(repeating: 0)
+        var high: UInt8 = 0
         for tag in tags {
-            guard tag <= RowCodec.Tag.list.rawValue || tag == absent else { throw reader.corrupted("has an unknown tag \(tag)") }
-            if let kind = Packing.of(tag) { counts[kind.index] += 1 }
+            rowsByTag[unchecked: Int(tag & 15)] &+= 1
+            high |= tag
+        }
+        guard high < 16 else { throw reader.corrupted("has an unknown tag \(tags.first { $0 >= 16 } ?? high)") }
+        var counts = InlineArray<4, Int>(repeating: 0)
+        for tag in 0..<16 where rowsByTag[tag] > 0 {
+            guard tag <= Int(RowCodec.Tag.list.rawValue) || tag == Int(absent) else { throw reader.corrupted("has an unknown tag \(tag)") }
+            if let kind = Packing.of(UInt8(tag)) { counts[kind.index] += rowsByTag[tag] }
         }
         var column = StoredColumn(tags: tags, packs: packs, payloads: UnsafeRawBufferPointer(start: nil, count: 0))
         for kind in Packing.allCases where packs & kind.rawValue != 0 {
@@ -423,24 +465,27 @@ enum RowColumns {
         return column
     }
 
-    /// Appends row `row`, put together from its columns, to `bytes`.
-    private static func appendRow(_ row: Int, of columns: inout [StoredColumn], to bytes: inout ByteWriter, reader: ByteReader) throws {
+    /// Appends row `row`, put together from its columns, to `writer`.
+    private static func appendRow(
+        _ row: Int, of columns: UnsafeMutableBufferPointer<StoredColumn>, to writer: inout UnsafeByteWriter, reader: ByteReader
+    ) throws {
         var count = 0
         while count < columns.count && columns[count].tags[row] != absent { count += 1 }
         for column in count..<columns.count where columns[column].tags[row] != absent {
             throw reader.corrupted("has a row with a column after one it lacks")
         }
-        bytes.appendVarint(UInt64(count))
+        writer.appendVarint(UInt64(count))
         var column = 0
         while column < count {
             let high = column + 1 < count ? columns[column + 1].tags[row] : 0
-            bytes.append(columns[column].tags[row] | high << 4)
+            writer.append(columns[column].tags[row] | high << 4)
             column += 2
         }
         for column in 0..<count {
             let tag = columns[column].tags[row]
-            if let kind = Packing.of(tag), columns[column].packs & kind.rawValue != 0 {
-                try appendPacked(kind, tag: tag, of: &columns[column], to: &bytes, reader: reader)
+            let packed = Packing.bit(of: tag) & columns[column].packs
+            if packed != 0 {
+                try appendPacked(Packing(rawValue: packed).unsafelyUnwrapped, tag: tag, of: &columns[column], to: &writer, reader: reader)
                 continue
             }
             let payloads = columns[column].payloads
@@ -448,38 +493,41 @@ enum RowColumns {
             guard let length = payloadLength(tag: tag, in: payloads, at: start, end: payloads.count) else {
                 throw reader.corrupted("has a column whose values run past their end")
             }
-            if length > 0 { bytes.append(UnsafeRawBufferPointer(rebasing: payloads[start..<(start + length)])) }
+            if length > 0 { writer.append(UnsafeRawBufferPointer(rebasing: payloads[start..<(start + length)])) }
             columns[column].nextPayload = start + length
         }
     }
 
     /// Appends the payload of the next packed value of `kind` in `column`, tagged `tag`.
-    private static func appendPacked(_ kind: Packing, tag: UInt8, of column: inout StoredColumn, to bytes: inout ByteWriter, reader: ByteReader) throws {
+    @inline(__always)
+    private static func appendPacked(
+        _ kind: Packing, tag: UInt8, of column: inout StoredColumn, to writer: inout UnsafeByteWriter, reader: ByteReader
+    ) throws {
         switch kind {
         case .integers:
             let value = column.integers[column.nextInteger]
             column.nextInteger += 1
             switch tag {
             case RowCodec.Tag.zero.rawValue where value == 0: break
-            case RowCodec.Tag.positive.rawValue where value > 0: bytes.appendVarint(UInt64(value))
-            case RowCodec.Tag.negative.rawValue where value < 0: bytes.appendVarint(UInt64(~value))
+            case RowCodec.Tag.positive.rawValue where value > 0: writer.appendVarint(UInt64(value))
+            case RowCodec.Tag.negative.rawValue where value < 0: writer.appendVarint(UInt64(~value))
             default: throw reader.corrupted("has an integer \(value) that does not match its tag \(tag)")
             }
         case .decimals:
             let value = Double(column.decimals[column.nextDecimal]) / powersOfTen[column.decimalExponent]
             column.nextDecimal += 1
-            bytes.appendUInt64(value.bitPattern)
+            writer.appendUInt64(value.bitPattern)
         case .timestamps:
             let nanoseconds = column.nanoseconds[column.nextTimestamp]
             guard nanoseconds >= 0 else { throw reader.corrupted("has a negative count of nanoseconds") }
-            bytes.appendVarint(UInt64(bitPattern: column.seconds[column.nextTimestamp]))
-            bytes.appendVarint(UInt64(nanoseconds))
+            writer.appendVarint(UInt64(bitPattern: column.seconds[column.nextTimestamp]))
+            writer.appendVarint(UInt64(nanoseconds))
             column.nextTimestamp += 1
         case .text:
             let length = Int(column.textLengths[column.nextText])
             let start = column.nextTextByte
-            bytes.appendVarint(UInt64(length))
-            column.text.withUnsafeBytes { bytes.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
+            writer.appendVarint(UInt64(length))
+            column.text.withUnsafeBytes { writer.append(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)])) }
             column.nextText += 1
             column.nextTextByte = start + length
         }

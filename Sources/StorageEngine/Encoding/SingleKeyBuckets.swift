@@ -55,20 +55,23 @@ enum SingleKeyBuckets {
         let (valueEnds, values) = try RowColumns.decode(&reader, count: count, endingThePage: false)
         let keys = try PackedNumbers.read(count, from: &reader)
         guard reader.isAtEnd else { throw reader.corrupted("has stray bytes after its row keys") }
-        var bytes = ByteWriter(capacity: values.count + count * 6)
         var ends: [UInt32] = []
         ends.reserveCapacity(count)
-        var start = 0
-        values.withUnsafeBytes { values in
-            for (end, key) in zip(valueEnds, keys) {
-                bytes.appendVarint(UInt64(Int(end) - start))
-                bytes.append(UnsafeRawBufferPointer(rebasing: values[start..<Int(end)]))
-                bytes.append(2)
-                bytes.appendVarint(UInt64(bitPattern: key))
-                ends.append(UInt32(bytes.count))
-                start = Int(end)
+        // Each bucket: its value's length and its row key, varints given ten bytes of room
+        // each (`UnsafeByteWriter.appendVarint`), the value, and the byte between.
+        let bytes = values.withUnsafeBytes { values in
+            UnsafeByteWriter.bytes(maximum: values.count + count * 21 + 16) { writer in
+                var start = 0
+                for (end, key) in zip(valueEnds, keys) {
+                    writer.appendVarint(UInt64(Int(end) - start))
+                    writer.append(UnsafeRawBufferPointer(rebasing: values[start..<Int(end)]))
+                    writer.append(2)
+                    writer.appendVarint(UInt64(bitPattern: key))
+                    ends.append(UInt32(writer.count))
+                    start = Int(end)
+                }
             }
         }
-        return (ends, bytes.bytes)
+        return (ends, RowColumns.fitted(bytes))
     }
 }
