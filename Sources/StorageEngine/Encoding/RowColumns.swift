@@ -405,7 +405,8 @@ enum RowColumns {
     /// cells makes the reader allocate no more than a page's rows. `decode` stops after the
     /// row that passes `maximumDecodedBytes`.
     ///
-    /// Every varint is counted at ten bytes, the room `UnsafeByteWriter.appendVarint` asks.
+    /// Every varint is counted at ten bytes, the room `UnsafeByteWriter.appendVarint` asks;
+    /// and the room is at least 16 bytes, so that it has an address when there are no rows.
     private static func decodedRoom(of columns: [StoredColumn], rows: Int) -> Int {
         let tagBytes = (columns.count + 1) / 2
         var all = rows * (10 + tagBytes)
