@@ -91,7 +91,9 @@ struct RowColumnsTests {
                 for value in values { packer.append(value) }
                 let bytes = packer.bytes
                 #expect(bytes.count == (count * bits + 7) / 8, "\(bits) bits, \(count) values")
-                #expect(bytes.withUnsafeBytes { BitPacker.unpack($0, count: count, bits: bits) } == values, "\(bits) bits, \(count) values")
+                var unpacked: [UInt64] = []
+                bytes.withUnsafeBytes { BitPacker.forEachValue(in: $0, count: count, bits: bits) { unpacked.append($0) } }
+                #expect(unpacked == values, "\(bits) bits, \(count) values")
             }
         }
     }

@@ -35,13 +35,6 @@ struct BitPacker {
         return words.withUnsafeBytes { Array($0.prefix((count * bits + 7) / 8)) }
     }
 
-    static func unpack(_ bytes: UnsafeRawBufferPointer, count: Int, bits: Int) -> [UInt64] {
-        var values = [UInt64]()
-        values.reserveCapacity(count)
-        forEachValue(in: bytes, count: count, bits: bits) { values.append($0) }
-        return values
-    }
-
     /// Calls `body` with each of the `count` values packed in `bits` bits in `bytes`, in order.
     @inline(__always)
     static func forEachValue(in bytes: UnsafeRawBufferPointer, count: Int, bits: Int, _ body: (UInt64) throws -> Void) rethrows {
@@ -49,20 +42,36 @@ struct BitPacker {
             for _ in 0..<count { try body(0) }
             return
         }
-        // Whole words, the last padded with zeros, so that every value is read with at most
-        // two word loads.
-        var words = [UInt64](repeating: 0, count: (bytes.count + 7) / 8 + 1)
-        words.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
-        let mask = bits == 64 ? UInt64.max : (1 << UInt64(bits)) - 1
-        try words.withUnsafeBufferPointer { words in
+        let mask = self.mask(bits: bits)
+        try paddedWords(bytes).withUnsafeBufferPointer { words in
             var position = 0
             for _ in 0..<count {
-                let word = position >> 6, shift = position & 63
-                var value = UInt64(littleEndian: words[word]) &>> UInt64(shift)
-                if shift + bits > 64 { value |= UInt64(littleEndian: words[word + 1]) &<< UInt64(64 - shift) }
-                try body(value & mask)
-                position += bits
+                try body(value(at: position, in: words, mask: mask))
+                position &+= bits
             }
         }
+    }
+
+    /// `bytes` as whole words, the last padded with zeros, and one word of zeros after it:
+    /// every value packed in them is read with two word loads (`value(at:in:mask:)`).
+    static func paddedWords(_ bytes: UnsafeRawBufferPointer) -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: (bytes.count + 7) / 8 + 1)
+        words.withUnsafeMutableBytes { $0.copyMemory(from: bytes) }
+        return words
+    }
+
+    /// The low `bits` bits set, for `value(at:in:mask:)`.
+    @inline(__always)
+    static func mask(bits: Int) -> UInt64 { bits == 64 ? .max : (1 << UInt64(bits)) - 1 }
+
+    /// The value whose bits start at bit `position` of `words` (`paddedWords`), `mask` its
+    /// width. The word after is always loaded and shifted out when the value lies in one word,
+    /// so that no branch depends on where a value begins.
+    @inline(__always)
+    static func value(at position: Int, in words: UnsafeBufferPointer<UInt64>, mask: UInt64) -> UInt64 {
+        let word = position &>> 6, shift = UInt64(position & 63)
+        let low = UInt64(littleEndian: words[word]) &>> shift
+        let high = (UInt64(littleEndian: words[word &+ 1]) &<< 1) &<< (63 &- shift)
+        return (low | high) & mask
     }
 }

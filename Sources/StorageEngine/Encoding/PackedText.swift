@@ -154,9 +154,9 @@ enum PackedText {
     }
 
     /// Writes the byte of each of the `count` codes packed in `bits` bits in `codes` into
-    /// `bytes`, through `byteOfCode` (128 entries), and returns the largest code. Every code is
-    /// read with two word loads, the second shifted out when the code lies in one word, so
-    /// that no branch depends on where a code begins.
+    /// `bytes`, through `byteOfCode` (128 entries), and returns the largest code. A loop of its
+    /// own rather than `BitPacker.forEachValue`'s closure, whose captured largest code was
+    /// stored to memory at every letter.
     private static func unpack(
         _ codes: UnsafeRawBufferPointer, count: Int, bits: Int, into bytes: UnsafeMutableBufferPointer<UInt8>,
         through byteOfCode: UnsafeBufferPointer<UInt8>
@@ -166,18 +166,12 @@ enum PackedText {
             bytes.initialize(repeating: byteOfCode[0])
             return 0
         }
-        // Whole words, and one of zeros after the last: a code's second load stays inside.
-        var words = [UInt64](repeating: 0, count: (codes.count + 7) / 8 + 1)
-        words.withUnsafeMutableBytes { $0.copyMemory(from: codes) }
-        let mask: UInt64 = (1 << UInt64(bits)) - 1
+        let mask = BitPacker.mask(bits: bits)
         var largest: UInt64 = 0
-        words.withUnsafeBufferPointer { words in
+        BitPacker.paddedWords(codes).withUnsafeBufferPointer { words in
             var position = 0
             for index in 0..<count {
-                let word = position &>> 6, shift = UInt64(position & 63)
-                let low = UInt64(littleEndian: words[word]) &>> shift
-                let high = (UInt64(littleEndian: words[word &+ 1]) &<< 1) &<< (63 &- shift)
-                let code = (low | high) & mask
+                let code = BitPacker.value(at: position, in: words, mask: mask)
                 largest = max(largest, code)
                 bytes[index] = byteOfCode[Int(code & 127)]
                 position &+= bits
