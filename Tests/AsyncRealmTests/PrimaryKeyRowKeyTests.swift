@@ -329,4 +329,33 @@ extension PrimaryKeyRowKeyTests {
             for id in changed { #expect(realm.object(ofType: Order.self, forPrimaryKey: id)?.note == expected[id], "round \(round), id \(id)") }
         }
     }
+
+    /// A class of values only, whose accessors an iteration reuses (`ClassInfo.reusesAccessors`).
+    final class Note: Object {
+        @Persisted(primaryKey: true) var id: Int
+        @Persisted var text: String
+    }
+
+    /// Whatever a lookup keeps for the next one (its row buffer; an accessor kept to be returned
+    /// again was tried, and held its realm in a cycle) must not keep the realm alive.
+    @Test("a realm whose objects looked up by primary key are all let go of is freed with its last handle", arguments: RealmKind.allCases)
+    func lookupsLetTheRealmGo(kind: RealmKind) throws {
+        let directory = TemporaryDirectory()
+        let configuration = kind.configuration(directory, objectTypes: [Note.self])
+        // A frozen handle keeps an in-memory realm's contents, and is not the live handle.
+        let keeper = try {
+            let setUp = try Realm(configuration: configuration)
+            try setUp.write { for id in 1...5 { setUp.create(Note.self, value: ["id": id, "text": "note \(id)"]) } }
+            return setUp.freeze()
+        }()
+        weak var released: Realm?
+        do {
+            let realm = try Realm(configuration: configuration)
+            released = realm
+            for id in 1...5 { #expect(realm.object(ofType: Note.self, forPrimaryKey: id)?.text == "note \(id)") }
+            for note in realm.objects(Note.self).filter("id > 2") { #expect(note.id > 2) }
+        }
+        #expect(released == nil, "nothing holds the realm once its objects are gone")
+        withExtendedLifetime(keeper) {}
+    }
 }

@@ -1,4 +1,3 @@
-import CSwiftRuntime
 import StorageEngine
 
 /// What a realm knows of one model class: its schema, its table and its columns.
@@ -59,9 +58,6 @@ final class ClassInfo {
     let primaryKeyLeaves: LeafDirectory?
     /// The buffer of the last object looked up by primary key (see `lookupBuffer(in:)`).
     @exclusivity(unchecked) private var lastLookupBuffer: RowBuffer?
-    /// The accessor the last lookup by primary key returned, returned again by the next one
-    /// once the caller has let go of it (see `KeptLookupAccessor`).
-    @exclusivity(unchecked) var keptLookup = KeptLookupAccessor()
     /// The predicate strings `filter` has bound to this class (see `BoundTemplate`).
     @exclusivity(unchecked) var filterTemplates = BoundTemplates()
     /// Where each stored property's `@Persisted` storage sits in an instance, in column order:
@@ -105,20 +101,6 @@ final class ClassInfo {
             lastLookupBuffer = RowBuffer.make(realm: realm, tableName: schema.className, keepRealm: false)
         }
         return Unmanaged.passUnretained(lastLookupBuffer.unsafelyUnwrapped)
-    }
-
-    /// The buffer for a lookup that returns `object`, the kept lookup accessor that nothing
-    /// else holds (`KeptLookupAccessor`): the last lookup's buffer, emptied, when its only
-    /// holders are this class info and `object` itself, which lets go of its row; otherwise
-    /// `lookupBuffer(in:)`'s. Unretained as there.
-    func lookupBuffer(in realm: Realm, reusedBy object: Object) -> Unmanaged<RowBuffer> {
-        if lastLookupBuffer != nil, object.__rowBuffer === lastLookupBuffer, lastLookupBuffer!.realm === realm,
-           swift_retainCount(Unmanaged.passUnretained(lastLookupBuffer.unsafelyUnwrapped).toOpaque()) == 2 {
-            let buffer = Unmanaged.passUnretained(lastLookupBuffer.unsafelyUnwrapped)
-            buffer._withUnsafeGuaranteedRef { $0.removeAll() }
-            return buffer
-        }
-        return lookupBuffer(in: realm)
     }
 
     deinit {

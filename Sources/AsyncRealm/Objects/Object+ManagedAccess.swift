@@ -33,16 +33,6 @@ extension Object {
         _manage(key: key, info: info, row: range, of: buffer, stamp: stamp)
     }
 
-    /// Makes this accessor of a lookup by primary key, which nothing else references, the
-    /// accessor of row `key` of the same class and realm (see `KeptLookupAccessor`); its row is
-    /// given next. The realm it counts (`__realmOwner`) stays counted.
-    func _reuse(lookedUpKey key: UInt64, invalidations: Int) {
-        __key = key
-        __wasInvalidated = false
-        __invalidations = invalidations
-        if __addedIn != nil { __addedIn = nil }
-    }
-
     func _setRow(_ range: Range<Int>, of buffer: RowBuffer, stamp: Int) {
         // A buffer of another realm would not keep this object's realm alive.
         assert(buffer.realm === __managedRealm?.takeUnretainedValue(), "a row read through another realm")

@@ -80,15 +80,6 @@ extension Realm {
             // The row starts loading here, and arrives while the object is made and the tree
             // descended.
             info.primaryKeyLeaves?.prefetch(key)
-            // The last lookup's object, if its caller let go of it, is this one's: no object is
-            // made or freed (see `KeptLookupAccessor`).
-            if info.reusesAccessors(of: type), let kept = info.keptLookup.available(in: self) {
-                let found = Unmanaged.passUnretained(kept)._withUnsafeGuaranteedRef { object in
-                    readRow(key, primaryKey: number, column: column, info: info, into: object, reused: true)
-                }
-                if found { return unsafeDowncast(kept, to: Element.self) }
-                info.keptLookup.forget()
-            }
             // Made first: the model's initialiser runs before the table and the lookup buffer
             // are borrowed, so nothing it does (look up another object of its class, refresh
             // the realm) can reuse or free them under this lookup. Made managed before its row
@@ -99,12 +90,9 @@ extension Realm {
             // Borrowed for the read: this function holds it (counted around the call, it
             // cost two atomic operations a lookup).
             let found = Unmanaged.passUnretained(object as Object)._withUnsafeGuaranteedRef { object in
-                readRow(key, primaryKey: number, column: column, info: info, into: object, reused: false)
+                readRow(key, primaryKey: number, column: column, info: info, into: object)
             }
-            if found {
-                if info.reusesAccessors(of: type) { info.keptLookup.keep(object) }
-                return object
-            }
+            if found { return object }
         }
         if let keyType { checkPrimaryKey(stored.value, of: keyType, info: info) }
         guard let table = borrowedTable(info) else { return nil }
@@ -116,16 +104,13 @@ extension Realm {
 
     /// Gives `object`, made the accessor of row `key`, its row if that row's primary key (at
     /// `column`), an integer, is `primaryKey`, with the row read once for the check and the
-    /// accessor both (`PrimaryKeyRowKey`); false if there is no such row. A `reused` object
-    /// is the class's kept lookup accessor (`KeptLookupAccessor`), made the accessor of `key`
-    /// only once its row is found.
-    private func readRow(_ key: UInt64, primaryKey: Int64, column: Int, info: ClassInfo, into object: Object, reused: Bool) -> Bool {
+    /// accessor both (`PrimaryKeyRowKey`); false if there is no such row.
+    private func readRow(_ key: UInt64, primaryKey: Int64, column: Int, info: ClassInfo, into object: Object) -> Bool {
         // The class info keeps both its table and its lookup buffer until the realm changes
         // or the next lookup: borrowed, they count no reference.
         guard let table = borrowedTable(info) else { return false }
-        let lookupBuffer = reused ? info.lookupBuffer(in: self, reusedBy: object) : info.lookupBuffer(in: self)
         return table._withUnsafeGuaranteedRef { table in
-            lookupBuffer._withUnsafeGuaranteedRef { buffer in
+            info.lookupBuffer(in: self)._withUnsafeGuaranteedRef { buffer in
                 guard let range = readOrStop({ try buffer.appendRow(key, of: table.reading, noting: info.primaryKeyLeaves) }) else {
                     return false
                 }
@@ -137,7 +122,6 @@ extension Realm {
                 guard (RowCodec.integer(column, of: row, cursor: &cursor) ?? readOrStop({ try RowCodec.integer(column, of: row) })) == primaryKey else {
                     return false
                 }
-                if reused { object._reuse(lookedUpKey: key, invalidations: invalidations) }
                 give(lookedUp: object, row: range, of: buffer, cursor: cursor)
                 return true
             }
