@@ -87,6 +87,22 @@ public final class Results<Element: Object>: RandomAccessCollection {
         evaluated(keepingRows: true)
     }
 
+    /// The keys and kept rows as `keysAndKeptRows` gives them, for an iteration that holds the
+    /// only reference to these results (`filter(...)` iterated at once): nobody can read them
+    /// again, so they are evaluated without being cached, or taken out of the cache, rather
+    /// than copied (each copy counted a reference to the keys, the rows and their buffer, and
+    /// freeing the results let go of them again).
+    fileprivate func takeKeysAndKeptRows() -> (keys: [UInt64], rows: KeptRows?) {
+        handle.checkThread()
+        guard cachedStamp == handle.stamp else { return evaluateKeys(keepingRows: true) }
+        cachedStamp = -1
+        var keys: [UInt64] = []
+        var rows: KeptRows?
+        swap(&keys, &cachedKeys)
+        swap(&rows, &cachedRows)
+        return (keys, rows)
+    }
+
     /// The keys and kept rows, evaluated if the realm has changed since the last evaluation,
     /// keeping the rows if `keepingRows` (a count or an index does not need them; iterating,
     /// which reads them all, does). Keys evaluated without rows are not evaluated again for
@@ -253,7 +269,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
     private var isFiltered: Bool { query != nil || !steps.isEmpty || base != nil }
 
     public struct Iterator: IteratorProtocol {
-        private let results: Results
+        private var results: Results
         /// The realm and class of `results`, which keeps them alive, borrowed in `next()`.
         @usableFromInline let borrowed: BorrowedClass
         /// The current batch: keys, and where each one's row is in `buffer` (nil if it has none
@@ -415,7 +431,7 @@ public final class Results<Element: Object>: RandomAccessCollection {
             if let iterationKeys {
                 all = iterationKeys
             } else {
-                let (evaluated, kept) = results.keysAndKeptRows
+                let (evaluated, kept) = isKnownUniquelyReferenced(&results) ? results.takeKeysAndKeptRows() : results.keysAndKeptRows
                 if let kept, kept.ranges.count == evaluated.count {
                     // The rows evaluating read, already in this order: one batch of everything,
                     // the last (so the keys are not kept again for the next).

@@ -7,8 +7,10 @@ import StorageEngine
 /// scanning the table. Either way every candidate is checked against the whole
 /// predicate, so the plan changes the cost, never the result.
 struct QueryPlanner {
-    let realm: Realm
-    let info: ClassInfo
+    // Not counted: a planner lives inside one call of the results that made it, which hold the
+    // realm, and the realm its class infos. Counting them was two references for every query.
+    unowned(unsafe) let realm: Realm
+    unowned(unsafe) let info: ClassInfo
 
     /// An index that narrows the candidates: the column, and the constants to look up (in the
     /// stored form of the column's `type`) or the range of index keys to read (for `<`, `<=`,
