@@ -365,13 +365,13 @@ enum RowColumns {
 
     /// Reads `count` rows stored a column at a time, and returns them as rows back to back
     /// with where each ends. The rows must end the page unless `endingThePage` is false. The
-    /// bytes are fitted (`fitted(_:)`) unless `fitting` is false, for a caller that copies them
-    /// anyway.
+    /// bytes keep the room they were written into: a caller that keeps them fits them
+    /// (`fitted(_:)`), one that copies them need not.
     ///
     /// The rows are written into memory sized beforehand (`UnsafeByteWriter`), from columns
     /// reached through a pointer: every cache miss of a leaf pays for this, and appending to
     /// arrays checked their capacity and uniqueness at every byte.
-    static func decode(_ reader: inout ByteReader, count: Int, endingThePage: Bool = true, fitting: Bool = true) throws -> (ends: [UInt32], bytes: [UInt8]) {
+    static func decode(_ reader: inout ByteReader, count: Int, endingThePage: Bool = true) throws -> (ends: [UInt32], bytes: [UInt8]) {
         let width = try reader.readLength(limit: maximumColumns)
         // A column of one tag takes two bytes whatever its rows, so the bytes no longer bound
         // the cells a page can claim.
@@ -398,7 +398,7 @@ enum RowColumns {
             }
         }
         guard columns.allSatisfy(\.isUsedUp) else { throw reader.corrupted("has a column with values no row uses") }
-        return (ends, fitting ? fitted(bytes) : bytes)
+        return (ends, bytes)
     }
 
     /// The room the rows of `columns` may need once decoded: what each row's column count and

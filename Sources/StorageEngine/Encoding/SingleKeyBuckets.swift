@@ -52,8 +52,7 @@ enum SingleKeyBuckets {
     /// Reads `count` buckets stored by column, and returns them back to back with where each
     /// ends.
     static func decode(_ reader: inout ByteReader, count: Int) throws -> (ends: [UInt32], bytes: [UInt8]) {
-        // Not fitted: the buckets below are written from them into an array of their own.
-        let (valueEnds, values) = try RowColumns.decode(&reader, count: count, endingThePage: false, fitting: false)
+        let (valueEnds, values) = try RowColumns.decode(&reader, count: count, endingThePage: false)
         let keys = try PackedNumbers.read(count, from: &reader)
         guard reader.isAtEnd else { throw reader.corrupted("has stray bytes after its row keys") }
         var ends: [UInt32] = []

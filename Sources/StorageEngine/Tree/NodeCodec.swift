@@ -165,7 +165,8 @@ package enum NodeCodec {
         case .values: break
         case .rowsByColumn:
             let (ends, bytes) = try RowColumns.decode(&reader, count: count)
-            return Leaf(keys: keys, ends: ends, bytes: bytes)
+            // Fitted: a cached leaf is counted by its bytes, not by the room they were written in.
+            return Leaf(keys: keys, ends: ends, bytes: RowColumns.fitted(bytes))
         case .singleKeyBuckets:
             let (ends, bytes) = try SingleKeyBuckets.decode(&reader, count: count)
             return Leaf(keys: keys, ends: ends, bytes: bytes)
