@@ -366,16 +366,19 @@ struct TreeTests {
             (Array(top - 50...top + 1), false), (Array(top + 1...top + 50), false),
             (Array(1...100) + Array(102...200), false), ([3, 5], false), ([], false),
         ]
+        let fences = LeafFences()
         for (keys, isRun) in cases {
             let node = Node.leaf(leaf(keys))
             let summary = NodeSummary(node, at: PageRef(offset: 4096, length: 100, checksum: 1), slot: 0, referenced: false)
             #expect(summary.isRun == isRun, "keys \(keys.first ?? 0)...\(keys.last ?? 0), \(keys.count) of them")
+            #expect(summary.usesFences == (!isRun && keys.count > LeafFences.minimumKeys))
             guard case .leaf(let stored) = node else { continue }
+            if summary.usesFences { stored.keys.withUnsafeBufferPointer { fences.write($0, slot: 0) } }
             var probes: [UInt64] = [0, 1, 2, top - 1, top, top + 1, .max, .max - 1]
             for key in keys { probes += [key, key &- 1, key &+ 1] }
             for key in probes {
                 let expected = stored.storedValue(for: key).map { ($0.range, $0.isOverflow) }
-                let found = summary.value(for: key, within: KeySpan())
+                let found = summary.value(for: key, within: KeySpan(), fences: summary.usesFences ? fences.block(0) : nil)
                 #expect(found?.range == expected?.0 && found?.isOverflow == expected?.1, "key \(key)")
             }
         }

@@ -107,11 +107,19 @@ struct NodeSummary {
         return (child, KeySpan(child: position, of: keys, within: span))
     }
 
+    /// Whether the cache keeps fences of this node's keys (see `LeafFences`): a leaf whose keys
+    /// are not a run, with more than a few lines of them.
+    @inline(__always)
+    var usesFences: Bool {
+        isLeaf && !isRun && Int(keyCount) > LeafFences.minimumKeys
+    }
+
     /// Where a leaf's value for `key` is in `bytes`, and whether it is an overflow reference;
     /// nil if the leaf does not hold `key`. The ends were checked to rise and stay inside the
-    /// bytes when the leaf was decoded.
+    /// bytes when the leaf was decoded. `fences` are the leaf's fences, which a leaf that
+    /// `usesFences` is searched through.
     @inline(__always)
-    func value(for key: UInt64, within span: KeySpan) -> (range: Range<Int>, isOverflow: Bool)? {
+    func value(for key: UInt64, within span: KeySpan, fences: UnsafePointer<UInt64>?) -> (range: Range<Int>, isOverflow: Bool)? {
         let keys = keyBuffer
         let ends = entries.unsafelyUnwrapped.assumingMemoryBound(to: UInt32.self)
         if isRun {
@@ -122,11 +130,21 @@ struct NodeSummary {
             prefetchValue(at: position)
             return NodeSummary.valueRange(at: position, ends: ends)
         }
-        // The guessed key is usually the one: its value's ends, and the bytes where values of
-        // average length would put it, load while the key's line does.
-        let position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span) { guess in
-            asyncrealm_prefetch(ends + max(guess - 1, 0))
-            prefetchValue(at: guess)
+        let position: Int
+        if let fences {
+            // The value's ends, and the bytes where values of average length would put it,
+            // load while the keys' line does.
+            position = LeafFences.firstIndex(notLessThan: key, in: keys, fences: fences) { first in
+                asyncrealm_prefetch(ends + max(first - 1, 0))
+                prefetchValue(at: first)
+            }
+        } else {
+            // The guessed key is usually the one: its value's ends, and the bytes where values
+            // of average length would put it, load while the key's line does.
+            position = KeySearch.firstIndex(notLessThan: key, in: keys, from: 0, within: span) { guess in
+                asyncrealm_prefetch(ends + max(guess - 1, 0))
+                prefetchValue(at: guess)
+            }
         }
         guard position < keys.count, keys[position] == key else { return nil }
         return NodeSummary.valueRange(at: position, ends: ends)

@@ -23,6 +23,8 @@ package final class PageCache: Sendable {
         /// The slot of each cached node, what lookups read of it, and its reference bit, by
         /// offset (see `NodeSummary`).
         let summaries = OffsetTable()
+        /// A sample of the keys of each cached leaf that `usesFences`, by slot.
+        let fences = LeafFences()
         var freeSlots: [Int] = []
         var hand = 0
         var usedBytes = 0
@@ -147,7 +149,8 @@ package final class PageCache: Sendable {
                     continue
                 }
                 directory?.record(summary.pointee, for: key)
-                guard let (range, isOverflow) = summary.pointee.value(for: key, within: span) else { return .absent }
+                let fences = summary.pointee.usesFences ? state.fences.block(Int(summary.pointee.slot)) : nil
+                guard let (range, isOverflow) = summary.pointee.value(for: key, within: span, fences: fences) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     return PageCache.copy(range, of: summary.pointee.bytes, into: buffer)
                 }
@@ -175,7 +178,7 @@ package final class PageCache: Sendable {
                 state.usedBytes -= state.slots[index].cost
                 state.generation &+= 1
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
-                state.summaries.set(NodeSummary(node, at: ref, slot: index, referenced: true))
+                PageCache.summarise(NodeSummary(node, at: ref, slot: index, referenced: true), in: &state)
                 state.usedBytes += cost
             } else {
                 PageCache.place(Slot(ref: ref, node: node, cost: cost), in: &state)
@@ -209,6 +212,16 @@ package final class PageCache: Sendable {
             state.slots[index] = slot
         } else {
             state.slots.append(slot)
+        }
+        summarise(summary, in: &state)
+    }
+
+    /// Puts `summary`, of the node now in its slot, into the offset table, and writes the
+    /// node's fences if it uses them (from the keys the summary points at: taking them from
+    /// the node would count a reference to its arrays).
+    private static func summarise(_ summary: NodeSummary, in state: inout State) {
+        if summary.usesFences {
+            state.fences.write(UnsafeBufferPointer(start: summary.keys, count: Int(summary.keyCount)), slot: Int(summary.slot))
         }
         state.summaries.set(summary)
     }

@@ -1,0 +1,111 @@
+import CPrefetch
+
+/// A sample of the keys of each cached leaf whose keys are not a run, kept by `PageCache` in a
+/// block of its own per slot: what lets a lookup find its key in two waits for memory where a
+/// search of the keys alone waits five or six times.
+///
+/// A search of a leaf's sorted keys reads one key, then another chosen from it, and so on: each
+/// read waits for the one before, and in a leaf not read lately each is a miss. Interpolating
+/// the first guess makes that one read for keys spread evenly (row keys), but an index on
+/// strings keys its leaves by the first eight bytes of the values, and text uses few of each
+/// byte's 256 values (lowercase letters: 26), so the guess lands lines away and the gallop and
+/// halving after it read line after line: 5 to 6 distinct lines for leaves of 128 to 512 such
+/// keys. The fences are every `step`-th key, at most `perBlock` of them in four lines, all
+/// loaded at once; searching them leaves a range of `step` keys (one or two lines) to search.
+///
+/// Block `slot` belongs to the node in cache slot `slot` and is written when a leaf that uses
+/// fences (`NodeSummary.usesFences`) is placed there; a slot taken by another node gets its
+/// block written again, and a block of a node that uses none is never read.
+///
+/// A class, owning its blocks' memory; `@unchecked Sendable` because the cache reaches it only
+/// under its lock, as it does its `OffsetTable`.
+final class LeafFences: @unchecked Sendable {
+    /// The most fences a leaf has: 256 bytes, four lines.
+    static let perBlock = 32
+    /// Leaves with more keys than this use fences; fewer keys fit in a few lines, which their
+    /// search reads anyway.
+    static let minimumKeys = 32
+
+    private var blocks: UnsafeMutablePointer<UInt64>
+    private var capacity: Int
+
+    init() {
+        capacity = 16
+        blocks = Self.allocate(blocks: capacity)
+    }
+
+    deinit { blocks.deallocate() }
+
+    private static func allocate(blocks: Int) -> UnsafeMutablePointer<UInt64> {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: blocks * perBlock * MemoryLayout<UInt64>.stride, alignment: 64)
+        return raw.bindMemory(to: UInt64.self, capacity: blocks * perBlock)
+    }
+
+    /// How many keys apart a leaf of `keyCount` keys keeps its fences.
+    @inline(__always)
+    static func step(forKeys keyCount: Int) -> Int {
+        (keyCount + perBlock - 1) / perBlock
+    }
+
+    /// The fences of the leaf in slot `slot`; valid until the next `write`.
+    @inline(__always)
+    func block(_ slot: Int) -> UnsafePointer<UInt64> {
+        UnsafePointer(blocks + slot * Self.perBlock)
+    }
+
+    /// Writes the fences of `keys`, the keys of the leaf placed in slot `slot`.
+    func write(_ keys: UnsafeBufferPointer<UInt64>, slot: Int) {
+        if slot >= capacity { grow(toHold: slot) }
+        let block = blocks + slot * Self.perBlock
+        let step = Self.step(forKeys: keys.count)
+        var fence = 0
+        for index in stride(from: 0, to: keys.count, by: step) {
+            block[fence] = keys[index]
+            fence += 1
+        }
+    }
+
+    private func grow(toHold slot: Int) {
+        var grown = capacity
+        while grown <= slot { grown *= 2 }
+        let old = blocks
+        blocks = Self.allocate(blocks: grown)
+        blocks.update(from: old, count: capacity * Self.perBlock)
+        old.deallocate()
+        capacity = grown
+    }
+
+    /// The index of the first of `keys` not less than `key`, found through the leaf's fences
+    /// `fences` (see `write`). `onRange` learns the first index the answer can be before the
+    /// keys are read, so that the caller can start loading the value there.
+    @inline(__always)
+    static func firstIndex(
+        notLessThan key: UInt64, in keys: UnsafeBufferPointer<UInt64>, fences: UnsafePointer<UInt64>, onRange: (Int) -> Void
+    ) -> Int {
+        let step = step(forKeys: keys.count)
+        let fenceCount = (keys.count + step - 1) / step
+        let raw = UnsafeRawPointer(fences)
+        var line = 0
+        while line < fenceCount * MemoryLayout<UInt64>.stride {
+            asyncrealm_prefetch(raw + line)
+            line += 64
+        }
+        // The first fence not less than `key`: the keys before the one before it are less.
+        var low = 0
+        var high = fenceCount
+        while low < high {
+            let middle = (low + high) >> 1
+            if fences[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        if low == 0 { return 0 }
+        // keys[(low - 1) * step] < key <= keys[low * step] (or past the last key).
+        var first = (low - 1) * step + 1
+        var last = min(low * step, keys.count)
+        onRange(first)
+        while first < last {
+            let middle = (first + last) >> 1
+            if keys[middle] < key { first = middle + 1 } else { last = middle }
+        }
+        return first
+    }
+}
