@@ -46,12 +46,12 @@ struct LeafFencesTests {
         for count in [33, 34, 63, 64, 65, 100, 255, 256, 257, 511, 800, 2_047] {
             for spread in 0..<4 {
                 let sorted = Self.keys(count: count, spread: spread, using: &random)
-                let slot = Int.random(in: 0..<40, using: &random)
                 sorted.withUnsafeBufferPointer { keys in
-                    fences.write(keys, slot: slot)
+                    let block = fences.take(keys)
+                    defer { fences.giveBack(block) }
                     for probe in Self.probes(around: sorted) {
                         var first: Int?
-                        let found = LeafFences.firstIndex(notLessThan: probe, in: keys, fences: fences.block(slot)) { first = $0 }
+                        let found = LeafFences.firstIndex(notLessThan: probe, in: keys, fences: fences.block(block)) { first = $0 }
                         let expected = sorted.partitionPoint { $0 < probe }
                         #expect(found == expected, "\(count) keys, spread \(spread), probe \(probe)")
                         // The range announced holds the answer.
@@ -62,7 +62,7 @@ struct LeafFencesTests {
         }
     }
 
-    @Test("the cache searches a leaf whose keys are not a run through fences of its slot, written again for a leaf that takes the slot")
+    @Test("the cache searches a leaf whose keys are not a run through its fences, written anew for a leaf that takes its slot")
     func cacheRewritesFences() {
         var random = SeededGenerator(seed: 5)
         let cache = PageCache(capacityBytes: 1 << 20)
@@ -104,5 +104,37 @@ struct LeafFencesTests {
         cache.insert(leaf(third), for: next, cost: 4096)
         expectLookups(third, from: next, "the leaf in the released slot")
         expectLookups(second, from: rewritten, "the leaf beside it")
+        #expect(cache.fenceBlocksInUse == 2)
+    }
+
+    @Test("fence blocks are held by the leaves cached now: evicted, replaced and released leaves give theirs back, and small nodes take none")
+    func fenceBlocksFollowTheCache() {
+        var random = SeededGenerator(seed: 8)
+        let cache = PageCache(capacityBytes: 40 * 4096)
+        let keys = Self.keys(count: 100, spread: 1, using: &random)
+        let fenced = Node.leaf(Leaf(keys: keys, ends: keys.indices.map { UInt32($0 + 1) }, bytes: [UInt8](repeating: 1, count: keys.count)))
+        let small = Node.leaf(Leaf(keys: [1, 5, 9], ends: [1, 2, 3], bytes: [1, 2, 3]))
+        let run = Node.leaf(Leaf(keys: Array(1...100), ends: (1...100).map { UInt32($0) }, bytes: [UInt8](repeating: 1, count: 100)))
+        var refs: [PageRef] = []
+        for index in 1...400 {
+            let ref = PageRef(offset: UInt64(index) * 8192, length: 100, checksum: UInt64(index))
+            cache.insert([fenced, small, run][index % 3], for: ref, cost: 4096)
+            refs.append(ref)
+        }
+        // Replacing a page by one with fences, and by one without, at the same offset.
+        let last = refs[refs.count - 1]
+        cache.insert(fenced, for: PageRef(offset: last.offset, length: 100, checksum: 10_000), cost: 4096)
+        cache.insert(small, for: PageRef(offset: last.offset, length: 100, checksum: 10_001), cost: 4096)
+        var cachedWithFences = 0
+        for (index, ref) in refs.enumerated() where cache.node(for: ref) != nil && (index + 1) % 3 == 0 {
+            cachedWithFences += 1
+        }
+        #expect(cachedWithFences > 0)
+        #expect(cache.fenceBlocksInUse == cachedWithFences)
+        let held = (1...5).map { PageRef(offset: UInt64(1_000 + $0) * 8192, length: 100, checksum: 1) }
+        cache.hold(held.map { (ref: $0, node: fenced) }, cost: { _ in 4096 })
+        #expect(cache.fenceBlocksInUse == cachedWithFences + 5)
+        for ref in held { cache.release(ref) }
+        #expect(cache.fenceBlocksInUse == cachedWithFences)
     }
 }

@@ -373,12 +373,12 @@ struct TreeTests {
             #expect(summary.isRun == isRun, "keys \(keys.first ?? 0)...\(keys.last ?? 0), \(keys.count) of them")
             #expect(summary.usesFences == (!isRun && keys.count > LeafFences.minimumKeys))
             guard case .leaf(let stored) = node else { continue }
-            if summary.usesFences { stored.keys.withUnsafeBufferPointer { fences.write($0, slot: 0) } }
+            let block = summary.usesFences ? stored.keys.withUnsafeBufferPointer { fences.take($0) } : 0
             var probes: [UInt64] = [0, 1, 2, top - 1, top, top + 1, .max, .max - 1]
             for key in keys { probes += [key, key &- 1, key &+ 1] }
             for key in probes {
                 let expected = stored.storedValue(for: key).map { ($0.range, $0.isOverflow) }
-                let found = summary.value(for: key, within: KeySpan(), fences: summary.usesFences ? fences.block(0) : nil)
+                let found = summary.value(for: key, within: KeySpan(), fences: summary.usesFences ? fences.block(block) : nil)
                 #expect(found?.range == expected?.0 && found?.isOverflow == expected?.1, "key \(key)")
             }
         }

@@ -1,7 +1,7 @@
 import CPrefetch
 
 /// A sample of the keys of each cached leaf whose keys are not a run, kept by `PageCache` in a
-/// block of its own per slot: what lets a lookup find its key in two waits for memory where a
+/// block of its own: what lets a lookup find its key in two waits for memory where a
 /// search of the keys alone waits five or six times.
 ///
 /// A search of a leaf's sorted keys reads one key, then another chosen from it, and so on: each
@@ -13,9 +13,10 @@ import CPrefetch
 /// keys. The fences are every `step`-th key, at most `perBlock` of them in four lines, all
 /// loaded at once; searching them leaves a range of `step` keys (one or two lines) to search.
 ///
-/// Block `slot` belongs to the node in cache slot `slot` and is written when a leaf that uses
-/// fences (`NodeSummary.usesFences`) is placed there; a slot taken by another node gets its
-/// block written again, and a block of a node that uses none is never read.
+/// A leaf that uses fences (`NodeSummary.usesFences`) takes a block when the cache places it
+/// and gives it back when it leaves its slot; its summary keeps the block's index
+/// (`NodeSummary.fenceBlock`). The blocks are as many as such leaves cached at once, not as
+/// the cache's slots: a cache of many small nodes holds few leaves with fences.
 ///
 /// A class, owning its blocks' memory; `@unchecked Sendable` because the cache reaches it only
 /// under its lock, as it does its `OffsetTable`.
@@ -28,6 +29,9 @@ final class LeafFences: @unchecked Sendable {
 
     private var blocks: UnsafeMutablePointer<UInt64>
     private var capacity: Int
+    /// Blocks handed out at least once; those given back wait in `freeBlocks`.
+    private var handedOut = 0
+    private var freeBlocks: [Int] = []
 
     init() {
         capacity = 16
@@ -35,6 +39,9 @@ final class LeafFences: @unchecked Sendable {
     }
 
     deinit { blocks.deallocate() }
+
+    /// Blocks held by leaves now, for tests.
+    var blocksInUse: Int { handedOut - freeBlocks.count }
 
     private static func allocate(blocks: Int) -> UnsafeMutablePointer<UInt64> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: blocks * perBlock * MemoryLayout<UInt64>.stride, alignment: 64)
@@ -47,27 +54,40 @@ final class LeafFences: @unchecked Sendable {
         (keyCount + perBlock - 1) / perBlock
     }
 
-    /// The fences of the leaf in slot `slot`; valid until the next `write`.
+    /// The fences in block `block`; valid until the next `take`.
     @inline(__always)
-    func block(_ slot: Int) -> UnsafePointer<UInt64> {
-        UnsafePointer(blocks + slot * Self.perBlock)
+    func block(_ block: Int) -> UnsafePointer<UInt64> {
+        UnsafePointer(blocks + block * Self.perBlock)
     }
 
-    /// Writes the fences of `keys`, the keys of the leaf placed in slot `slot`.
-    func write(_ keys: UnsafeBufferPointer<UInt64>, slot: Int) {
-        if slot >= capacity { grow(toHold: slot) }
-        let block = blocks + slot * Self.perBlock
+    /// Writes the fences of `keys`, a leaf's keys, into a block, and returns the block's index.
+    func take(_ keys: UnsafeBufferPointer<UInt64>) -> Int {
+        let index: Int
+        if let free = freeBlocks.popLast() {
+            index = free
+        } else {
+            index = handedOut
+            handedOut += 1
+            if index >= capacity { grow(toHold: index) }
+        }
+        let block = blocks + index * Self.perBlock
         let step = Self.step(forKeys: keys.count)
         var fence = 0
-        for index in stride(from: 0, to: keys.count, by: step) {
-            block[fence] = keys[index]
+        for position in stride(from: 0, to: keys.count, by: step) {
+            block[fence] = keys[position]
             fence += 1
         }
+        return index
     }
 
-    private func grow(toHold slot: Int) {
+    /// Takes back block `block`, whose leaf left the cache.
+    func giveBack(_ block: Int) {
+        freeBlocks.append(block)
+    }
+
+    private func grow(toHold index: Int) {
         var grown = capacity
-        while grown <= slot { grown *= 2 }
+        while grown <= index { grown *= 2 }
         let old = blocks
         blocks = Self.allocate(blocks: grown)
         blocks.update(from: old, count: capacity * Self.perBlock)

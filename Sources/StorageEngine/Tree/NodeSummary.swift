@@ -37,7 +37,8 @@ struct NodeSummary {
     var byteCount: UInt32 = 0
     /// A leaf's first key, when its keys are a run with no gap, below 2^32: a lookup then
     /// knows a key's position without reading the keys. Rows are keyed in the order they were
-    /// added, so the leaves of a table nobody deleted from are runs.
+    /// added, so the leaves of a table nobody deleted from are runs. For a leaf that
+    /// `usesFences`, which is no run, its block's index (see `fenceBlock`).
     var runStart: UInt32 = 0
 
     init() {}
@@ -112,6 +113,14 @@ struct NodeSummary {
     @inline(__always)
     var usesFences: Bool {
         isLeaf && !isRun && Int(keyCount) > LeafFences.minimumKeys
+    }
+
+    /// The block of the cache's `LeafFences` holding this leaf's fences, if it `usesFences`:
+    /// kept where a run keeps its first key, the line having no other room.
+    @inline(__always)
+    var fenceBlock: Int {
+        get { Int(runStart) }
+        set { runStart = UInt32(newValue) }
     }
 
     /// Where a leaf's value for `key` is in `bytes`, and whether it is an overflow reference;

@@ -23,7 +23,7 @@ package final class PageCache: Sendable {
         /// The slot of each cached node, what lookups read of it, and its reference bit, by
         /// offset (see `NodeSummary`).
         let summaries = OffsetTable()
-        /// A sample of the keys of each cached leaf that `usesFences`, by slot.
+        /// A sample of the keys of each cached leaf that `usesFences` (see `NodeSummary.fenceBlock`).
         let fences = LeafFences()
         var freeSlots: [Int] = []
         var hand = 0
@@ -149,7 +149,7 @@ package final class PageCache: Sendable {
                     continue
                 }
                 directory?.record(summary.pointee, for: key)
-                let fences = summary.pointee.usesFences ? state.fences.block(Int(summary.pointee.slot)) : nil
+                let fences = summary.pointee.usesFences ? state.fences.block(summary.pointee.fenceBlock) : nil
                 guard let (range, isOverflow) = summary.pointee.value(for: key, within: span, fences: fences) else { return .absent }
                 if !isOverflow && range.count <= buffer.count {
                     return PageCache.copy(range, of: summary.pointee.bytes, into: buffer)
@@ -173,8 +173,10 @@ package final class PageCache: Sendable {
 
     package func insert(_ node: Node, for ref: PageRef, cost: Int) {
         state.withLock { state in
-            if let index = state.summaries.slot(for: ref.offset) {
+            if let old = state.summaries.summary(for: ref.offset) {
+                let index = Int(old.pointee.slot)
                 require(!state.slots[index].isHeld, "a node held in memory was replaced; release it first")
+                PageCache.forget(old.pointee, in: &state)
                 state.usedBytes -= state.slots[index].cost
                 state.generation &+= 1
                 state.slots[index] = Slot(ref: ref, node: node, cost: cost)
@@ -220,17 +222,29 @@ package final class PageCache: Sendable {
     /// node's fences if it uses them (from the keys the summary points at: taking them from
     /// the node would count a reference to its arrays).
     private static func summarise(_ summary: NodeSummary, in state: inout State) {
+        var summary = summary
         if summary.usesFences {
-            state.fences.write(UnsafeBufferPointer(start: summary.keys, count: Int(summary.keyCount)), slot: Int(summary.slot))
+            summary.fenceBlock = state.fences.take(UnsafeBufferPointer(start: summary.keys, count: Int(summary.keyCount)))
         }
         state.summaries.set(summary)
     }
 
+    /// Gives back what the node `summary` describes took besides its slot, as it leaves the
+    /// cache: its fences, if it uses them.
+    private static func forget(_ summary: NodeSummary, in state: inout State) {
+        if summary.usesFences { state.fences.giveBack(summary.fenceBlock) }
+    }
+
+    /// Fence blocks held by cached leaves, for tests.
+    var fenceBlocksInUse: Int { state.withLock { $0.fences.blocksInUse } }
+
     /// Drops a node `hold(_:cost:)` kept.
     package func release(_ ref: PageRef) {
         state.withLock { state in
-            guard let index = state.summaries.slot(for: ref.offset), state.slots[index].isHeld,
-                  state.slots[index].ref == ref else { return }
+            guard let summary = state.summaries.summary(for: ref.offset) else { return }
+            let index = Int(summary.pointee.slot)
+            guard state.slots[index].isHeld, state.slots[index].ref == ref else { return }
+            PageCache.forget(summary.pointee, in: &state)
             state.heldBytes -= state.slots[index].cost
             state.generation &+= 1
             state.summaries.remove(ref.offset)
@@ -278,6 +292,7 @@ package final class PageCache: Sendable {
             summary.pointee.referenced = false
             return
         }
+        PageCache.forget(summary.pointee, in: &state)
         state.usedBytes -= state.slots[index].cost
         state.generation &+= 1
         state.summaries.remove(state.slots[index].ref.offset)
