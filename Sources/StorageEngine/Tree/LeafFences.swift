@@ -96,7 +96,7 @@ final class LeafFences: @unchecked Sendable {
     }
 
     /// The index of the first of `keys` not less than `key`, found through the leaf's fences
-    /// `fences` (see `write`). `onRange` learns the first index the answer can be before the
+    /// `fences` (see `take`). `onRange` learns the first index the answer can be before the
     /// keys are read, so that the caller can start loading the value there.
     @inline(__always)
     static func firstIndex(
@@ -110,7 +110,8 @@ final class LeafFences: @unchecked Sendable {
             asyncrealm_prefetch(raw + line)
             line += 64
         }
-        // The first fence not less than `key`: the keys before the one before it are less.
+        // The first fence not less than `key`: the answer is after the fence before it, and
+        // no later than this one.
         var low = 0
         var high = fenceCount
         while low < high {
