@@ -79,6 +79,14 @@ enum KeySearch {
                 low = max(guess - bound + 1, low)
             }
         }
+        return halving(notLessThan: key, in: keys, from: low, to: high)
+    }
+
+    /// The index of the first of `keys[low..<high]` not less than `key`, or `high` if none is
+    /// (the keys before `low` must be less), found by halving the range.
+    @inline(__always)
+    static func halving(notLessThan key: UInt64, in keys: UnsafeBufferPointer<UInt64>, from low: Int, to high: Int) -> Int {
+        var (low, high) = (low, high)
         while low < high {
             let middle = (low + high) >> 1
             if keys[middle] < key { low = middle + 1 } else { high = middle }

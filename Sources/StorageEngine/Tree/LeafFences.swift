@@ -112,21 +112,11 @@ final class LeafFences: @unchecked Sendable {
         }
         // The first fence not less than `key`: the answer is after the fence before it, and
         // no later than this one.
-        var low = 0
-        var high = fenceCount
-        while low < high {
-            let middle = (low + high) >> 1
-            if fences[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        if low == 0 { return 0 }
-        // keys[(low - 1) * step] < key <= keys[low * step] (or past the last key).
-        var first = (low - 1) * step + 1
-        var last = min(low * step, keys.count)
+        let fence = KeySearch.halving(notLessThan: key, in: UnsafeBufferPointer(start: fences, count: fenceCount), from: 0, to: fenceCount)
+        if fence == 0 { return 0 }
+        // keys[(fence - 1) * step] < key <= keys[fence * step] (or past the last key).
+        let first = (fence - 1) * step + 1
         onRange(first)
-        while first < last {
-            let middle = (first + last) >> 1
-            if keys[middle] < key { first = middle + 1 } else { last = middle }
-        }
-        return first
+        return KeySearch.halving(notLessThan: key, in: keys, from: first, to: min(fence * step, keys.count))
     }
 }
