@@ -47,6 +47,8 @@ try FileManager.default.createDirectory(atPath: directory, withIntermediateDirec
 defer { try? FileManager.default.removeItem(atPath: directory) }
 
 print("realm-bench: \(rowCount) rows x \(Dataset.columnCount) Int64 columns, \(options.runs) runs after a warm-up, medians")
+let machine = MachineProfile.measure(directory: directory)
+print(machine.description)
 let data = Dataset(count: rowCount)
 let readKeys = data.randomKeys(randomReads, seed: 7)
 let engines: [any BenchEngine] = [AsyncRealmEngine(directory: directory)] + (options.peers ? [
@@ -307,7 +309,13 @@ if let path = options.jsonPath {
             results.append(["workload": workload.rawValue, "engine": engine, "seconds": value])
         }
     }
-    let report: [String: Any] = ["results": results, "file_bytes": fileBytes]
+    let report: [String: Any] = [
+        "results": results, "file_bytes": fileBytes,
+        "machine": [
+            "processor": machine.processor, "cores": machine.cores, "system_call_ns": machine.systemCall,
+            "fcntl_lock_unlock_ns": machine.lockAndUnlock, "dependent_load_64mib_ns": machine.dependentLoad,
+        ] as [String: Any],
+    ]
     let json = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
     try json.write(to: URL(fileURLWithPath: path))
     print("wrote \(path)")
