@@ -123,4 +123,37 @@ struct DynamicObjectTests {
         #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name == "Ana Maria")
         #expect(realm.objects(Dog.self).first?.owner?.name == "Ana Maria")
     }
+
+    /// Values of a property's own type take one cast (`storageValue(ofOwnType:for:)`); the
+    /// rest are converted, or stand for nil, as before it.
+    @Test("a value set by name is stored as its property takes it: its own type, a number that converts, an optional, nil and NSNull")
+    func valuesSetByName() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: RealmKind.file.configuration(directory))
+        let object = EveryType()
+        try realm.write { realm.add(object) }
+        let boxedSeven: Any = Optional<Int>.some(7) as Any
+        let boxedNone: Any = Optional<Int>.none as Any
+        try realm.write {
+            object["int"] = 5
+            object["int8"] = 3
+            object["double"] = 2
+            object["float"] = 1.5
+            object["string"] = "text"
+            object["bool"] = true
+            object["optionalInt"] = boxedSeven
+            object["optionalString"] = NSNull()
+        }
+        #expect(object.int == 5 && object.int8 == 3 && object.double == 2 && object.float == 1.5)
+        #expect(object.string == "text" && object.bool && object.optionalInt == 7 && object.optionalString == nil)
+        try realm.write {
+            object["int"] = 4.0  // a double that converts exactly
+            object["double"] = 2.25
+            object["optionalInt"] = boxedNone
+            object["optionalString"] = "again"
+        }
+        #expect(object.int == 4 && object.double == 2.25 && object.optionalInt == nil && object.optionalString == "again")
+        try realm.write { object["optionalInt"] = NSNull() }
+        #expect(object.optionalInt == nil)
+    }
 }

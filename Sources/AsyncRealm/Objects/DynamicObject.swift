@@ -76,20 +76,32 @@ extension Realm {
     /// map as a live `List`, `MutableSet` or `Map` (see `dynamicCollection(at:of:)`).
     func dynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
         checkThread()
-        if let property = managed.info.schema[name], property.type != .linkingObjects, property.isCollection,
-           let column = managed.info.columns[name] {
+        let property = self.property(named: name, of: managed)
+        if property.type != .linkingObjects, property.isCollection, let column = managed.info.columns[name] {
             return dynamicCollection(at: ManagedListLocation(owner: managed, column: column), of: property)
         }
-        return plainDynamicValue(named: name, of: managed)
+        return plainDynamicValue(property, of: managed)
     }
 
     /// Property `name` of a managed object with its collections copied out: a list's or a
     /// set's elements as an array, a map as a dictionary.
     func plainDynamicValue(named name: String, of managed: ManagedObjectState) -> Any? {
         checkThread()
+        return plainDynamicValue(property(named: name, of: managed), of: managed)
+    }
+
+    /// The property `name` of `managed`'s class; stops if it has none.
+    private func property(named name: String, of managed: ManagedObjectState) -> Property {
         guard let property = managed.info.schema[name] else {
             stop("'\(managed.info.schema.className)' has no property '\(name)'")
         }
+        return property
+    }
+
+    /// `property` of a managed object, its collections copied out (see
+    /// `plainDynamicValue(named:of:)`). Holds no `Optional` in `Any`: nil, or the value.
+    private func plainDynamicValue(_ property: Property, of managed: ManagedObjectState) -> Any? {
+        let name = property.name
         if property.type == .linkingObjects {
             let origin = dynamicClassInfo(property.objectClassName ?? "")
             return linkingKeys(to: managed.key, of: managed.info.schema.className, through: property)
@@ -162,10 +174,15 @@ extension Realm {
     }
 
     func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
+        if let value, let stored = Self.storageValue(ofOwnType: value, for: property) { return stored }
         guard let value, !isNull(value) else { return property.isOptional ? .null : property.isCollection ? .list([]) : nil }
-        let element = Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
-                               isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
+        // Each element of a collection as a property of one value.
+        var element: Property {
+            Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
+                     isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
+        }
         if property.isMap {
+            let element = element
             guard let items = value as? [String: Any?] ?? (value as? any DynamicMapEntries)?.dynamicEntries else { return nil }
             var entries: [MapStore.Entry] = []
             for (key, item) in items {
@@ -176,6 +193,7 @@ extension Realm {
         }
         if property.isCollection {
             guard let items = Self.dynamicItems(value) else { return nil }
+            let element = element
             var values: [RowValue] = []
             for item in items {
                 guard let stored = storageValue(dynamic: item, for: element) else { return nil }
@@ -204,6 +222,23 @@ extension Realm {
         case .linkingObjects: return nil
         case .any: return AnyRealmValue._fromAny(value).map { $0._toStorage(realm: self).value }
         }
+    }
+
+    /// The stored form of `value` if it is a value of the single-valued `property`'s own type,
+    /// the usual value set by name (a migration's `newObject!["score"] = score * 2`): one cast.
+    /// Nil for anything else, which takes the general way, where asking first whether the value
+    /// stands for nil (`isNull`, two casts to a protocol and a class) was a tenth of a
+    /// migration's block.
+    private static func storageValue(ofOwnType value: Any, for property: Property) -> RowValue? {
+        guard !property.isCollection else { return nil }
+        switch property.type {
+        case .int: if let number = value as? Int { return .int(Int64(number)) }
+        case .double: if let number = value as? Double { return .double(number) }
+        case .string: if let text = value as? String { return .string(text) }
+        case .bool: if let flag = value as? Bool { return .bool(flag) }
+        default: break
+        }
+        return nil
     }
 
     /// The key in this realm of `managed`, an `oldObject` of the migration this realm is

@@ -82,6 +82,10 @@ extension Object {
     /// - Returns: The property's value (nil for nil); linked objects and lists as objects and lists.
     public func value(forKey key: String) -> Any? {
         if key == "self" { return self }
+        // A dynamic object's values hold no `Optional` to open (`Realm.dynamicValue(named:of:)`):
+        // asking each whether it is one, a cast to a protocol, was a twentieth of a migration
+        // block reading a property and setting another.
+        if let managed, self is DynamicObject { return managed.realm.dynamicValue(named: key, of: managed) }
         return unboxed(anyValue(forKey: key))
     }
 
