@@ -125,35 +125,40 @@ struct DynamicObjectTests {
     }
 
     /// Values of a property's own type take one cast (`storageValue(ofOwnType:for:)`); the
-    /// rest are converted, or stand for nil, as before it.
-    @Test("a value set by name is stored as its property takes it: its own type, a number that converts, an optional, nil and NSNull")
+    /// rest are converted, or stand for nil, as before it. A dynamic object's values come back
+    /// as they are: nil is nil, not an `Optional` boxed in `Any`.
+    @Test("a value set by name on a dynamic object is stored as its property takes it: its own type, a number that converts, an optional, nil and NSNull")
     func valuesSetByName() throws {
         let directory = TemporaryDirectory()
         let realm = try Realm(configuration: RealmKind.file.configuration(directory))
         let object = EveryType()
         try realm.write { realm.add(object) }
+        let dynamic = try #require(realm.dynamicObjects("EveryType").first)
         let boxedSeven: Any = Optional<Int>.some(7) as Any
         let boxedNone: Any = Optional<Int>.none as Any
         try realm.write {
-            object["int"] = 5
-            object["int8"] = 3
-            object["double"] = 2
-            object["float"] = 1.5
-            object["string"] = "text"
-            object["bool"] = true
-            object["optionalInt"] = boxedSeven
-            object["optionalString"] = NSNull()
+            dynamic["int"] = 5
+            dynamic["int8"] = 3
+            dynamic["double"] = 2
+            dynamic["float"] = 1.5
+            dynamic["string"] = "text"
+            dynamic["bool"] = true
+            dynamic["optionalInt"] = boxedSeven
+            dynamic["optionalString"] = NSNull()
         }
         #expect(object.int == 5 && object.int8 == 3 && object.double == 2 && object.float == 1.5)
         #expect(object.string == "text" && object.bool && object.optionalInt == 7 && object.optionalString == nil)
+        #expect(dynamic["int"] as? Int == 5 && dynamic["double"] as? Double == 2 && dynamic["string"] as? String == "text")
+        #expect(dynamic["optionalInt"] as? Int == 7 && dynamic["optionalString"] == nil)
         try realm.write {
-            object["int"] = 4.0  // a double that converts exactly
-            object["double"] = 2.25
-            object["optionalInt"] = boxedNone
-            object["optionalString"] = "again"
+            dynamic["int"] = 4.0  // a double that converts exactly
+            dynamic["double"] = 2.25
+            dynamic["optionalInt"] = boxedNone
+            dynamic["optionalString"] = "again"
         }
         #expect(object.int == 4 && object.double == 2.25 && object.optionalInt == nil && object.optionalString == "again")
-        try realm.write { object["optionalInt"] = NSNull() }
-        #expect(object.optionalInt == nil)
+        #expect(dynamic["optionalInt"] == nil && dynamic["optionalString"] as? String == "again")
+        try realm.write { dynamic["optionalString"] = nil }
+        #expect(object.optionalString == nil && dynamic["optionalString"] == nil)
     }
 }
