@@ -176,13 +176,8 @@ extension Realm {
     func storageValue(dynamic value: Any?, for property: Property) -> RowValue? {
         if let value, let stored = Self.storageValue(ofOwnType: value, for: property) { return stored }
         guard let value, !isNull(value) else { return property.isOptional ? .null : property.isCollection ? .list([]) : nil }
-        // Each element of a collection as a property of one value.
-        var element: Property {
-            Property(name: property.name, type: property.type, isOptional: property.isOptional, isArray: false,
-                     isPrimary: false, isIndexed: false, objectClassName: property.objectClassName, linkOriginPropertyName: nil)
-        }
         if property.isMap {
-            let element = element
+            let element = property.elementProperty
             guard let items = value as? [String: Any?] ?? (value as? any DynamicMapEntries)?.dynamicEntries else { return nil }
             var entries: [MapStore.Entry] = []
             for (key, item) in items {
@@ -193,7 +188,7 @@ extension Realm {
         }
         if property.isCollection {
             guard let items = Self.dynamicItems(value) else { return nil }
-            let element = element
+            let element = property.elementProperty
             var values: [RowValue] = []
             for item in items {
                 guard let stored = storageValue(dynamic: item, for: element) else { return nil }

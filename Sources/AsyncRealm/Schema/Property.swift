@@ -62,6 +62,12 @@ public struct Property: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// One element of this list, set or map, as a property holding a single value of its type.
+    var elementProperty: Property {
+        Property(name: name, type: type, isOptional: isOptional, isArray: false, isPrimary: false, isIndexed: false,
+                 objectClassName: objectClassName, linkOriginPropertyName: nil)
+    }
+
     public var description: String {
         if type == .linkingObjects {
             return "\(name): LinkingObjects<\(objectClassName ?? "?")>(\(linkOriginPropertyName ?? "?"))"
