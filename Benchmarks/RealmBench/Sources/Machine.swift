@@ -6,7 +6,8 @@ import Glibc
 /// What the machine the benchmark runs on charges for the things the engines spend their time
 /// on differently (`Docs/Internals/Benchmarks.md`): a system call, which every SQLite
 /// statement makes (two `fcntl` calls for its read lock) and an AsyncRealm read does not; and a
-/// load that misses the caches, which a random lookup of either waits for. Printed at the top of
+/// load that misses the caches, which a random lookup of either waits for; and a write made
+/// durable, which every commit of either waits for once. Printed at the top of
 /// a run, so that a pasted table says which machine its ratios came from.
 struct MachineProfile {
     /// The processor's model name, as `/proc/cpuinfo` gives it.
@@ -20,18 +21,22 @@ struct MachineProfile {
     /// Nanoseconds of a load whose address the load before it gave, over random lines of
     /// 64 MiB: a random lookup's wait for memory.
     var dependentLoad: Double
+    /// Nanoseconds to write 4 KiB over a block of a file already on the disk and wait until the
+    /// device has it (`pwrite` and `fdatasync`, no metadata to flush): the floor of a durable
+    /// commit of either engine, which waits for one such flush.
+    var durableWrite: Double
 
     static func measure(directory: String) -> MachineProfile {
         MachineProfile(
             processor: processorName(), cores: ProcessInfo.processInfo.activeProcessorCount,
             systemCall: timeSystemCalls(), lockAndUnlock: timeLocks(directory: directory),
-            dependentLoad: timeDependentLoads(bytes: 64 << 20))
+            dependentLoad: timeDependentLoads(bytes: 64 << 20), durableWrite: timeDurableWrites(directory: directory))
     }
 
     var description: String {
         String(
-            format: "machine: %@, %d cores; a system call %.0f ns, an fcntl lock and unlock %.0f ns, a dependent load within 64 MiB %.0f ns",
-            processor, cores, systemCall, lockAndUnlock, dependentLoad)
+            format: "machine: %@, %d cores; a system call %.0f ns, an fcntl lock and unlock %.0f ns, a dependent load within 64 MiB %.0f ns, a durable 4 KiB write %.0f µs",
+            processor, cores, systemCall, lockAndUnlock, dependentLoad, durableWrite / 1000)
     }
 
     private static func processorName() -> String {
@@ -72,6 +77,21 @@ struct MachineProfile {
             lock.l_type = Int16(F_UNLCK)
             _ = fcntl(descriptor, F_SETLK, &lock)
         }
+    }
+
+    private static func timeDurableWrites(directory: String) -> Double {
+        let path = directory + "/machine.flush"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return 0 }
+        defer { close(descriptor); unlink(path) }
+        let block = [UInt8](repeating: 7, count: 4096)
+        // Written and flushed first, so that the timed writes change no block map or size.
+        guard pwrite(descriptor, block, block.count, 0) == block.count, fsync(descriptor) == 0 else { return 0 }
+        var failed = false
+        let time = nanoseconds(each: 100) {
+            failed = failed || pwrite(descriptor, block, block.count, 0) != block.count || fdatasync(descriptor) != 0
+        }
+        return failed ? 0 : time
     }
 
     /// A chase over the lines of `bytes` of memory in one random cycle, each line holding the

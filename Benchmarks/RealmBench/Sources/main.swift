@@ -250,7 +250,7 @@ let objectSeconds = try objectWorkloadTable(count: objectCount)
 print("")
 print("encrypted object workloads: \(objectCount) BenchObjects, against SQLCipher and against a plain realm doing the same work in the same turns")
 let encryptedSeconds = try runEncryptedWorkloads(directory: directory, objectCount: objectCount, runs: options.runs, only: options.only, peers: options.peers)
-printEncryptedTable(encryptedSeconds)
+printEncryptedTable(encryptedSeconds, durableWrite: machine.durableWrite)
 
 let querySeconds = try queryWorkloadTable(count: objectCount)
 let filterSeconds = try filterWorkloadTable(count: objectCount)
@@ -314,6 +314,7 @@ if let path = options.jsonPath {
         "machine": [
             "processor": machine.processor, "cores": machine.cores, "system_call_ns": machine.systemCall,
             "fcntl_lock_unlock_ns": machine.lockAndUnlock, "dependent_load_64mib_ns": machine.dependentLoad,
+            "durable_4kib_write_ns": machine.durableWrite,
         ] as [String: Any],
     ]
     let json = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
