@@ -84,6 +84,18 @@ struct QueriesGuide {
         #expect(byInitial.map { $0.map(\.name) } == [["Bo"], ["Fido", "fido"], ["Rex"]])
     }
 
+    @Test("queries on collections of values")
+    func collectionsOfValues() throws {
+        let contact = Contact()
+        contact.tags.append(objectsIn: ["work", "family", "Workshop", "work"])
+        let workTags = contact.tags.filter("self BEGINSWITH[c] %@", "work")   // [String]
+        let firstFamily = contact.tags.index(matching: "self == 'family'")    // Int?
+        let eachOnce = contact.tags.distinct()                                // [String], first places kept
+        #expect(workTags == ["work", "Workshop", "work"])
+        #expect(firstFamily == 1)
+        #expect(eachOnce == ["work", "family", "Workshop"])
+    }
+
     @Test("Foundation predicates")
     func foundationPredicates() throws {
         let (realm, _) = try Self.realm("foundation")

@@ -333,6 +333,11 @@ struct QueryBinder {
                 throw QueryError.at(position, "compare a property of '\(first)', such as \(first).name")
             }
         }
+        if names.count == 1, names[0].lowercased() == "self", names[0] != "self", let element = current["self"] {
+            // The element of a collection of values (`ElementMatcher`), named in any case.
+            let column = current.storedProperties.firstIndex { $0.name == element.name }!
+            return BoundKeyPath(hops: [.value(column: column)], property: element, isCollection: false, text: names[0])
+        }
         if names.count == 1, names[0].lowercased() == "self", current[names[0]] == nil {
             // `SELF`: the object itself, compared with objects (`SELF == %@`, `SELF IN %@`), as
             // NSPredicate and RealmSwift write it.

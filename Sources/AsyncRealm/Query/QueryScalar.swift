@@ -135,6 +135,17 @@ enum QueryScalar: Hashable, Sendable {
         }
     }
 
+    /// A number as a `Double` (an integer or a decimal converted to the nearest); nil for
+    /// anything else.
+    var numericDouble: Double? {
+        switch self {
+        case .int(let number): Double(number)
+        case .double(let number): number
+        case .decimal(let number): number.isNaN ? .nan : NSDecimalNumber(decimal: number).doubleValue
+        default: nil
+        }
+    }
+
     private var decimalValue: Decimal? {
         switch self {
         case .int(let number): return Decimal(number)
@@ -209,7 +220,8 @@ extension Decimal {
 }
 
 /// A value as `DISTINCT` tells values apart: by the same equality as `==` in a query (strings
-/// by their bytes, NaN equal to NaN, -0.0 equal to 0.0), where `QueryScalar`'s own `==`
+/// by their bytes, NaN equal to NaN, -0.0 equal to 0.0, numbers of any kind by value: the
+/// `AnyRealmValue`s `.int(1)` and `.double(1)` are one value), where `QueryScalar`'s own `==`
 /// follows Swift's.
 struct DistinctValue: Hashable {
     let scalar: QueryScalar
@@ -218,6 +230,8 @@ struct DistinctValue: Hashable {
         switch (left.scalar, right.scalar) {
         case (.string(let a), .string(let b)): return QueryScalar.compareBytes(a, b) == 0
         case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+        case (.int, _), (.double, _), (.decimal, _):
+            return right.scalar.isNumeric ? QueryScalar.equal(left.scalar, right.scalar) : false
         default: return left.scalar == right.scalar
         }
     }
@@ -227,8 +241,16 @@ struct DistinctValue: Hashable {
         case .string(let text):
             hasher.combine(0 as UInt8)
             for byte in text.utf8 { hasher.combine(byte) }
-        case .double(let number) where number.isNaN:
-            hasher.combine(1 as UInt8)
+        case .int, .double, .decimal:
+            // Numbers equal by value hash alike: each as a `Double` (which hashes -0.0 as 0.0),
+            // every NaN as one.
+            let number = scalar.numericDouble ?? .nan
+            if number.isNaN {
+                hasher.combine(1 as UInt8)
+            } else {
+                hasher.combine(2 as UInt8)
+                hasher.combine(number)
+            }
         default:
             hasher.combine(scalar)
         }
