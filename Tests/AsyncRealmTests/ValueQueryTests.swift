@@ -138,5 +138,7 @@ struct ValueQueryTests {
             let error = #expect(throws: RealmError.self, "\(predicate)") { try object.words.filter(RealmPredicate(predicate)) }
             #expect(error?.code == .invalidQuery, "\(predicate)")
         }
+        let unknown = #expect(throws: RealmError.self) { try object.words.filter(RealmPredicate("name == 'a'")) }
+        #expect(unknown?.message.contains("has no property 'name' (its properties: self)") == true, "\(unknown?.message ?? "")")
     }
 }

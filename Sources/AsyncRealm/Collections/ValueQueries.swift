@@ -112,7 +112,8 @@ struct ElementMatcher<Element: RealmCollectionValue> {
             let element = Property(
                 name: "self", type: kind.type, isOptional: kind.isOptional, isArray: false, isPrimary: false, isIndexed: false,
                 objectClassName: nil, linkOriginPropertyName: nil)
-            schema = ObjectSchema(className: "\(Element.self)", properties: [element])
+            // Named as no class can be (a space), so that it stands in for none of the realm's.
+            schema = ObjectSchema(className: "\(Element.self) values", properties: [element])
             schemas = realm.objectSchemas
             schemas[schema.className] = schema
         }
