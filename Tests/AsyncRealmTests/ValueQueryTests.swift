@@ -69,6 +69,20 @@ struct ValueQueryTests {
         #expect(object.mixed.filter("self.@type == 'string'") == [.string("one")])
     }
 
+    @Test("where blocks take the element as $0", arguments: [false, true])
+    func whereBlocks(managed: Bool) throws {
+        let directory = TemporaryDirectory()
+        let object = try filled(managed: managed, in: directory)
+        let aWords: [String] = object.words.where { $0.starts(with: "a", options: .caseInsensitive) }
+        #expect(aWords == ["apple", "Avocado", "apple", "Apricot"])
+        #expect(object.words.where { $0 == "apple" || $0.contains("nan") } == ["apple", "banana", "apple"])
+        #expect(object.scores.where { $0 > 3 } == [10, 7])
+        #expect(object.scores.where { $0 == nil }.count == 2)
+        #expect(object.scores.where { $0.in([3, 7]) } == [3, 7, 3])
+        #expect(object.sizes.where { $0 == .large } == [.large, .large])
+        #expect(object.tags.where { !($0 == "red") }.sorted() == ["Ripe", "green"])
+    }
+
     @Test("index(matching:) gives the first match's position", arguments: [false, true])
     func indexMatching(managed: Bool) throws {
         let directory = TemporaryDirectory()
@@ -128,6 +142,9 @@ struct ValueQueryTests {
         #expect(snapshot.count == 2)
         #expect(object.dogs.distinct().map(\.name) == ["Rex", "Rover"])
         #expect(object.dogs.index(matching: "name == 'Rover'") == 1)
+        let liveWhere: Results<Dog> = object.dogs.where { $0.name == "Rex" }
+        let snapshotWhere: [Dog] = object.dogs.where { $0.name == "Rex" }
+        #expect(liveWhere.count == 2 && snapshotWhere.count == 2)
     }
 
     @Test("a predicate that does not fit the elements throws invalidQuery, naming the problem")

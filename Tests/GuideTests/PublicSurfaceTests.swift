@@ -27,6 +27,27 @@ struct PublicSurfaceTests {
         return realm
     }
 
+    @Test("a list or set of values queried from outside gives its values: the queries of lists of objects are not found on it")
+    func valueCollectionQueries() throws {
+        // Through an internal protocol, `where` and `filter(_: RealmPredicate)` of lists of
+        // objects were found here on a `List<String>` too, and built a `Results<String>`.
+        let words = List<String>()
+        words.append(objectsIn: ["apple", "banana", "avocado"])
+        let viaWhere = words.where { $0.starts(with: "a") }
+        let viaPredicate = try words.filter(RealmPredicate("self CONTAINS 'an'"))
+        let counts = MutableSet<Int>()
+        counts.insert(objectsIn: [1, 5, 9])
+        let viaSetWhere = counts.where { $0 > 3 }
+        #expect(type(of: viaWhere) == [String].self && type(of: viaPredicate) == [String].self && type(of: viaSetWhere) == [Int].self)
+        #expect(viaWhere == ["apple", "avocado"])
+        #expect(viaPredicate == ["banana"])
+        #expect(viaSetWhere.sorted() == [5, 9])
+        let realm = try Self.realmOfPets("public-surface-value-queries")
+        let rex = try #require(realm.objects(SurfacePet.self).filter("name == 'Rex'").first)
+        let friends = rex.friends.where { $0.age > 1 }
+        #expect(type(of: friends) == Results<SurfacePet>.self && friends.count == 2)
+    }
+
     @Test("sorted(byKeyPath:) without ascending sorts smallest first on a list, a set and linking objects")
     func sortedByKeyPathDefault() throws {
         let realm = try Self.realmOfPets("public-surface-sort") { pets in

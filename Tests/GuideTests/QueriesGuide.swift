@@ -89,9 +89,11 @@ struct QueriesGuide {
         let contact = Contact()
         contact.tags.append(objectsIn: ["work", "family", "Workshop", "work"])
         let workTags = contact.tags.filter("self BEGINSWITH[c] %@", "work")   // [String]
+        let sameTags = contact.tags.where { $0.starts(with: "work", options: .caseInsensitive) }
         let firstFamily = contact.tags.index(matching: "self == 'family'")    // Int?
         let eachOnce = contact.tags.distinct()                                // [String], first places kept
         #expect(workTags == ["work", "Workshop", "work"])
+        #expect(sameTags == workTags)
         #expect(firstFamily == 1)
         #expect(eachOnce == ["work", "family", "Workshop"])
     }

@@ -2,69 +2,107 @@ import Foundation
 
 /// The queries of `List`, `MutableSet` and `LinkingObjects` of objects: they run on the collection's objects
 /// as `Results` do on a class, keeping the collection's order (and a list's duplicates).
-protocol ObjectCollectionQuerying {
+///
+/// Public only so that other modules see its conformances, and their condition: through an
+/// internal protocol a module importing AsyncRealm found these public members on every `List`,
+/// unchecked against `Element: Object`, so that `List<String>.where { }` compiled there and built
+/// a `Results<String>`. Not for conformances outside AsyncRealm.
+public protocol _ObjectCollectionQuerying {
     associatedtype Element: Object
     /// The collection's objects as results.
-    var queryResults: Results<Element> { get }
+    var _queryResults: Results<Element> { get }
     /// The objects of an unmanaged collection, which aggregates read one by one (as RealmSwift
     /// does); nil for a managed one.
-    var unmanagedObjects: [Element]? { get }
+    var _unmanagedObjects: [Element]? { get }
 }
 
-extension ObjectCollectionQuerying {
-    /// The objects that match `predicate`.
+extension _ObjectCollectionQuerying {
+    /// The objects that match `predicate`, in the collection's order.
+    ///
+    /// - Parameter predicate: A parsed predicate over the element class.
+    /// - Returns: Live results.
+    /// - Throws: `RealmError` with code `invalidQuery` if the predicate does not fit the class.
     public func filter(_ predicate: RealmPredicate) throws -> Results<Element> {
-        try queryResults.filter(predicate)
+        try _queryResults.filter(predicate)
     }
 
-    /// The objects for which the type-safe query holds.
+    /// The objects for which the type-safe query holds, in the collection's order.
+    ///
+    /// - Parameter block: Builds the query from the object.
+    /// - Returns: Live results.
     public func `where`(_ block: (Query<Element>) -> Query<Bool>) -> Results<Element> {
-        queryResults.where(block)
+        _queryResults.where(block)
     }
 
+    /// The objects sorted by one property.
+    ///
+    /// - Parameters:
+    ///   - keyPath: A property, or a key path through to-one links (`"owner.name"`).
+    ///   - ascending: Whether the smallest comes first (nil first, as Realm sorts it).
+    /// - Returns: Live results in that order.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        queryResults.sorted(byKeyPath: keyPath, ascending: ascending)
+        _queryResults.sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
+    /// The objects sorted by several properties, the first deciding and the next breaking ties.
+    ///
+    /// - Parameter descriptors: The key paths and directions, most significant first.
+    /// - Returns: Live results in that order.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
-        queryResults.sorted(by: descriptors)
+        _queryResults.sorted(by: descriptors)
     }
 
+    /// The first object of each distinct combination of values of `keyPaths`.
+    ///
+    /// - Parameter keyPaths: Properties, or key paths through to-one links.
+    /// - Returns: Live results, in the collection's order.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
-        queryResults.distinct(by: keyPaths)
+        _queryResults.distinct(by: keyPaths)
     }
 
-    /// The smallest value of `property` among the objects, nil if there is none (read object
-    /// by object for an unmanaged list).
+    /// The smallest value of `property` among the objects (read object by object for an
+    /// unmanaged list).
+    ///
+    /// - Parameter property: A property of one value per object.
+    /// - Returns: The smallest value, nil values left out; nil if there is none.
     public func min<T: _Persistable>(ofProperty property: String) -> T? {
-        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().min(of: objects, property: property) }
-        return queryResults.min(ofProperty: property)
+        if let objects = _unmanagedObjects { return UnmanagedQuery<Element>().min(of: objects, property: property) }
+        return _queryResults.min(ofProperty: property)
     }
 
-    /// The largest value of `property` among the objects, nil if there is none (read object
-    /// by object for an unmanaged list).
+    /// The largest value of `property` among the objects (read object by object for an
+    /// unmanaged list).
+    ///
+    /// - Parameter property: A property of one value per object.
+    /// - Returns: The largest value, nil values left out; nil if there is none.
     public func max<T: _Persistable>(ofProperty property: String) -> T? {
-        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().max(of: objects, property: property) }
-        return queryResults.max(ofProperty: property)
+        if let objects = _unmanagedObjects { return UnmanagedQuery<Element>().max(of: objects, property: property) }
+        return _queryResults.max(ofProperty: property)
     }
 
-    /// The sum of `property` over the objects, nil values left out; zero if there are none.
+    /// The sum of `property` over the objects.
+    ///
+    /// - Parameter property: A numeric property of one value per object.
+    /// - Returns: The sum, nil values left out; zero if there are none.
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
-        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().sum(of: objects, property: property) }
-        return queryResults.sum(ofProperty: property)
+        if let objects = _unmanagedObjects { return UnmanagedQuery<Element>().sum(of: objects, property: property) }
+        return _queryResults.sum(ofProperty: property)
     }
 
-    /// The mean of `property` over the objects, nil values left out; nil if there are none.
+    /// The mean of `property` over the objects.
+    ///
+    /// - Parameter property: A numeric property of one value per object.
+    /// - Returns: The mean, nil values left out; nil if there are none.
     public func average<T: _Persistable>(ofProperty property: String) -> T? {
-        if let objects = unmanagedObjects { return UnmanagedQuery<Element>().average(of: objects, property: property) }
-        return queryResults.average(ofProperty: property)
+        if let objects = _unmanagedObjects { return UnmanagedQuery<Element>().average(of: objects, property: property) }
+        return _queryResults.average(ofProperty: property)
     }
 }
 
-extension List: ObjectCollectionQuerying where Element: Object {
-    var unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
+extension List: _ObjectCollectionQuerying where Element: Object {
+    public var _unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
 
-    var queryResults: Results<Element> {
+    public var _queryResults: Results<Element> {
         guard let location = managedLocation else {
             stop("filter, sorted and distinct need a managed list, as in RealmSwift; add its object to a realm first (index(matching:) and the aggregates work on an unmanaged list)")
         }
@@ -72,10 +110,10 @@ extension List: ObjectCollectionQuerying where Element: Object {
     }
 }
 
-extension MutableSet: ObjectCollectionQuerying where Element: Object {
-    var unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
+extension MutableSet: _ObjectCollectionQuerying where Element: Object {
+    public var _unmanagedObjects: [Element]? { managedLocation == nil ? Array(self) : nil }
 
-    var queryResults: Results<Element> {
+    public var _queryResults: Results<Element> {
         guard let location = managedLocation else {
             stop("filter, sorted and distinct need a managed set, as in RealmSwift; add its object to a realm first (index(matching:) and the aggregates work on an unmanaged set)")
         }
@@ -93,10 +131,10 @@ extension ManagedListLocation {
     }
 }
 
-extension LinkingObjects: ObjectCollectionQuerying {
-    var unmanagedObjects: [Element]? { realm == nil ? [] : nil }
+extension LinkingObjects: _ObjectCollectionQuerying {
+    public var _unmanagedObjects: [Element]? { realm == nil ? [] : nil }
 
-    var queryResults: Results<Element> { liveResults }
+    public var _queryResults: Results<Element> { liveResults }
 }
 
 // Foundation's `Sequence.filter(_: Predicate)` would be as good a match from a protocol
@@ -108,7 +146,7 @@ extension List where Element: Object {
     /// - Returns: Live results, in the list's order.
     /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
-        try queryResults.filter(predicate)
+        try _queryResults.filter(predicate)
     }
 }
 
@@ -119,7 +157,7 @@ extension MutableSet where Element: Object {
     /// - Returns: Live results, in the set's order.
     /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
-        try queryResults.filter(predicate)
+        try _queryResults.filter(predicate)
     }
 }
 
@@ -130,6 +168,6 @@ extension LinkingObjects {
     /// - Returns: Live results.
     /// - Throws: `invalidQuery` naming an expression that has no query form.
     public func filter(_ predicate: Predicate<Element>) throws -> Results<Element> {
-        try queryResults.filter(predicate)
+        try _queryResults.filter(predicate)
     }
 }

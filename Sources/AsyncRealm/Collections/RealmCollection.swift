@@ -219,7 +219,7 @@ extension List: RealmCollection where Element: Object {
     /// - Parameter descriptors: The key paths and directions, most significant first.
     /// - Returns: Live results in that order.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
-        queryResults.sorted(by: descriptors)
+        _queryResults.sorted(by: descriptors)
     }
 
     /// The first object of each distinct combination of values of `keyPaths`.
@@ -227,7 +227,7 @@ extension List: RealmCollection where Element: Object {
     /// - Parameter keyPaths: Properties, or key paths through to-one links.
     /// - Returns: Live results, in the collection's order.
     public func distinct(by keyPaths: [String]) -> Results<Element> {
-        queryResults.distinct(by: keyPaths)
+        _queryResults.distinct(by: keyPaths)
     }
 }
 
@@ -237,7 +237,7 @@ extension MutableSet: RealmCollection where Element: Object {
     /// - Parameter descriptors: The key paths and directions, most significant first.
     /// - Returns: Live results in that order.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
-        queryResults.sorted(by: descriptors)
+        _queryResults.sorted(by: descriptors)
     }
 
     /// The first object of each distinct combination of values of `keyPaths`.
@@ -245,7 +245,7 @@ extension MutableSet: RealmCollection where Element: Object {
     /// - Parameter keyPaths: Properties, or key paths through to-one links.
     /// - Returns: Live results, in the set's order.
     public func distinct(by keyPaths: [String]) -> Results<Element> {
-        queryResults.distinct(by: keyPaths)
+        _queryResults.distinct(by: keyPaths)
     }
 }
 
@@ -255,7 +255,7 @@ extension LinkingObjects: RealmCollection {
     /// - Parameter descriptors: The key paths and directions, most significant first.
     /// - Returns: Live results in that order.
     public func sorted(by descriptors: [SortDescriptor]) -> Results<Element> {
-        queryResults.sorted(by: descriptors)
+        _queryResults.sorted(by: descriptors)
     }
 
     /// The first object of each distinct combination of values of `keyPaths`.
@@ -263,7 +263,7 @@ extension LinkingObjects: RealmCollection {
     /// - Parameter keyPaths: Properties, or key paths through to-one links.
     /// - Returns: Live results, in the collection's order.
     public func distinct(by keyPaths: [String]) -> Results<Element> {
-        queryResults.distinct(by: keyPaths)
+        _queryResults.distinct(by: keyPaths)
     }
 }
 

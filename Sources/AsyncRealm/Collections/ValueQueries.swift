@@ -1,9 +1,9 @@
 import StorageEngine
 
 /// RealmSwift's predicate queries on a `List` or `MutableSet` of values: `filter("self > 3")`,
-/// `index(matching:)` and `distinct()`.
+/// `where { $0 > 3 }`, `index(matching:)` and `distinct()`.
 ///
-/// Each is answered over the elements as they are when it is called, and `filter` and
+/// Each is answered over the elements as they are when it is called, and `filter`, `where` and
 /// `distinct` return an array of them (RealmSwift's return live `Results` of values; `Results`
 /// holds objects here). The predicate names the element `self`, and is bound and evaluated as a
 /// query on objects is, so it compares the same way: strings by their UTF-8 bytes (`[c]` and
@@ -45,6 +45,26 @@ extension ValueCollectionAggregates where Self: _CollectionBase, Element: RealmC
     public func filter(_ predicate: RealmPredicate) throws -> [Element] {
         let matcher = try ElementMatcher<Element>(predicate, in: realm)
         return filter { matcher.matches($0) }
+    }
+
+    /// The elements a type-safe query holds for, in the collection's order, as RealmSwift's
+    /// `where` on a collection of values: `$0` is the element.
+    ///
+    ///     let high = scores.where { $0 > 90 }
+    ///     let aWords = tags.where { $0.starts(with: "a", options: .caseInsensitive) }
+    ///
+    /// - Parameter block: Builds the query from the element.
+    /// - Returns: The matching elements as they are now.
+    @_disfavoredOverload
+    public func `where`(_ block: (Query<Element>) -> Query<Bool>) -> [Element] {
+        let queryRealm = ElementMatcher<Element>.realm(for: realm)
+        let node = block(Query<Element>(realm: queryRealm, path: ElementMatcher<Element>.elementPath)).booleanNode
+        do {
+            let matcher = try ElementMatcher<Element>(node, in: realm)
+            return filter { matcher.matches($0) }
+        } catch {
+            stop("\(error)")
+        }
     }
 
     /// The position of the first element a predicate holds for, as RealmSwift's
@@ -97,6 +117,14 @@ struct ElementMatcher<Element: RealmCollectionValue> {
         guard predicate.modifiers.steps.isEmpty else {
             throw RealmError(code: .invalidQuery, message: "SORT, DISTINCT and LIMIT are for results of objects; filter a collection of values with a plain predicate, then sort or take the distinct values")
         }
+        try self.init(predicate.node, in: collectionRealm)
+    }
+
+    /// The key path of the element in a type-safe query: the element's own property, `self`, or
+    /// for an object the object itself.
+    static var elementPath: [String] { Element._persistedKind.type == .object ? [] : ["self"] }
+
+    init(_ node: QueryNode, in collectionRealm: Realm?) throws {
         let kind = Element._persistedKind
         var schemas: [String: ObjectSchema]
         if kind.type == .object {
@@ -117,7 +145,7 @@ struct ElementMatcher<Element: RealmCollectionValue> {
             schemas = realm.objectSchemas
             schemas[schema.className] = schema
         }
-        bound = try QueryBinder(schemas: schemas).bind(predicate.node, to: schema)
+        bound = try QueryBinder(schemas: schemas).bind(node, to: schema)
         evaluator = QueryEvaluator(realm: realm)
     }
 
