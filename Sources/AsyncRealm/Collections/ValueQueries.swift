@@ -112,6 +112,9 @@ struct ElementMatcher<Element: RealmCollectionValue> {
     private let schema: ObjectSchema
     private let bound: BoundPredicate
     private let evaluator: QueryEvaluator
+    /// Whether the elements are objects, matched through their accessors: decided once, where
+    /// a cast of each element to `Object` cost a failed dynamic cast per value.
+    private let elementsAreObjects: Bool
 
     init(_ predicate: RealmPredicate, in collectionRealm: Realm?) throws {
         guard predicate.modifiers.steps.isEmpty else {
@@ -127,7 +130,8 @@ struct ElementMatcher<Element: RealmCollectionValue> {
     init(_ node: QueryNode, in collectionRealm: Realm?) throws {
         let kind = Element._persistedKind
         var schemas: [String: ObjectSchema]
-        if kind.type == .object {
+        elementsAreObjects = kind.type == .object
+        if elementsAreObjects {
             let className = kind.objectType?.className() ?? "\(Element.self)"
             guard let collectionRealm, let objectSchema = collectionRealm.objectSchemas[className] else {
                 throw RealmError(code: .invalidQuery, message: "a predicate on a collection of '\(className)' objects needs a managed collection; filter an unmanaged one in Swift")
@@ -150,8 +154,8 @@ struct ElementMatcher<Element: RealmCollectionValue> {
     }
 
     func matches(_ element: Element) -> Bool {
-        if let object = element as? Object {
-            return evaluator.matches(bound, QueryEvaluator.ObjectRow(accessor: object, realm: realm))
+        if elementsAreObjects {
+            return evaluator.matches(bound, QueryEvaluator.ObjectRow(accessor: element as! Object, realm: realm))
         }
         return evaluator.matches(bound, QueryEvaluator.ObjectRow(schema: schema, key: 0, row: [element._toStorage(realm: realm).value]))
     }
